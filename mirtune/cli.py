@@ -1,0 +1,70 @@
+"""The `mirtune` command: one entry point whose sub-commands live in mirtune/commands/.
+
+Each command module exposes `register(subparsers)`, which adds its parser and sets `func(args) -> int`.
+Heavy libraries are imported inside the commands, so `mirtune --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+from mirtune import __version__
+from mirtune.errors import MirtuneError
+
+# Sub-command modules, in the order `mirtune --help` lists them.
+COMMANDS = (
+    "demo",
+    "compile",
+    "graph",
+    "inspect",
+    "apply",
+    "tokenizer",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every registered sub-command."""
+    parser = argparse.ArgumentParser(prog="mirtune", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"mirtune {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"mirtune.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"mirtune.commands.{name}":
+                continue  # a command that is not part of this build
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one sub-command; expected failures become one stderr line and exit code 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except MirtuneError as exc:
+        print(f"mirtune {args.command}: {exc.line()}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(f"mirtune {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # the last line of defence: never show a user a traceback
+        if os.environ.get("MIRTUNE_DEBUG"):
+            raise
+        print(f"mirtune {args.command}: internal error: {type(exc).__name__}: {exc} "
+              "(set MIRTUNE_DEBUG=1 for the traceback)", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

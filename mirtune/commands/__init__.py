@@ -1,0 +1,1 @@
+"""Sub-commands of the `mirtune` CLI, one module each, each exposing `register(subparsers)`."""
