@@ -1,0 +1,25 @@
+"""Where mirtune finds the public evaluation data and its shipped assets."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from mirtune.errors import UsageError
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+ASSETS_DIR = PACKAGE_DIR / "assets"
+REPO_DIR = PACKAGE_DIR.parent
+
+
+def data_dir(explicit: str | os.PathLike | None = None, required: bool = True) -> Path | None:
+    """The folder holding devmap/ and thread-coarsening/: --data-dir, else $MIRTUNE_DATA, else ../shared/data."""
+    candidates = [explicit, os.environ.get("MIRTUNE_DATA"), REPO_DIR.parent / "shared" / "data"]
+    for cand in candidates:
+        if cand and Path(cand).is_dir():
+            return Path(cand)
+        if cand and cand is explicit:
+            raise UsageError(f"data directory {cand} does not exist")
+    if required:
+        raise UsageError("no data directory: pass --data-dir or set MIRTUNE_DATA to the folder holding devmap/")
+    return None
