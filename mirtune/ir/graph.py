@@ -1,0 +1,337 @@
+"""ProGraML program graphs (schema 0.3.2) built from llvmlite, for IR of any LLVM version.
+
+The construction follows ProGraML's LLVM builder: instruction nodes per function (block by block) with
+control edges, a new variable node for every use of an instruction result, one variable node per
+function argument, module-wide constant nodes, and call edges between the root, call sites and
+function entries/exits. See docs/graphs.md for where the result differs from `llvm2graph-10`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from mirtune.ir.module import IRModule
+
+INSTRUCTION, VARIABLE, CONSTANT = 0, 1, 2
+CONTROL, DATA, CALL = 0, 1, 2
+NODE_TYPES = ("instruction", "variable", "constant")
+FLOWS = ("control", "data", "call")
+SCHEMA_VERSION = "programl-0.3.2"
+ROOT_TEXT = "[external]"
+UNDEFINED_FUNCTION_TEXT = "; undefined function"
+
+_LIFETIME = ("llvm.lifetime.start", "llvm.lifetime.end")
+_ALLOCA_TYPE = re.compile(r"=\s*alloca\s+(?:inalloca\s+)?(.+?)(?:,\s*align\s+\d+)?(?:,\s*addrspace\(\d+\))?$")
+_NO_NODE_KINDS = frozenset({"basic_block", "metadata_as_value", "inline_asm", "function"})
+_TERMINATORS_WITH_SUCCESSORS = frozenset({"br", "switch", "indirectbr", "invoke", "callbr",
+                                          "catchswitch", "catchret", "cleanupret"})
+
+
+@dataclass
+class ProgramGraph:
+    """Nodes (type, text, full_text, function, block) and edges (source, target, flow, position)."""
+
+    node_type: list[int] = field(default_factory=list)
+    node_text: list[str] = field(default_factory=list)
+    node_full_text: list[str] = field(default_factory=list)
+    node_function: list[int | None] = field(default_factory=list)
+    node_block: list[int | None] = field(default_factory=list)
+    edges: list[tuple[int, int, int, int]] = field(default_factory=list)
+    functions: list[str] = field(default_factory=list)
+    module_name: str = ""
+
+    def add_node(self, type_: int, text: str, full_text: str, function: int | None, block: int | None) -> int:
+        """Append a node and return its index."""
+        self.node_type.append(type_)
+        self.node_text.append(text)
+        self.node_full_text.append(full_text)
+        self.node_function.append(function)
+        self.node_block.append(block)
+        return len(self.node_type) - 1
+
+    def add_edge(self, source: int, target: int, flow: int, position: int) -> None:
+        """Append a directed edge of one flow."""
+        self.edges.append((source, target, flow, position))
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.node_type)
+
+    def node_counts(self) -> dict[str, int]:
+        """Number of nodes of each type, by name."""
+        return {name: self.node_type.count(i) for i, name in enumerate(NODE_TYPES)}
+
+    def edge_counts(self) -> dict[str, int]:
+        """Number of edges of each flow, by name."""
+        counts = [0, 0, 0]
+        for _, _, flow, _ in self.edges:
+            counts[flow] += 1
+        return dict(zip(FLOWS, counts))
+
+    def to_node_link(self) -> dict[str, Any]:
+        """ProGraML's networkx node-link JSON (type and flow as the schema's integers)."""
+        nodes = [
+            {"id": i, "type": t, "text": self.node_text[i], "function": self.node_function[i],
+             "block": self.node_block[i], "features": {"full_text": [self.node_full_text[i]]}}
+            for i, t in enumerate(self.node_type)
+        ]
+        keys: dict[tuple[int, int], int] = {}
+        links = []
+        for src, dst, flow, pos in self.edges:
+            key = keys.get((src, dst), 0)
+            keys[(src, dst)] = key + 1
+            links.append({"flow": flow, "position": pos, "source": src, "target": dst, "key": key})
+        return {
+            "directed": True,
+            "multigraph": True,
+            "graph": {"schema": SCHEMA_VERSION, "module": self.module_name, "functions": self.functions},
+            "nodes": nodes,
+            "links": links,
+        }
+
+    def to_json(self, path: str | os.PathLike | None = None) -> str:
+        """Serialise as node-link JSON; write it to `path` when given."""
+        text = json.dumps(self.to_node_link())
+        if path is not None:
+            with open(path, "w") as f:
+                f.write(text)
+        return text
+
+    @classmethod
+    def from_node_link(cls, data: dict[str, Any]) -> "ProgramGraph":
+        """Read back what to_node_link wrote."""
+        g = cls(module_name=data.get("graph", {}).get("module", ""),
+                functions=list(data.get("graph", {}).get("functions", [])))
+        for n in sorted(data["nodes"], key=lambda n: n["id"]):
+            g.add_node(n["type"], n["text"], n["features"]["full_text"][0], n.get("function"), n.get("block"))
+        for e in data["links"]:
+            g.add_edge(e["source"], e["target"], e["flow"], e["position"])
+        return g
+
+    def to_pyg(self) -> Any:
+        """A torch_geometric Data: one edge_index (and positions) per flow, node types and texts."""
+        import torch
+        from torch_geometric.data import Data
+
+        per_flow: dict[int, list[tuple[int, int, int]]] = {CONTROL: [], DATA: [], CALL: []}
+        for src, dst, flow, pos in self.edges:
+            per_flow[flow].append((src, dst, pos))
+        data = Data(num_nodes=self.num_nodes)
+        data.node_type = torch.tensor(self.node_type, dtype=torch.long)
+        data.node_text = list(self.node_text)
+        data.node_full_text = list(self.node_full_text)
+        for flow, name in enumerate(FLOWS):
+            rows = per_flow[flow]
+            ei = torch.tensor([[r[0] for r in rows], [r[1] for r in rows]], dtype=torch.long).reshape(2, -1)
+            data[f"{name}_edge_index"] = ei
+            data[f"{name}_edge_position"] = torch.tensor([r[2] for r in rows], dtype=torch.long)
+        return data
+
+
+def _successors(instr: Any) -> list[Any]:
+    """Successor blocks of a terminator in LLVM's successor order (br: true then false)."""
+    op = instr.opcode
+    if op not in _TERMINATORS_WITH_SUCCESSORS:
+        return []
+    blocks = [o for o in instr.operands if o.value_kind.name == "basic_block"]
+    if op == "br" and len(blocks) == 2:  # operands are [cond, false_dest, true_dest]
+        return [blocks[1], blocks[0]]
+    if op == "invoke":  # operands: args..., normal_dest, unwind_dest, callee
+        return blocks
+    return blocks
+
+
+def build_graph(module: IRModule) -> ProgramGraph:
+    """The ProGraML program graph of a module."""
+    g = ProgramGraph(module_name=module.name)
+    root = g.add_node(INSTRUCTION, ROOT_TEXT, "", None, None)
+    fn_texts = module.functions
+    entries_exits: dict[str, tuple[int, list[int]]] = {}
+    call_sites: list[tuple[int, str]] = []
+    constant_uses: dict[Any, list[tuple[int, int]]] = {}
+    constant_order: list[Any] = []
+
+    referenced = _referenced_functions(module)
+    sizes = _AllocSizes(module)
+    kept = [(fn, ft) for fn, ft in zip(module.llvm.functions, fn_texts)
+            if not (fn.is_declaration and fn.name.startswith("llvm.") and fn.name not in referenced)]
+    for f_index, (fn, ftext) in enumerate(kept):
+        g.functions.append(fn.name)
+        if fn.is_declaration:
+            node = g.add_node(INSTRUCTION, UNDEFINED_FUNCTION_TEXT, "", f_index, 0)
+            entries_exits[fn.name] = (node, [node])
+            continue
+        instr_node: dict[Any, int] = {}
+        instr_block: dict[Any, int] = {}
+        block_first_last: list[tuple[int, int]] = []
+        block_index: dict[Any, int] = {}
+        data_uses: list[tuple[Any, int, int]] = []  # (producer instruction, user node, position)
+        arg_uses: dict[Any, list[tuple[int, int]]] = {}
+        texts = iter(ftext.instructions)
+        blocks = list(fn.blocks)
+        for b_index, block in enumerate(blocks):
+            block_index[block] = b_index
+            first = last = None
+            for instr in block.instructions:
+                full = next(texts)
+                node = g.add_node(INSTRUCTION, instr.opcode, full, f_index, b_index)
+                if last is not None:
+                    g.add_edge(last, node, CONTROL, 0)
+                if first is None:
+                    first = node
+                operands: list[Any] = list(instr.operands)
+                if instr.opcode == "call" and operands and operands[-1].value_kind.name == "function":
+                    callee = operands[-1].name
+                    call_sites.append((node, callee))
+                    if callee.startswith(_LIFETIME) and len(operands) == 2:
+                        operands.insert(0, _lifetime_size(operands[0], g, instr_node, sizes))
+                for position, operand in enumerate(operands):
+                    if isinstance(operand, tuple):  # a constant that LLVM's auto-upgrade removed
+                        key = operand
+                    else:
+                        kind = operand.value_kind.name
+                        if kind in _NO_NODE_KINDS:
+                            continue
+                        if kind == "instruction":
+                            data_uses.append((operand, node, position))
+                            continue
+                        if kind == "argument":
+                            arg_uses.setdefault(operand, []).append((node, position))
+                            continue
+                        # Every other value kind is an llvm::Constant (globals included); LLVM
+                        # uniques constants, so type and printed form identify one.
+                        key = (str(operand.type), _constant_text(operand))
+                    if key not in constant_uses:
+                        constant_uses[key] = []
+                        constant_order.append(key)
+                    constant_uses[key].append((node, position))
+                instr_node[instr] = node
+                instr_block[instr] = b_index
+                last = node
+            if first is None:
+                raise ValueError(f"empty basic block in {fn.name}")
+            block_first_last.append((first, last))
+        # A new variable node per use of an instruction result.
+        for producer, user, position in data_uses:
+            src = instr_node[producer]
+            var = g.add_node(VARIABLE, _type_text(producer.type), f"{producer.type} {_ref(producer)}",
+                             f_index, instr_block[producer])
+            g.add_edge(src, var, DATA, 0)
+            g.add_edge(var, user, DATA, position)
+        # One variable node per used argument (ProGraML gives unused arguments no node).
+        for arg in fn.arguments:
+            if arg not in arg_uses:
+                continue
+            var = g.add_node(VARIABLE, _type_text(arg.type), f"{arg.type} {_ref(arg)}", f_index, 0)
+            for user, position in arg_uses.get(arg, ()):
+                g.add_edge(var, user, DATA, position)
+        # Control edges between blocks, and the function's exits (blocks with no successor).
+        exits = []
+        for b_index, block in enumerate(blocks):
+            term = list(block.instructions)[-1]
+            succs = _successors(term)
+            src = block_first_last[b_index][1]
+            for position, succ in enumerate(succs):
+                g.add_edge(src, block_first_last[block_index[succ]][0], CONTROL, position)
+            if not succs:
+                exits.append(src)
+        entries_exits[fn.name] = (block_first_last[0][0], exits)
+
+    for name, (entry, exits) in entries_exits.items():
+        g.add_edge(root, entry, CALL, 0)
+        for ex in exits:
+            g.add_edge(ex, root, CALL, 0)
+    for site, callee in call_sites:
+        if callee in entries_exits:
+            entry, exits = entries_exits[callee]
+            g.add_edge(site, entry, CALL, 0)
+            for ex in exits:
+                g.add_edge(ex, site, CALL, 0)
+    for const in constant_order:
+        node = g.add_node(CONSTANT, const[0], const[1], None, None)
+        for user, position in constant_uses[const]:
+            g.add_edge(node, user, DATA, position)
+    return g
+
+
+def _referenced_functions(module: IRModule) -> set[str]:
+    """Names of functions that some instruction uses as an operand.
+
+    LLVM's auto-upgrade of old IR leaves the old intrinsic declarations behind with no users (for
+    example `llvm.lifetime.start.p0i8` next to the new `llvm.lifetime.start.p0`); those are dropped.
+    """
+    names = set()
+    for fn in module.llvm.functions:
+        for block in fn.blocks:
+            for instr in block.instructions:
+                for op in instr.operands:
+                    if op.value_kind.name == "function":
+                        names.add(op.name)
+    return names
+
+
+class _AllocSizes:
+    """Allocation sizes of alloca'd types, computed with the module's data layout."""
+
+    def __init__(self, module: IRModule) -> None:
+        self.module = module
+        self.cache: dict[str, int] = {}
+
+    def size_of(self, type_text: str) -> int:
+        if type_text not in self.cache:
+            self.cache[type_text] = self._compute(type_text)
+        return self.cache[type_text]
+
+    def _compute(self, type_text: str) -> int:
+        import llvmlite.binding as llvm
+
+        probe = "\n".join([f'target datalayout = "{self.module.llvm.data_layout}"',
+                           *self.module.struct_statements(),
+                           f"@__mirtune_probe = external global {type_text}"])
+        try:
+            ref = llvm.parse_assembly(probe)
+            td = llvm.create_target_data(self.module.llvm.data_layout)
+            return int(td.get_abi_size(ref.get_global_variable("__mirtune_probe").global_value_type))
+        except RuntimeError:
+            return -1
+
+
+def _lifetime_size(pointer: Any, g: ProgramGraph, instr_node: dict[Any, int], sizes: _AllocSizes) -> tuple[str, str]:
+    """The `i64 <size>` operand that LLVM 22 removed from llvm.lifetime.start/end.
+
+    Up to LLVM 21 a lifetime marker was `(i64 size, ptr p)`; LLVM 22's auto-upgrade drops the size.
+    ProGraML's graphs (and IR from clang <= 21) carry it, so it is restored: the allocation size of
+    the alloca it marks, or -1 (LLVM's "unknown") when that cannot be told.
+    """
+    size = -1
+    if pointer.value_kind.name == "instruction" and pointer in instr_node:
+        m = _ALLOCA_TYPE.search(g.node_full_text[instr_node[pointer]])
+        if m and ", i32 %" not in m.group(0) and ", i64 %" not in m.group(0):
+            type_text = m.group(1).split(", i32 ")[0].split(", i64 ")[0].strip()
+            size = sizes.size_of(type_text)
+    return ("i64", f"i64 {size}")
+
+
+def _type_text(type_: Any) -> str:
+    return str(type_)
+
+
+def _ref(value: Any) -> str:
+    """How the value is referred to in IR: %name, or its printed operand form for unnamed values."""
+    if value.name:
+        return f"%{value.name}"
+    text = str(value).strip()
+    if "=" in text:
+        return text.split("=", 1)[0].strip()
+    return text.split()[-1] if text else "%?"
+
+
+def _constant_text(const: Any) -> str:
+    kind = const.value_kind.name
+    if kind in ("global_variable", "global_alias", "global_ifunc"):
+        return f"ptr @{const.name}"
+    return str(const).strip()
