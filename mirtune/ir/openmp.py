@@ -1,0 +1,285 @@
+"""OpenMP worksharing loops read from LLVM IR alone, and whether a runtime schedule reaches them.
+
+Clang lowers a worksharing loop to a call into libomp at the start of the loop, in the outlined function:
+- `__kmpc_for_static_init_{4,4u,8,8u}(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr, chunk)`
+  for static schedules (`schedule(static[,n])` and loops without a schedule clause);
+- `__kmpc_dispatch_init_{4,4u,8,8u}(loc, gtid, schedtype, lb, ub, st, chunk)` for every other schedule
+  (dynamic, guided, auto, runtime, and any loop with an `ordered` clause);
+- `__kmpc_dist_for_static_init_*` / `__kmpc_dist_dispatch_init_*` for `distribute parallel for` in one call.
+
+The third argument is libomp's `sched_type` constant (openmp/runtime/src/kmp.h), possibly with modifier bits:
+bit 29 = monotonic, bit 30 = nonmonotonic (clang 14, OpenMP 5.0, adds nonmonotonic to dynamic, guided, auto and
+runtime). Values read from clang 14 output at -O0 and -O2 (`int`, `long` and `unsigned` induction variables give
+the _4, _8 and _4u entry points with the same constants):
+
+    no clause / schedule(static)  for_static_init  34  kmp_sch_static
+    schedule(static, 8)           for_static_init  33  kmp_sch_static_chunked        (chunk 8 is the last arg)
+    schedule(dynamic[, 4])        dispatch_init    35 | 1<<30  kmp_sch_dynamic_chunked  (chunk 1 when omitted)
+    schedule(guided[, 4])         dispatch_init    36 | 1<<30  kmp_sch_guided_chunked
+    schedule(runtime)             dispatch_init    37 | 1<<30  kmp_sch_runtime
+    schedule(auto)                dispatch_init    38 | 1<<30  kmp_sch_auto
+    schedule(monotonic:dynamic)   dispatch_init    35 | 1<<29
+    ordered (no schedule)         dispatch_init    66  kmp_ord_static
+    ordered schedule(runtime)     dispatch_init    69 | 1<<30  kmp_ord_runtime
+    sections                      for_static_init  34, with the `loc` ident flagged KMP_IDENT_WORK_SECTIONS
+    distribute                    for_static_init  92  kmp_distribute_static (ident flagged WORK_DISTRIBUTE)
+
+Only the runtime kinds (37 kmp_sch_runtime, 69 kmp_ord_runtime, 47 kmp_sch_runtime_simd) read OMP_SCHEDULE:
+those loops are `runtime_reachable`. Every loop reads OMP_NUM_THREADS through its parallel region.
+
+The `loc` argument is a `%struct.ident_t { i32, i32 flags, i32, i32, ptr psource }` constant. Its flags tell a
+loop (0x200) from `sections` (0x400) and `distribute` (0x800) for the static entry points (dispatch calls carry
+no work flag: they are always loops), and with `-g` its psource string `;file;function;line;column;;` gives the
+source line of the directive (without `-g` it reads `;unknown;unknown;0;0;;`).
+
+Works on llvmlite-parsed modules of any clang version (typed pointers are printed as `ptr` by llvmlite) and
+never imports the model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+import llvmlite.binding as llvm
+
+from mirtune.errors import IRParseError
+
+MONOTONIC = 1 << 29
+NONMONOTONIC = 1 << 30
+_MODIFIER_MASK = MONOTONIC | NONMONOTONIC
+
+# libomp's enum sched_type (kmp.h).
+SCHEDULE_NAMES = {
+    33: "kmp_sch_static_chunked",
+    34: "kmp_sch_static",
+    35: "kmp_sch_dynamic_chunked",
+    36: "kmp_sch_guided_chunked",
+    37: "kmp_sch_runtime",
+    38: "kmp_sch_auto",
+    39: "kmp_sch_trapezoidal",
+    40: "kmp_sch_static_greedy",
+    41: "kmp_sch_static_balanced",
+    42: "kmp_sch_guided_iterative_chunked",
+    43: "kmp_sch_guided_analytical_chunked",
+    44: "kmp_sch_static_steal",
+    45: "kmp_sch_static_balanced_chunked",
+    46: "kmp_sch_guided_simd",
+    47: "kmp_sch_runtime_simd",
+    65: "kmp_ord_static_chunked",
+    66: "kmp_ord_static",
+    67: "kmp_ord_dynamic_chunked",
+    68: "kmp_ord_guided_chunked",
+    69: "kmp_ord_runtime",
+    70: "kmp_ord_auto",
+    71: "kmp_ord_trapezoidal",
+    91: "kmp_distribute_static_chunked",
+    92: "kmp_distribute_static",
+}
+# The OpenMP schedule kind each constant implements (what `schedule(...)` would have said).
+SCHEDULE_KIND = {
+    33: "static", 34: "static", 35: "dynamic", 36: "guided", 37: "runtime", 38: "auto", 39: "trapezoidal",
+    40: "static", 41: "static", 42: "guided", 43: "guided", 44: "static", 45: "static", 46: "guided",
+    47: "runtime", 65: "static", 66: "static", 67: "dynamic", 68: "guided", 69: "runtime", 70: "auto",
+    71: "trapezoidal", 91: "static", 92: "static",
+}
+RUNTIME_SCHEDULES = frozenset({37, 47, 69})
+CHUNKED_SCHEDULES = frozenset({33, 35, 36, 39, 45, 46, 65, 67, 68, 71, 91})
+ORDERED_SCHEDULES = frozenset(range(65, 72))
+DISTRIBUTE_SCHEDULES = frozenset({91, 92})
+
+IDENT_WORK_LOOP = 0x200
+IDENT_WORK_SECTIONS = 0x400
+IDENT_WORK_DISTRIBUTE = 0x800
+
+_ENTRY = re.compile(r"^__kmpc_(dist_for_static_init|for_static_init|dist_dispatch_init|dispatch_init|"
+                    r"distribute_static_init)_(4|4u|8|8u)$")
+_FORK_ENTRIES = frozenset({"__kmpc_fork_call", "__kmpc_fork_teams", "__kmpc_fork_call_if"})
+_IDENT = re.compile(r"\{\s*i32\s+-?\d+,\s*i32\s+(-?\d+),\s*i32\s+-?\d+,\s*i32\s+-?\d+,\s*ptr\s+(.*)\}")
+_GLOBAL_REF = re.compile(r'@("(?:[^"\\]|\\.)*"|[-\w$.]+)')
+_GLOBAL_DEF = re.compile(r'\s*(@(?:"(?:[^"\\]|\\.)*"|[-\w$.]+))\s*=')
+_CSTRING = re.compile(r'c"((?:[^"\\]|\\[0-9A-Fa-f]{2}|\\\\)*)"')
+
+
+@dataclass(frozen=True)
+class WorksharingLoop:
+    """One call that starts a worksharing loop (or sections/distribute: see `construct`)."""
+
+    function: str              # the function holding the call (usually an outlined `.omp_outlined.` body)
+    call: str                  # the libomp entry point, e.g. "__kmpc_dispatch_init_4"
+    kind: str                  # "dispatch" (dynamic dispatch) or "static" (static init)
+    schedule: int | None       # the schedtype constant as passed (modifier bits included); None if not constant
+    schedule_base: int | None  # without the modifier bits
+    schedule_name: str         # e.g. "kmp_sch_runtime"; "unknown" when not a known constant
+    schedule_kind: str         # static | dynamic | guided | auto | runtime | trapezoidal | unknown
+    modifiers: tuple[str, ...]  # ("nonmonotonic",), ("monotonic",) or ()
+    chunk: int | None          # constant chunk of a chunked schedule, else None
+    ordered: bool              # an `ordered` loop (kmp_ord_*)
+    construct: str             # "loop", "sections" or "distribute"
+    runtime_reachable: bool    # OMP_SCHEDULE decides this loop's schedule
+    host_function: str | None = None  # the function whose parallel region runs this code (follows
+                                      # __kmpc_fork_call/__kmpc_fork_teams from outlined bodies); None if
+                                      # the holding function is not forked in this module (orphaned loop)
+    line: int | None = None    # source line of the directive (IR compiled with -g), else None
+    source_function: str | None = None  # the source function named in the debug location, if any
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["modifiers"] = list(self.modifiers)
+        return d
+
+
+def _module_ref(module: Any) -> llvm.ModuleRef:
+    """An llvmlite ModuleRef from an IRModule, a ModuleRef or IR text."""
+    ref = getattr(module, "llvm", None)
+    if ref is not None:
+        return ref
+    if isinstance(module, str):
+        try:
+            return llvm.parse_assembly(module)
+        except RuntimeError as exc:
+            raise IRParseError(f"not LLVM IR: {str(exc).strip().splitlines()[0] if str(exc).strip() else exc}") \
+                from None
+    if hasattr(module, "functions") and hasattr(module, "global_variables"):
+        return module
+    raise TypeError(f"expected an IRModule, an llvmlite ModuleRef or IR text, got {type(module).__name__}")
+
+
+def _const_int(value: Any) -> int | None:
+    if value.value_kind.name != "constant_int":
+        return None
+    try:
+        return int(value.get_constant_value(signed_int=True))
+    except (TypeError, ValueError):
+        return None
+
+
+class _Globals:
+    """Lazy lookup of global variable definitions by their printed name (unnamed ones print as @0, @1...)."""
+
+    def __init__(self, ref: llvm.ModuleRef) -> None:
+        self._ref = ref
+        self._text: dict[str, str] | None = None
+
+    def text(self, name: str) -> str | None:
+        if self._text is None:
+            self._text = {}
+            for gv in self._ref.global_variables:
+                printed = str(gv)
+                m = _GLOBAL_DEF.match(printed)
+                if m:
+                    self._text[m.group(1)] = printed.strip()
+        return self._text.get(name)
+
+
+def _ident_info(loc: Any, globals_: _Globals) -> tuple[int | None, int | None, str | None]:
+    """(flags, source line, source function) from the `loc` ident_t argument, as far as it can be read."""
+    if loc.value_kind.name != "global_variable":
+        return None, None, None
+    m = _IDENT.search(str(loc))
+    if not m:
+        return None, None, None
+    flags = int(m.group(1))
+    ref = _GLOBAL_REF.search(m.group(2))
+    if not ref:
+        return flags, None, None
+    target = globals_.text("@" + ref.group(1))
+    if target is None:
+        return flags, None, None
+    s = _CSTRING.search(target)
+    if not s:
+        return flags, None, None
+    psource = re.sub(r"\\([0-9A-Fa-f]{2})", lambda x: chr(int(x.group(1), 16)), s.group(1).replace("\\\\", "\\"))
+    parts = psource.rstrip("\x00").split(";")
+    # ";file;function;line;column;;"
+    line = None
+    func = None
+    if len(parts) >= 5:
+        try:
+            line = int(parts[3]) or None
+        except ValueError:
+            line = None
+        func = parts[2] if parts[2] and parts[2] != "unknown" else None
+    return flags, line, func
+
+
+def openmp_schedule_calls(module: Any) -> list[WorksharingLoop]:
+    """Every libomp loop-start call of a module: loops, and also sections and distribute constructs."""
+    ref = _module_ref(module)
+    globals_ = _Globals(ref)
+    out: list[WorksharingLoop] = []
+    forked: dict[str, str] = {}  # outlined function -> function that forks it
+    for fn in ref.functions:
+        if fn.is_declaration:
+            continue
+        for block in fn.blocks:
+            for ins in block.instructions:
+                if ins.opcode != "call":
+                    continue
+                ops = list(ins.operands)
+                if not ops:
+                    continue
+                callee = ops[-1]
+                if callee.value_kind.name != "function":
+                    continue
+                if callee.name in _FORK_ENTRIES:
+                    for op in ops[:-1]:
+                        if op.value_kind.name == "function":
+                            forked.setdefault(op.name, fn.name)
+                    continue
+                m = _ENTRY.match(callee.name)
+                if not m or len(ops) < 4:
+                    continue
+                entry = m.group(1)
+                sched = _const_int(ops[2])
+                base = sched & ~_MODIFIER_MASK if sched is not None else None
+                mods = ()
+                if sched is not None:
+                    mods = tuple(name for bit, name in ((MONOTONIC, "monotonic"), (NONMONOTONIC, "nonmonotonic"))
+                                 if sched & bit)
+                chunk = _const_int(ops[-2]) if base in CHUNKED_SCHEDULES else None
+                flags, line, src_fn = _ident_info(ops[0], globals_)
+                if base in DISTRIBUTE_SCHEDULES or entry == "distribute_static_init" or (
+                        flags is not None and entry == "for_static_init" and flags & IDENT_WORK_DISTRIBUTE):
+                    construct = "distribute"
+                elif flags is not None and entry == "for_static_init" and flags & IDENT_WORK_SECTIONS:
+                    construct = "sections"
+                else:
+                    construct = "loop"
+                out.append(WorksharingLoop(
+                    function=fn.name,
+                    call=callee.name,
+                    kind="dispatch" if "dispatch" in entry else "static",
+                    schedule=sched,
+                    schedule_base=base,
+                    schedule_name=SCHEDULE_NAMES.get(base, "unknown") if base is not None else "unknown",
+                    schedule_kind=SCHEDULE_KIND.get(base, "unknown") if base is not None else "unknown",
+                    modifiers=mods,
+                    chunk=chunk,
+                    ordered=base in ORDERED_SCHEDULES,
+                    construct=construct,
+                    runtime_reachable=base in RUNTIME_SCHEDULES,
+                    line=line,
+                    source_function=src_fn,
+                ))
+    return [replace(w, host_function=_host(w.function, forked)) for w in out]
+
+
+def _host(name: str, forked: dict[str, str]) -> str | None:
+    """The first function up the fork chain that is not itself forked (nested parallel regions)."""
+    host = None
+    seen = set()
+    while name in forked and name not in seen:
+        seen.add(name)
+        name = forked[name]
+        host = name
+    return host
+
+
+def worksharing_loops(module: Any) -> list[WorksharingLoop]:
+    """The worksharing loops of a module (IRModule, llvmlite ModuleRef or IR text), in module order.
+
+    Sections and distribute constructs, which use the same runtime entry points, are left out.
+    """
+    return [w for w in openmp_schedule_calls(module) if w.construct == "loop"]
