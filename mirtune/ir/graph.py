@@ -132,16 +132,43 @@ class ProgramGraph:
         return data
 
 
-def _successors(instr: Any) -> list[Any]:
-    """Successor blocks of a terminator in LLVM's successor order (br: true then false)."""
-    op = instr.opcode
-    if op not in _TERMINATORS_WITH_SUCCESSORS:
+@dataclass
+class _Instr:
+    ref: Any
+    opcode: str
+    operands: list[Any]
+
+
+class _Kinds:
+    """value_kind of operands, answered from what the scan already knows before asking LLVM.
+
+    Each llvmlite call crosses the FFI, which dominates the build time; instructions, arguments,
+    blocks and functions are recognised by identity, and every other value is asked about once.
+    """
+
+    def __init__(self, functions: dict[Any, str]) -> None:
+        self.functions = functions
+        self.cache: dict[Any, str] = {}
+
+    def __call__(self, ref: Any, local: dict[Any, str]) -> str:
+        kind = local.get(ref)
+        if kind is not None:
+            return kind
+        if ref in self.functions:
+            return "function"
+        kind = self.cache.get(ref)
+        if kind is None:
+            kind = self.cache[ref] = ref.value_kind.name
+        return kind
+
+
+def _successor_positions(instr: _Instr, kinds: list[str]) -> list[Any]:
+    """Successor blocks of a terminator in LLVM's successor order (br: true before false)."""
+    if instr.opcode not in _TERMINATORS_WITH_SUCCESSORS:
         return []
-    blocks = [o for o in instr.operands if o.value_kind.name == "basic_block"]
-    if op == "br" and len(blocks) == 2:  # operands are [cond, false_dest, true_dest]
+    blocks = [op for op, kind in zip(instr.operands, kinds) if kind == "basic_block"]
+    if instr.opcode == "br" and len(blocks) == 2:  # operands are [cond, false_dest, true_dest]
         return [blocks[1], blocks[0]]
-    if op == "invoke":  # operands: args..., normal_dest, unwind_dest, callee
-        return blocks
     return blocks
 
 
@@ -149,91 +176,114 @@ def build_graph(module: IRModule) -> ProgramGraph:
     """The ProGraML program graph of a module."""
     g = ProgramGraph(module_name=module.name)
     root = g.add_node(INSTRUCTION, ROOT_TEXT, "", None, None)
-    fn_texts = module.functions
+    functions = list(module.llvm.functions)
+    kinds_of = _Kinds({fn: fn.name for fn in functions})
+    # Scan every body once: instructions, opcodes and operand refs (the FFI-heavy part).
+    bodies: dict[Any, list[list[_Instr]]] = {}
+    referenced: set[str] = set()
+    for fn in functions:
+        if fn.is_declaration:
+            continue
+        blocks = []
+        for block in fn.blocks:
+            instrs = [_Instr(i, i.opcode, list(i.operands)) for i in block.instructions]
+            blocks.append(instrs)
+            for ins in instrs:
+                referenced.update(kinds_of.functions[op] for op in ins.operands if op in kinds_of.functions)
+        bodies[fn] = blocks
+    fn_texts = {ft.name: ft for ft in module.functions}
+    sizes = _AllocSizes(module)
     entries_exits: dict[str, tuple[int, list[int]]] = {}
     call_sites: list[tuple[int, str]] = []
-    constant_uses: dict[Any, list[tuple[int, int]]] = {}
-    constant_order: list[Any] = []
-
-    referenced = _referenced_functions(module)
-    sizes = _AllocSizes(module)
-    kept = [(fn, ft) for fn, ft in zip(module.llvm.functions, fn_texts)
+    constant_uses: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    # LLVM's auto-upgrade of old IR leaves the old intrinsic declarations behind with no users (for
+    # example llvm.lifetime.start.p0i8 beside the new llvm.lifetime.start.p0): those are dropped.
+    kept = [fn for fn in functions
             if not (fn.is_declaration and fn.name.startswith("llvm.") and fn.name not in referenced)]
-    for f_index, (fn, ftext) in enumerate(kept):
+    for f_index, fn in enumerate(kept):
         g.functions.append(fn.name)
         if fn.is_declaration:
             node = g.add_node(INSTRUCTION, UNDEFINED_FUNCTION_TEXT, "", f_index, 0)
             entries_exits[fn.name] = (node, [node])
             continue
+        blocks = bodies[fn]
+        local: dict[Any, str] = {}
+        for b_index, instrs in enumerate(blocks):
+            for ins in instrs:
+                local[ins.ref] = "instruction"
+        args = list(fn.arguments)
+        for arg in args:
+            local[arg] = "argument"
+        block_refs = list(fn.blocks)
+        block_index = {b: i for i, b in enumerate(block_refs)}
+        for b in block_refs:
+            local[b] = "basic_block"
         instr_node: dict[Any, int] = {}
         instr_block: dict[Any, int] = {}
         block_first_last: list[tuple[int, int]] = []
-        block_index: dict[Any, int] = {}
         data_uses: list[tuple[Any, int, int]] = []  # (producer instruction, user node, position)
         arg_uses: dict[Any, list[tuple[int, int]]] = {}
-        texts = iter(ftext.instructions)
-        blocks = list(fn.blocks)
-        for b_index, block in enumerate(blocks):
-            block_index[block] = b_index
-            first = last = None
-            for instr in block.instructions:
-                full = next(texts)
-                node = g.add_node(INSTRUCTION, instr.opcode, full, f_index, b_index)
-                if last is not None:
+        terminator_kinds: list[list[str]] = []
+        texts = iter(fn_texts[fn.name].instructions)
+        for b_index, instrs in enumerate(blocks):
+            if not instrs:
+                raise ValueError(f"empty basic block in {fn.name}")
+            first = last = -1
+            for ins in instrs:
+                node = g.add_node(INSTRUCTION, ins.opcode, next(texts), f_index, b_index)
+                if last >= 0:
                     g.add_edge(last, node, CONTROL, 0)
-                if first is None:
+                else:
                     first = node
-                operands: list[Any] = list(instr.operands)
-                if instr.opcode == "call" and operands and operands[-1].value_kind.name == "function":
-                    callee = operands[-1].name
+                operands: list[Any] = ins.operands
+                kinds = [kinds_of(op, local) for op in operands]
+                if ins.opcode == "call" and operands and kinds[-1] == "function":
+                    callee = kinds_of.functions[operands[-1]]
                     call_sites.append((node, callee))
                     if callee.startswith(_LIFETIME) and len(operands) == 2:
-                        operands.insert(0, _lifetime_size(operands[0], g, instr_node, sizes))
-                for position, operand in enumerate(operands):
-                    if isinstance(operand, tuple):  # a constant that LLVM's auto-upgrade removed
-                        key = operand
-                    else:
-                        kind = operand.value_kind.name
-                        if kind in _NO_NODE_KINDS:
-                            continue
-                        if kind == "instruction":
-                            data_uses.append((operand, node, position))
-                            continue
-                        if kind == "argument":
-                            arg_uses.setdefault(operand, []).append((node, position))
-                            continue
-                        # Every other value kind is an llvm::Constant (globals included); LLVM
-                        # uniques constants, so type and printed form identify one.
-                        key = (str(operand.type), _constant_text(operand))
-                    if key not in constant_uses:
-                        constant_uses[key] = []
-                        constant_order.append(key)
-                    constant_uses[key].append((node, position))
-                instr_node[instr] = node
-                instr_block[instr] = b_index
+                        operands = [_lifetime_size(operands[0], kinds[0], g, instr_node, sizes)] + operands
+                        kinds = ["restored_constant"] + kinds
+                for position, (operand, kind) in enumerate(zip(operands, kinds)):
+                    if kind in _NO_NODE_KINDS:
+                        continue
+                    if kind == "instruction":
+                        data_uses.append((operand, node, position))
+                        continue
+                    if kind == "argument":
+                        arg_uses.setdefault(operand, []).append((node, position))
+                        continue
+                    # Every other value kind is an llvm::Constant (globals included); LLVM uniques
+                    # constants, so type and printed form identify one module-wide.
+                    key = operand if kind == "restored_constant" else _constant_key(operand, kind)
+                    constant_uses.setdefault(key, []).append((node, position))
+                instr_node[ins.ref] = node
+                instr_block[ins.ref] = b_index
                 last = node
-            if first is None:
-                raise ValueError(f"empty basic block in {fn.name}")
+            terminator_kinds.append(kinds)
             block_first_last.append((first, last))
         # A new variable node per use of an instruction result.
+        var_text: dict[Any, tuple[str, str]] = {}
         for producer, user, position in data_uses:
             src = instr_node[producer]
-            var = g.add_node(VARIABLE, _type_text(producer.type), f"{producer.type} {_ref(producer)}",
-                             f_index, instr_block[producer])
+            if producer not in var_text:
+                type_text = str(producer.type)
+                var_text[producer] = (type_text, f"{type_text} {_result_name(g.node_full_text[src])}")
+            text, full = var_text[producer]
+            var = g.add_node(VARIABLE, text, full, f_index, instr_block[producer])
             g.add_edge(src, var, DATA, 0)
             g.add_edge(var, user, DATA, position)
         # One variable node per used argument (ProGraML gives unused arguments no node).
-        for arg in fn.arguments:
+        for a_index, arg in enumerate(args):
             if arg not in arg_uses:
                 continue
-            var = g.add_node(VARIABLE, _type_text(arg.type), f"{arg.type} {_ref(arg)}", f_index, 0)
-            for user, position in arg_uses.get(arg, ()):
+            type_text = str(arg.type)
+            var = g.add_node(VARIABLE, type_text, f"{type_text} %{arg.name or a_index}", f_index, 0)
+            for user, position in arg_uses[arg]:
                 g.add_edge(var, user, DATA, position)
         # Control edges between blocks, and the function's exits (blocks with no successor).
         exits = []
-        for b_index, block in enumerate(blocks):
-            term = list(block.instructions)[-1]
-            succs = _successors(term)
+        for b_index, instrs in enumerate(blocks):
+            succs = _successor_positions(instrs[-1], terminator_kinds[b_index])
             src = block_first_last[b_index][1]
             for position, succ in enumerate(succs):
                 g.add_edge(src, block_first_last[block_index[succ]][0], CONTROL, position)
@@ -251,27 +301,11 @@ def build_graph(module: IRModule) -> ProgramGraph:
             g.add_edge(site, entry, CALL, 0)
             for ex in exits:
                 g.add_edge(ex, site, CALL, 0)
-    for const in constant_order:
+    for const, uses in constant_uses.items():
         node = g.add_node(CONSTANT, const[0], const[1], None, None)
-        for user, position in constant_uses[const]:
+        for user, position in uses:
             g.add_edge(node, user, DATA, position)
     return g
-
-
-def _referenced_functions(module: IRModule) -> set[str]:
-    """Names of functions that some instruction uses as an operand.
-
-    LLVM's auto-upgrade of old IR leaves the old intrinsic declarations behind with no users (for
-    example `llvm.lifetime.start.p0i8` next to the new `llvm.lifetime.start.p0`); those are dropped.
-    """
-    names = set()
-    for fn in module.llvm.functions:
-        for block in fn.blocks:
-            for instr in block.instructions:
-                for op in instr.operands:
-                    if op.value_kind.name == "function":
-                        names.add(op.name)
-    return names
 
 
 class _AllocSizes:
@@ -300,7 +334,8 @@ class _AllocSizes:
             return -1
 
 
-def _lifetime_size(pointer: Any, g: ProgramGraph, instr_node: dict[Any, int], sizes: _AllocSizes) -> tuple[str, str]:
+def _lifetime_size(pointer: Any, kind: str, g: ProgramGraph, instr_node: dict[Any, int],
+                   sizes: _AllocSizes) -> tuple[str, str]:
     """The `i64 <size>` operand that LLVM 22 removed from llvm.lifetime.start/end.
 
     Up to LLVM 21 a lifetime marker was `(i64 size, ptr p)`; LLVM 22's auto-upgrade drops the size.
@@ -308,7 +343,7 @@ def _lifetime_size(pointer: Any, g: ProgramGraph, instr_node: dict[Any, int], si
     the alloca it marks, or -1 (LLVM's "unknown") when that cannot be told.
     """
     size = -1
-    if pointer.value_kind.name == "instruction" and pointer in instr_node:
+    if kind == "instruction" and pointer in instr_node:
         m = _ALLOCA_TYPE.search(g.node_full_text[instr_node[pointer]])
         if m and ", i32 %" not in m.group(0) and ", i64 %" not in m.group(0):
             type_text = m.group(1).split(", i32 ")[0].split(", i64 ")[0].strip()
@@ -316,22 +351,14 @@ def _lifetime_size(pointer: Any, g: ProgramGraph, instr_node: dict[Any, int], si
     return ("i64", f"i64 {size}")
 
 
-def _type_text(type_: Any) -> str:
-    return str(type_)
+def _result_name(full_text: str) -> str:
+    """The %name an instruction's result is referred to by, from its printed text."""
+    return full_text.split(" = ", 1)[0] if " = " in full_text else "%?"
 
 
-def _ref(value: Any) -> str:
-    """How the value is referred to in IR: %name, or its printed operand form for unnamed values."""
-    if value.name:
-        return f"%{value.name}"
-    text = str(value).strip()
-    if "=" in text:
-        return text.split("=", 1)[0].strip()
-    return text.split()[-1] if text else "%?"
-
-
-def _constant_text(const: Any) -> str:
-    kind = const.value_kind.name
-    if kind in ("global_variable", "global_alias", "global_ifunc"):
-        return f"ptr @{const.name}"
-    return str(const).strip()
+def _constant_key(const: Any, kind: str) -> tuple[str, str]:
+    """(type, printed form) of a constant; globals print as `ptr @name`."""
+    type_text = str(const.type)
+    if kind in ("global_variable", "global_alias", "global_ifunc", "function"):
+        return type_text, f"{type_text} @{const.name}"
+    return type_text, str(const).strip()
