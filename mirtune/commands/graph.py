@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from mirtune.ir.graph import build_graph
     from mirtune.ir.inputs import expand_inputs, load_ir
-    from mirtune.progress import progress
+    from mirtune.progress import note, progress
 
     items = list(expand_inputs(args.inputs))
     files = [p for p, reason in items if reason is None]
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     failed = 0
     for path, reason in items:
         if reason is not None:
-            print(f"mirtune graph: {path}: {reason}", file=sys.stderr)
+            note(f"mirtune graph: {path}: {reason}")
             failed += 1
     written = 0
     for path in progress(files, desc="graphs"):
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
             graph.to_json(target)
             written += 1
         except MirtuneError as exc:
-            print(f"mirtune graph: {exc.line()}", file=sys.stderr)
+            note(f"mirtune graph: {exc.line()}")
             failed += 1
     print(f"wrote {written} graph(s) to {out}" + (f"; {failed} input(s) failed" if failed else ""),
           file=sys.stderr)

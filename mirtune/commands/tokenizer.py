@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_train(args: argparse.Namespace) -> int:
     from mirtune.ir.inputs import expand_inputs, load_ir
     from mirtune.ir.tokenizer import IRTokenizer
-    from mirtune.progress import progress
+    from mirtune.progress import note, progress
 
     if args.vocab_size < 100:
         raise UsageError("--vocab-size must be at least 100")
@@ -36,13 +36,13 @@ def run_train(args: argparse.Namespace) -> int:
     items = list(expand_inputs(args.inputs))
     for path, reason in progress(items, desc="reading IR"):
         if reason is not None:
-            print(f"mirtune tokenizer: {path}: {reason}", file=sys.stderr)
+            note(f"mirtune tokenizer: {path}: {reason}")
             failed += 1
             continue
         try:
             statements.extend(load_ir(path).statements())
         except MirtuneError as exc:
-            print(f"mirtune tokenizer: {exc.line()}", file=sys.stderr)
+            note(f"mirtune tokenizer: {exc.line()}")
             failed += 1
     if not statements:
         raise UsageError("no statements to train on")

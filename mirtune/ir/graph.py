@@ -360,5 +360,8 @@ def _constant_key(const: Any, kind: str) -> tuple[str, str]:
     """(type, printed form) of a constant; globals print as `ptr @name`."""
     type_text = str(const.type)
     if kind in ("global_variable", "global_alias", "global_ifunc", "function"):
-        return type_text, f"{type_text} @{const.name}"
+        if const.name:
+            return type_text, f"{type_text} @{const.name}"
+        # An unnamed global (@0, @1 ...): its printed definition starts with its slot number.
+        return type_text, f"{type_text} {str(const).strip().split(' = ', 1)[0]}"
     return type_text, str(const).strip()

@@ -1,0 +1,75 @@
+"""The IR commands end to end: compile, graph (many inputs, bad inputs), tokenizer, demo."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from mirtune.cli import main
+
+
+def _cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "mirtune.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
+
+
+def test_compile_writes_ir(tmp_path):
+    src = tmp_path / "a.c"
+    src.write_text("int sq(int x) { return x * x; }\n")
+    assert main(["compile", str(src), "-o", str(tmp_path / "a.ll"), "-O", "1"]) == 0
+    assert "define" in (tmp_path / "a.ll").read_text()
+
+
+def test_graph_batch_keeps_going_past_bad_inputs(tmp_path):
+    good = tmp_path / "good.c"
+    good.write_text("int sq(int x) { return x * x; }\n")
+    (tmp_path / "empty.ll").write_text("")
+    (tmp_path / "junk.ll").write_bytes(b"\x00\x01\x02binary")
+    (tmp_path / "trunc.ll").write_text("define i32 @f() {\n  %1 = add i32 1,")
+    (tmp_path / "broken.c").write_text("int main( {\n")
+    empty_dir = tmp_path / "nothing"
+    empty_dir.mkdir()
+    out = tmp_path / "graphs"
+    inputs = [good, tmp_path / "empty.ll", tmp_path / "junk.ll", tmp_path / "trunc.ll",
+              tmp_path / "broken.c", tmp_path / "missing.ll", empty_dir]
+    proc = _cli("graph", *map(str, inputs), "-o", str(out))
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("mirtune graph:")]
+    for name in ("empty.ll", "junk.ll", "trunc.ll", "broken.c", "missing.ll", "nothing"):
+        assert sum(name in ln for ln in errors) == 1, (name, errors)
+    assert sorted(p.name for p in out.iterdir()) == ["good.json"]
+    data = json.loads((out / "good.json").read_text())
+    assert data["nodes"][0]["text"] == "[external]"
+
+
+def test_graph_single_input_to_a_json_file(tmp_path):
+    src = tmp_path / "a.c"
+    src.write_text("int sq(int x) { return x * x; }\n")
+    assert main(["graph", str(src), "-o", str(tmp_path / "a.json")]) == 0
+    assert json.loads((tmp_path / "a.json").read_text())["multigraph"] is True
+
+
+def test_compile_failure_is_one_line_exit_2(tmp_path):
+    src = tmp_path / "bad.c"
+    src.write_text("int main( {\n")
+    proc = _cli("compile", str(src))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "error:" in proc.stderr
+
+
+def test_tokenizer_train_and_encode(tmp_path, devmap_ir_dir):
+    out = tmp_path / "tok.json"
+    files = sorted(devmap_ir_dir.glob("amd-app-sdk-3.0-*.ll"))
+    assert main(["tokenizer", "train", *map(str, files), "-o", str(out), "--vocab-size", "500"]) == 0
+    assert out.exists()
+    proc = _cli("tokenizer", "encode", str(files[0]), "--tokenizer", str(out), "--limit", "3")
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 6
+
+
+def test_demo_runs_on_the_shipped_example(tmp_path):
+    proc = _cli("demo", "-o", str(tmp_path / "demo"))
+    assert proc.returncode == 0, proc.stderr
+    assert "program graph:" in proc.stdout and "worksharing loops" in proc.stdout
+    assert (tmp_path / "demo" / "heat2d.json").exists()

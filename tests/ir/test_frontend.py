@@ -1,0 +1,85 @@
+"""The clang front end: every supported language to IR, and clear failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from mirtune.errors import CompileError, ToolMissing, UsageError
+from mirtune.ir import frontend
+from mirtune.ir.frontend import compile_to_ir, find_clang
+from mirtune.ir.module import IRModule
+
+C_SRC = "int sum(const int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }\n"
+CXX_SRC = "#include <vector>\nint f(std::vector<int>& v) { int s = 0; for (int x : v) s += x; return s; }\n"
+CL_SRC = ("__kernel void vadd(__global const float* a, __global const float* b, __global float* c) {\n"
+          "  int i = get_global_id(0); c[i] = a[i] + b[i]; barrier(CLK_LOCAL_MEM_FENCE); }\n")
+CU_SRC = ("__global__ void saxpy(int n, float a, const float* x, float* y) {\n"
+          "  __shared__ float t[256]; int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "  if (i < n) { t[threadIdx.x] = x[i]; __syncthreads(); y[i] = a * t[threadIdx.x] + sqrtf(y[i]); } }\n")
+OMP_SRC = ("int main(void) { int s = 0;\n#pragma omp parallel for reduction(+:s)\n"
+           "for (int i = 0; i < 100; i++) s += i; return s & 1; }\n")
+
+
+@pytest.mark.parametrize("name,src,needle", [
+    ("a.c", C_SRC, "define"),
+    ("a.cpp", CXX_SRC, "_Z1fRSt6vectorIiSaIiEE"),
+    ("k.cl", CL_SRC, "spir_kernel"),
+    ("k.cu", CU_SRC, "nvvm"),
+])
+def test_each_language_compiles_to_parseable_ir(tmp_path, name, src, needle):
+    path = tmp_path / name
+    path.write_text(src)
+    text = compile_to_ir(path, tmp_path / "out.ll")
+    assert needle in text
+    assert (tmp_path / "out.ll").read_text() == text
+    assert IRModule.from_text(text).defined_functions
+
+
+@pytest.mark.parametrize("std", ["CL1.2", "CL2.0"])
+def test_opencl_versions(tmp_path, std):
+    path = tmp_path / "k.cl"
+    path.write_text(CL_SRC)
+    assert "spir_kernel" in compile_to_ir(path, cl_std=std)
+
+
+def test_openmp_flag_outlines_parallel_region(tmp_path):
+    path = tmp_path / "omp.c"
+    path.write_text(OMP_SRC)
+    assert "__kmpc_fork_call" in compile_to_ir(path, openmp=True)
+    assert "__kmpc_fork_call" not in compile_to_ir(path, openmp=False)
+
+
+def test_optimisation_level_changes_ir(tmp_path):
+    path = tmp_path / "a.c"
+    path.write_text(C_SRC)
+    assert "alloca" in compile_to_ir(path, opt=0)
+    assert "alloca" not in compile_to_ir(path, opt=2)
+
+
+def test_compile_error_carries_clangs_message(tmp_path):
+    path = tmp_path / "bad.c"
+    path.write_text("int main( { return 0 }\n")
+    with pytest.raises(CompileError) as info:
+        compile_to_ir(path)
+    line = info.value.line()
+    assert "bad.c" in line and "error:" in line and "\n" not in line
+
+
+def test_language_from_flag_and_unknown_extension(tmp_path):
+    path = tmp_path / "kernel.txt"
+    path.write_text(C_SRC)
+    with pytest.raises(UsageError, match="--lang"):
+        compile_to_ir(path)
+    assert "define" in compile_to_ir(path, lang="c")
+
+
+def test_missing_clang_says_what_to_install(monkeypatch):
+    monkeypatch.setenv("MIRTUNE_CLANG", "/nonexistent/clang-99")
+    frontend.find_clang.cache_clear()
+    try:
+        with pytest.raises(ToolMissing, match="apt-get install clang"):
+            find_clang()
+    finally:
+        monkeypatch.delenv("MIRTUNE_CLANG")
+        frontend.find_clang.cache_clear()
+    assert find_clang().major >= 14

@@ -1,0 +1,102 @@
+"""Parsing IR of old and new clangs, normalised statements, content hash and bad input."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mirtune.errors import IRParseError, UsageError
+from mirtune.ir.frontend import compile_to_ir
+from mirtune.ir.inputs import load_ir
+from mirtune.ir.module import IRModule, normalise_line
+
+
+def test_clang9_typed_pointer_ir_parses_and_prints_opaque(devmap_ir_dir):
+    m = IRModule.from_file(devmap_ir_dir / "amd-app-sdk-3.0-Reduction-reduce.ll")
+    assert m.defined_functions == ["reduce"]
+    sts = m.statements()
+    assert any(s.startswith("%14 = load <4 x i32>, ptr %13, align 16") for s in sts)
+    assert not any("i32>*" in s for s in sts)  # typed pointers are printed as ptr
+
+
+def test_all_devmap_kernels_parse_with_the_patched_lavamd(shared_data):
+    ir_dir = shared_data / "devmap" / "kernels_ir"
+    failures = []
+    for path in sorted(ir_dir.glob("*.ll")):
+        try:
+            IRModule.from_file(path)
+        except IRParseError:
+            failures.append(path.name)
+    assert failures == ["rodinia-3.1-lavaMD-kernel_gpu_opencl.ll"]
+    IRModule.from_file(shared_data / "devmap" / "kernels_ir_patched" / failures[0])
+
+
+def test_statements_are_normalised(devmap_ir_dir):
+    m = IRModule.from_file(devmap_ir_dir / "amd-app-sdk-3.0-Reduction-reduce.ll")
+    for st in m.statements():
+        assert not re.search(r"![\w.]+ !\d+", st), st  # metadata attachments
+        assert not re.search(r"\s#\d+\b", st), st      # attribute-group references
+        assert ";" not in st and st == st.strip() and "  " not in st
+    assert any(st.startswith("declare i64 @_Z12get_local_idj(i32)") for st in m.statements())
+
+
+def test_one_statement_per_global_type_declaration_and_instruction(tmp_path):
+    src = tmp_path / "g.c"
+    src.write_text("struct P { int x; float y; };\nstruct P table[4];\nint counter = 3;\n"
+                   "extern int ext(int);\nint f(int i) { table[i].x = ext(i) + counter; return table[i].x; }\n")
+    m = IRModule.from_text(compile_to_ir(src, opt=1))
+    sts = m.statements()
+    assert any(s.startswith("%struct.P = type { i32, float }") for s in sts)
+    assert any(s.startswith("@table = ") for s in sts) and any(s.startswith("@counter = ") for s in sts)
+    assert any(s.startswith("declare") and "@ext(" in s for s in sts)
+    n_instr = sum(len(f.instructions) for f in m.functions)
+    assert len(sts) == 1 + 2 + 1 + n_instr
+
+
+def test_hash_ignores_comments_and_metadata_but_not_code():
+    base = "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n"
+    noisy = "; a comment\ndefine i32 @f(i32 %x) #0 {\n  %y = add i32 %x, 1, !foo !0 ; trailing\n  ret i32 %y\n}\n" \
+            "attributes #0 = { nounwind }\n!0 = !{}\n"
+    other = base.replace("add i32 %x, 1", "add i32 %x, 2")
+    h = IRModule.from_text(base).content_hash
+    assert h == IRModule.from_text(noisy).content_hash
+    assert h != IRModule.from_text(other).content_hash
+
+
+def test_normalise_keeps_semicolons_and_hashes_in_strings():
+    assert normalise_line('@s = constant [4 x i8] c"a;#1\\00", align 1 ; tail') == '@s = constant [4 x i8] c"a;#1\\00", align 1'
+
+
+@pytest.mark.parametrize("content,reason", [
+    (b"", "empty"),
+    (b"; just a comment\n\n", "empty"),
+    (b"\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe", "binary"),
+    (b"define i32 @f() {\n  %1 = add i32 1,", "line 2"),
+    (b"this is not IR at all\n", "line 1"),
+])
+def test_bad_ir_gives_one_clear_line(tmp_path, content, reason):
+    path = tmp_path / "bad.ll"
+    path.write_bytes(content)
+    with pytest.raises(IRParseError) as info:
+        IRModule.from_file(path)
+    assert reason in info.value.line() and str(path) in info.value.line()
+
+
+def test_load_ir_compiles_sources_and_rejects_missing_or_directories(tmp_path):
+    src = tmp_path / "a.c"
+    src.write_text("int sq(int x) { return x * x; }\n")
+    assert load_ir(src).defined_functions == ["sq"]
+    with pytest.raises(UsageError, match="no such file"):
+        load_ir(tmp_path / "missing.ll")
+    with pytest.raises(UsageError, match="directory"):
+        load_ir(tmp_path)
+
+
+def test_bitcode_is_accepted(tmp_path):
+    import llvmlite.binding as llvm
+
+    ref = llvm.parse_assembly("define i32 @g(i32 %a) {\n  ret i32 %a\n}\n")
+    path = tmp_path / "g.bc"
+    path.write_bytes(ref.as_bitcode())
+    assert IRModule.from_file(path).defined_functions == ["g"]

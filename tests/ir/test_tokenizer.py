@@ -1,0 +1,63 @@
+"""The IR WordPiece tokenizer: fixed-length rows, special tokens, exact round trip, save/load."""
+
+from __future__ import annotations
+
+import pytest
+
+from mirtune.errors import MirtuneError
+from mirtune.ir.module import IRModule
+from mirtune.ir.tokenizer import SEQ_LEN, IRTokenizer
+
+
+@pytest.fixture(scope="module")
+def split(shared_data):
+    files = sorted((shared_data / "devmap" / "kernels_ir").glob("*.ll"))
+    files = [f for f in files if "lavaMD" not in f.name]
+    train = [s for f in files[0::3] for s in IRModule.from_file(f).statements()]
+    held_out = [s for f in files[1::50] for s in IRModule.from_file(f).statements()]
+    return train, held_out
+
+
+@pytest.fixture(scope="module")
+def tokenizer(split):
+    return IRTokenizer.train(split[0], vocab_size=3000)
+
+
+def test_rows_are_fixed_length_with_cls_and_sep(tokenizer, split):
+    ids, mask = tokenizer.encode(split[1][:200])
+    assert ids.shape == (200, SEQ_LEN) and mask.shape == (200, SEQ_LEN)
+    assert (ids[:, 0] == tokenizer.cls_id).all()
+    for row, m in zip(ids, mask):
+        n = int(m.sum())
+        assert row[n - 1] == tokenizer.sep_id
+        assert (row[n:] == tokenizer.pad_id).all()
+
+
+def test_held_out_statements_decode_to_their_lower_cased_text(tokenizer, split):
+    held_out = split[1]
+    ids, mask = tokenizer.encode(held_out)
+    fits = [(s, row) for s, row, m in zip(held_out, ids, mask) if m.sum() < SEQ_LEN]
+    assert len(fits) > 0.9 * len(held_out)
+    mismatches = [s for s, row in fits if tokenizer.decode(row) != s.lower()]
+    assert mismatches == []
+
+
+def test_long_statements_are_truncated_to_64_ids(tokenizer):
+    long = "call void @f(" + ", ".join(f"i32 {i}" for i in range(200)) + ")"
+    ids, mask = tokenizer.encode([long])
+    assert ids.shape == (1, SEQ_LEN) and mask.all() and ids[0, -1] == tokenizer.sep_id
+
+
+def test_save_load_gives_the_same_ids(tokenizer, split, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    tokenizer.save(path)
+    again = IRTokenizer.load(path)
+    assert again.sha256 == tokenizer.sha256
+    assert (again.encode(split[1][:50])[0] == tokenizer.encode(split[1][:50])[0]).all()
+
+
+def test_a_broken_tokenizer_file_is_one_clear_error(tmp_path):
+    bad = tmp_path / "tokenizer.json"
+    bad.write_text("{not json")
+    with pytest.raises(MirtuneError, match="cannot load tokenizer"):
+        IRTokenizer.load(bad)
