@@ -1,0 +1,227 @@
+"""The OpenMP sweep: the MIREncoder paper's Table 4 space over OpenMP applications and two input sizes.
+
+Space (each `--space key=v1,v2` replaces one dimension's values):
+- power: 75, 100, 120, 150 W (RAPL package limit), only where the timed-run node can set it; otherwise the
+  dimension is dropped and the reason goes into every row's `power_reason`;
+- threads: 1, 4, 8, 16, 32, 64 clipped to the node's logical cores, always with 1 and all the cores;
+- schedule: static, dynamic, guided; chunk: 1, 8, 32, 64, 128, 256, 512.
+A configuration is applied through OMP_NUM_THREADS and OMP_SCHEDULE="<schedule>,<chunk>" (plus the power
+limit held during the run). Each (application, input size) also has the default configuration: all cores,
+OMP_SCHEDULE unset (the runtime's static schedule with the compiler's chunk), full power. It is the baseline
+and its checksum is the reference every other configuration must reproduce.
+
+Every program is built from a copy rewritten by `mirtune.source.openmp.make_schedule_runtime` (worksharing
+loops without a schedule clause get `schedule(runtime)`, so OMP_SCHEDULE reaches them); the copy lives in the
+build cache, the user's file is never touched. Rows record how many loops were tunable and fixed, and the
+rewriter's problems. Input sizes are chosen with -DMIRTUNE_SIZE=<n>; each program prints `checksum: <value>`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+import pyarrow as pa
+
+from collectors.runner import BuildSpec, RunLimits
+from collectors.space import Dimension, parse_space, resolve
+from collectors.sweep import BuildJob, Point, Summary, SweepPlan, run_sweep
+from mirtune.errors import UsageError
+
+SWEEP = "openmp"
+SCHEDULES = ("static", "dynamic", "guided")
+DIMENSIONS: dict[str, Dimension] = {
+    "power": Dimension("power", float, (75.0, 100.0, 120.0, 150.0), help="power limit in watts"),
+    "threads": Dimension("threads", int, (1, 4, 8, 16, 32, 64), help="OMP_NUM_THREADS"),
+    "schedule": Dimension("schedule", str, SCHEDULES, choices=SCHEDULES, help="OMP_SCHEDULE kind"),
+    "chunk": Dimension("chunk", int, (1, 8, 32, 64, 128, 256, 512), help="OMP_SCHEDULE chunk"),
+}
+DEFAULT_SIZES = (1, 2)
+SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
+COLUMNS: dict[str, pa.DataType] = {
+    "power_w": pa.float64(), "threads": pa.int64(), "schedule": pa.string(), "chunk": pa.int64(),
+    "omp_schedule": pa.string(), "power_reason": pa.string(),
+    "tunable_loops": pa.int64(), "fixed_loops": pa.int64(), "rewrite_problems": pa.list_(pa.string()),
+}
+
+
+@dataclass(frozen=True)
+class Program:
+    """A benchmark program: its name (file stem), where it is, its text and the text's hash."""
+
+    name: str
+    path: str
+    source: str
+    sha256: str
+
+
+def find_programs(paths: Iterable[str | os.PathLike]) -> list[Program]:
+    """The C/C++ programs named by `paths` (files, or directories whose sources are taken, not recursively).
+
+    UsageError for a missing path, a file that is not C/C++, no program at all, or two programs with one name.
+    """
+    found: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            raise UsageError("no such file or directory", str(p))
+        if p.is_dir():
+            found += sorted(f for f in p.iterdir() if f.is_file() and f.suffix in SOURCE_SUFFIXES)
+        elif p.suffix in SOURCE_SUFFIXES:
+            found.append(p)
+        else:
+            raise UsageError(f"not a C/C++ source file ({', '.join(SOURCE_SUFFIXES)})", str(p))
+    if not found:
+        raise UsageError(f"no C/C++ programs found in {', '.join(map(str, paths))}")
+    programs: dict[str, Program] = {}
+    for f in found:
+        if f.stem in programs:
+            if Path(programs[f.stem].path) == f.resolve():
+                continue
+            raise UsageError(f"two programs named {f.stem!r}: {programs[f.stem].path} and {f.resolve()}")
+        text = f.read_text(errors="replace")
+        programs[f.stem] = Program(f.stem, str(f.resolve()), text, hashlib.sha256(text.encode()).hexdigest())
+    return list(programs.values())
+
+
+def thread_counts(cores: int, values: Sequence[int] = DIMENSIONS["threads"].values) -> tuple[int, ...]:
+    """Table 4's thread counts clipped to `cores`, always with 1 and `cores` itself."""
+    return tuple(sorted({v for v in values if v <= cores} | {1, cores}))
+
+
+def rewrite_for_runtime_schedule(source: str) -> tuple[str, dict[str, Any], str | None]:
+    """(text to build, row columns, failure): the schedule(runtime) copy of a program.
+
+    Without the rewriter the original text is built, the loop counts are None and the row says why.
+    """
+    try:
+        from mirtune.source.openmp import make_schedule_runtime
+    except ImportError as exc:
+        note = (f"schedule(runtime) rewrite unavailable ({exc}); OMP_SCHEDULE reaches only loops that "
+                "already say schedule(runtime)")
+        return source, {"tunable_loops": None, "fixed_loops": None, "rewrite_problems": [note]}, None
+    try:
+        res = make_schedule_runtime(source)
+    except Exception as exc:
+        return source, {"tunable_loops": None, "fixed_loops": None, "rewrite_problems": []}, \
+            f"schedule(runtime) rewrite failed: {type(exc).__name__}: {exc}"
+    cols = {"tunable_loops": int(res.tunable), "fixed_loops": int(res.fixed),
+            "rewrite_problems": [str(p) for p in res.problems]}
+    return res.source, cols, None
+
+
+def probe_node(rapl_root: str | None = None) -> dict[str, Any]:
+    """What a timed-run node offers: its logical cores and which power domains it can set (and if none, why)."""
+    from collectors import power
+    from collectors.host import logical_cores
+
+    avail = power.available("cpu", rapl_root=rapl_root or power.DEFAULT_POWERCAP_ROOT)
+    return {"cores": logical_cores(), "power_domains": list(avail.domains), "power_reason": avail.reason}
+
+
+def plan_openmp(programs: Sequence[Program], *, cores: int, sizes: Sequence[int] = DEFAULT_SIZES,
+                restrict: dict[str, tuple[Any, ...]] | None = None, power_reason: str | None = None) -> SweepPlan:
+    """The points of the OpenMP sweep. `power_reason` None means power limits can be set here."""
+    restrict = dict(restrict or {})
+    values = resolve(DIMENSIONS, restrict)
+    threads = values["threads"] if "threads" in restrict else thread_counts(cores)
+    notes = []
+    if power_reason is not None:
+        powers: tuple[float | None, ...] = (None,)
+        notes.append(f"power dimension dropped: {power_reason}")
+    else:
+        powers = values["power"]
+    builds: dict[str, BuildJob] = {}
+    points: list[Point] = []
+    for prog in programs:
+        text, cols, failure = rewrite_for_runtime_schedule(prog.source)
+        for size in sizes:
+            spec = BuildSpec(name=prog.name, source=text, suffix=Path(prog.path).suffix,
+                             defines={"MIRTUNE_SIZE": str(size)}, openmp=True, opt=2,
+                             include_dirs=(str(Path(prog.path).parent),))
+            job = BuildJob(spec, columns=cols, failure=failure)
+            builds[job.key] = job
+
+            def point(params: dict[str, Any], env: dict[str, Any], default: bool) -> Point:
+                return Point(sweep=SWEEP, program=prog.name, program_path=prog.path, program_sha256=prog.sha256,
+                             input_size=int(size), params=params, is_default=default, env=env,
+                             build_key=job.key, power_w=params["power_w"],
+                             columns={"omp_schedule": env.get("OMP_SCHEDULE"), "power_reason": power_reason})
+
+            points.append(point({"power_w": None, "threads": cores, "schedule": "static", "chunk": None},
+                                {"OMP_NUM_THREADS": cores}, True))
+            for pw, t, s, c in itertools.product(powers, threads, values["schedule"], values["chunk"]):
+                points.append(point({"power_w": pw, "threads": t, "schedule": s, "chunk": c},
+                                    {"OMP_NUM_THREADS": t, "OMP_SCHEDULE": f"{s},{c}"}, False))
+    return SweepPlan(sweep=SWEEP, builds=builds, points=points, columns=COLUMNS,
+                     power_kind="cpu" if power_reason is None else None, notes=notes)
+
+
+def parse_sizes(text: str | Sequence[int] | None) -> tuple[int, ...]:
+    """'1,2' -> (1, 2); UsageError for anything but positive integers."""
+    if text is None:
+        return DEFAULT_SIZES
+    parts = text.split(",") if isinstance(text, str) else list(text)
+    out: list[int] = []
+    for p in parts:
+        try:
+            v = int(str(p).strip())
+        except ValueError:
+            raise UsageError(f"--sizes: {str(p).strip()!r} is not an integer") from None
+        if v < 1:
+            raise UsageError(f"--sizes: input sizes are positive, got {v}")
+        if v not in out:
+            out.append(v)
+    if not out:
+        raise UsageError("--sizes: no input size given")
+    return tuple(out)
+
+
+def collect_openmp(programs: Sequence[str | os.PathLike], out_dir: str | os.PathLike, *,
+                   space: Sequence[str] | str | None = None, sizes: str | Sequence[int] | None = None,
+                   repeats: int = 3, warmup: int = 1, timeout: float = 300.0, address: str | None = None,
+                   cache_dir: str | os.PathLike | None = None, max_points: int | None = None,
+                   rtol: float = 1e-9, progress: bool = True, rapl_root: str | None = None,
+                   flush_every: int = 16, flush_seconds: float = 30.0,
+                   log: Callable[[str], None] | None = None) -> Summary:
+    """Run the OpenMP sweep; the same function behind `mirtune collect openmp` and jobs/collect_openmp.py.
+
+    Bad input (missing paths, no programs, an unknown space key or value) raises UsageError before Ray starts.
+    `rapl_root` (else $MIRTUNE_POWERCAP_ROOT, else /sys/class/powercap) is where the nodes look for RAPL.
+    """
+    import ray
+
+    from collectors.sweep import ensure_ray, timed_capacity
+    from mirtune.cluster import TIMED_RUN_RESOURCE, shutdown_ray
+
+    progs = find_programs(programs)
+    restrict = parse_space(space, DIMENSIONS)
+    size_list = parse_sizes(sizes)
+    if timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    if repeats < 1 or warmup < 0:
+        raise UsageError("--repeats must be at least 1 and --warmup at least 0")
+    rapl_root = rapl_root or os.environ.get("MIRTUNE_POWERCAP_ROOT") or None  # resolved here, used on the nodes
+    started = ensure_ray(address)
+    try:
+        timed_capacity()
+        probe = ray.remote(probe_node).options(num_cpus=0, resources={TIMED_RUN_RESOURCE: 1})
+        facts = ray.get(probe.remote(rapl_root))
+        power_reason = None if facts["power_domains"] else (facts["power_reason"] or "no power domain")
+        if power_reason is not None and "power" in restrict:
+            raise UsageError(f"--space power=...: power limits cannot be set here: {power_reason}")
+        plan = plan_openmp(progs, cores=int(facts["cores"]), sizes=size_list, restrict=restrict,
+                           power_reason=power_reason)
+        kwargs: dict[str, Any] = {}
+        if log is not None:
+            kwargs["log"] = log
+        return run_sweep(plan, out_dir, repeats=repeats, warmup=warmup, limits=RunLimits(timeout_s=timeout),
+                         rtol=rtol, cache_dir=cache_dir, max_points=max_points, progress=progress,
+                         rapl_root=rapl_root, flush_every=flush_every, flush_seconds=flush_seconds, **kwargs)
+    finally:
+        if started:
+            shutdown_ray()

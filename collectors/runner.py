@@ -1,0 +1,759 @@
+"""Build a program once, and measure one configuration of it properly.
+
+Building: `build(spec, cache_dir)` compiles a `BuildSpec` (the source TEXT plus the flags, so that any node can
+build it without the driver's files) into `cache_dir/<key>-<tag>/prog`. The key hashes the source and the
+flags; the tag hashes this node's CPU model and flags (binaries use -march=native) and its clang version, so a
+cache shared between unlike nodes never hands one of them a binary it cannot run. A compile error is cached
+too (it is deterministic); a missing compiler or a compile timeout is not.
+
+Running: `run_once()` starts the binary with `subprocess` (no shell) in a fresh private directory, in a new
+session (process group), with a minimal environment, RLIMIT_CORE=0, an address-space limit, a CPU-time limit
+(a backstop should the timer itself die), an output-size limit and PR_SET_PDEATHSIG=SIGKILL (the program
+dies with the worker that started it). Output goes to files, not pipes, so a grandchild that keeps a stream
+open cannot stall the collector. A timer kills the whole process group at the timeout; the group is killed
+after every run, so a program's stray grandchildren never outlive it.
+
+The program is started through a 50-line C launcher (built once per node with clang, like the programs):
+the launcher forks the program, waits for it with wait4 and writes the program's wait status, wall time
+(CLOCK_MONOTONIC from the program's exec to its reaping) and rusage to a file. This matters for peak RSS:
+a child forked straight from a Ray worker inherits the worker's resident pages, and Linux reports
+max(worker, program) as its ru_maxrss; forked from the small launcher the figure is the program's own. The
+launcher also keeps the fork of a large parent out of the measured time.
+
+Measuring: `measure()` does W warm-up runs and R timed runs, keeps every time, the median and the coefficient
+of variation, and checks every run's `checksum:` line against the default configuration's (`reference`).
+The first failing run ends the measurement with its status: `timeout`, `crash` (exit status or signal name),
+`wrong_output` (no checksum, a different checksum, or one that changes between runs). Telemetry: CPU
+frequency and load average from psutil/os, peak RSS and CPU times of the child from wait4, and on GPU nodes
+NVML samples (power, clocks, temperature, energy) taken while the timed runs execute; without NVML the GPU
+fields are None and `gpu_telemetry` says why.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import math
+import os
+import re
+import resource
+import shutil
+import signal
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from collectors.host import NvmlStatus, clang_version, cpu_tag, load_nvml, logical_cores
+
+STATUSES = ("ok", "timeout", "crash", "wrong_output", "build_failed", "unsupported")
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+_OUTPUT_TAIL_BYTES = 1 << 20
+_CHECKSUM_RE = re.compile(r"^\s*checksum:\s*(\S+)\s*$", re.MULTILINE)
+_PR_SET_PDEATHSIG = 1
+
+
+# --------------------------------------------------------------------------------------------- building
+
+
+@dataclass(frozen=True)
+class BuildSpec:
+    """Everything needed to build one program under one build configuration, on any node.
+
+    `source` is the text to compile (already rewritten where a sweep rewrites it); the user's file is never
+    touched. `include_dirs` lets the copy in the cache still find headers beside the original (they are part
+    of the key: the same text next to different headers is a different program).
+    """
+
+    name: str
+    source: str
+    suffix: str = ".c"
+    defines: Mapping[str, str] = field(default_factory=dict)
+    openmp: bool = False
+    opt: int = 2
+    extra: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+
+    def key(self) -> str:
+        """Hash of the source and the flags: the same key means the same binary."""
+        blob = json.dumps({"source": self.source, "suffix": self.suffix,
+                           "defines": sorted((str(k), str(v)) for k, v in self.defines.items()),
+                           "openmp": self.openmp, "opt": self.opt, "extra": list(self.extra),
+                           "include_dirs": list(self.include_dirs)},
+                          sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+@dataclass
+class BuildResult:
+    """The outcome of a build on this node: a binary, or `build_failed` with the compiler's reason."""
+
+    key: str
+    status: str
+    reason: str
+    exe: str | None
+    seconds: float
+    cached: bool
+    tag: str
+
+
+@lru_cache(maxsize=None)
+def node_tag() -> str:
+    """This node's binary compatibility tag: CPU model and flags, and the clang version."""
+    return hashlib.sha256(f"{cpu_tag()}|{clang_version()}".encode()).hexdigest()[:12]
+
+
+def default_cache_dir() -> Path:
+    """$MIRTUNE_BUILD_CACHE, else ~/.cache/mirtune/builds."""
+    env = os.environ.get("MIRTUNE_BUILD_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "mirtune" / "builds"
+
+
+def _safe_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "program"
+
+
+def _atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
+    tmp.write_bytes(data)
+    if mode is not None:
+        os.chmod(tmp, mode)
+    os.replace(tmp, path)
+
+
+def cached(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildResult | None:
+    """The cached outcome of building `spec` on this node (a binary or a compile error), or None."""
+    key, tag = spec.key(), node_tag()
+    folder = Path(cache_dir or default_cache_dir()) / f"{key}-{tag}"
+    exe, failed = folder / "prog", folder / "build_failed.txt"
+    if exe.exists():
+        return BuildResult(key, "ok", "", str(exe), 0.0, True, tag)
+    if failed.exists():
+        return BuildResult(key, "build_failed", failed.read_text().strip(), None, 0.0, True, tag)
+    return None
+
+
+def build(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildResult:
+    """Build `spec` into the cache (or find it there); never raises for a bad program."""
+    from mirtune.errors import CompileError, MirtuneError
+    from mirtune.ir.frontend import compile_executable
+
+    hit = cached(spec, cache_dir)
+    if hit is not None:
+        return hit
+    key, tag = spec.key(), node_tag()
+    folder = Path(cache_dir or default_cache_dir()) / f"{key}-{tag}"
+    exe, failed = folder / "prog", folder / "build_failed.txt"
+    folder.mkdir(parents=True, exist_ok=True)
+    src = folder / f"{_safe_name(spec.name)}{spec.suffix}"
+    _atomic_write(src, spec.source.encode())
+    tmp_exe = folder / f".prog.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+    extra = [f"-I{d}" for d in spec.include_dirs] + list(spec.extra)
+    start = time.perf_counter()
+    try:
+        compile_executable(src, tmp_exe, opt=spec.opt, openmp=spec.openmp,
+                           defines={str(k): str(v) for k, v in spec.defines.items()}, extra=extra)
+    except CompileError as exc:
+        reason = " | ".join(ln.strip() for ln in str(exc).replace(f"{folder}/", "").splitlines() if ln.strip())
+        tmp_exe.unlink(missing_ok=True)
+        if "timed out" not in reason:
+            _atomic_write(failed, reason.encode())
+        return BuildResult(key, "build_failed", reason, None, time.perf_counter() - start, False, tag)
+    except MirtuneError as exc:  # no clang, unsupported language: not the program's fault, not cached
+        return BuildResult(key, "build_failed", exc.line(), None, time.perf_counter() - start, False, tag)
+    if not tmp_exe.exists():
+        return BuildResult(key, "build_failed", "the compiler wrote no executable", None,
+                           time.perf_counter() - start, False, tag)
+    os.replace(tmp_exe, exe)
+    return BuildResult(key, "ok", "", str(exe), time.perf_counter() - start, False, tag)
+
+
+def install(spec: BuildSpec, exe_bytes: bytes | None, built_tag: str | None,
+            cache_dir: str | os.PathLike | None = None) -> BuildResult:
+    """Make the binary of `spec` available on this node.
+
+    Uses the local cache, else the bytes built elsewhere when that node had the same tag, else builds here.
+    """
+    key, tag = spec.key(), node_tag()
+    folder = Path(cache_dir or default_cache_dir()) / f"{key}-{tag}"
+    exe = folder / "prog"
+    if not exe.exists() and exe_bytes is not None and built_tag == tag:
+        folder.mkdir(parents=True, exist_ok=True)
+        _atomic_write(exe, exe_bytes, 0o755)
+    return build(spec, cache_dir)
+
+
+# --------------------------------------------------------------------------------------------- running
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    """Limits for one run of a program.
+
+    memory_bytes: RLIMIT_AS (None: the machine's memory, at least 8 GiB, since OpenMP threads reserve address
+    space generously). cpu_s: RLIMIT_CPU, a backstop should the wall-clock timer die with its worker (None:
+    timeout x logical cores + 10 s). output_bytes: RLIMIT_FSIZE, the largest file (stdout included) it may write.
+    """
+
+    timeout_s: float = 300.0
+    memory_bytes: int | None = None
+    cpu_s: int | None = None
+    output_bytes: int = 64 << 20
+
+
+@dataclass
+class ProcessRun:
+    """One execution of a program: its wall time, how it ended, its output tails and its resource usage."""
+
+    seconds: float
+    exit_code: int | None
+    signal: str | None
+    timed_out: bool
+    stdout: str
+    stderr: str
+    maxrss_kib: int | None
+    user_s: float
+    sys_s: float
+
+
+def minimal_env(variables: Mapping[str, Any] | None = None, home: str | None = None) -> dict[str, str]:
+    """The environment a program runs with: PATH, C locale, HOME/TMPDIR = its private directory,
+    OMP_PROC_BIND=false, LD_LIBRARY_PATH if the caller has one, then `variables` (a None value removes one).
+
+    Nothing else leaks in: Ray sets OMP_NUM_THREADS=1 in its workers, for example.
+    """
+    env = {"PATH": DEFAULT_PATH, "LANG": "C", "LC_ALL": "C", "OMP_PROC_BIND": "false"}
+    if home:
+        env["HOME"] = env["TMPDIR"] = home
+    if os.environ.get("LD_LIBRARY_PATH"):
+        env["LD_LIBRARY_PATH"] = os.environ["LD_LIBRARY_PATH"]
+    for k, v in (variables or {}).items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[str(k)] = str(v)
+    return env
+
+
+def _prctl() -> Any | None:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl
+    except (OSError, AttributeError):
+        return None
+
+
+def _clip(value: int, hard: int) -> int:
+    return value if hard == resource.RLIM_INFINITY else min(value, hard)
+
+
+def _preexec(limits: RunLimits):
+    """The function the child runs between fork and exec: limits and death signal (all resolved before fork)."""
+    import psutil
+
+    mem = limits.memory_bytes or max(int(psutil.virtual_memory().total), 8 << 30)
+    cpu = limits.cpu_s or int(math.ceil(limits.timeout_s * logical_cores() + 10))
+    wanted = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_AS, mem), (resource.RLIMIT_CPU, cpu),
+              (resource.RLIMIT_FSIZE, limits.output_bytes)]
+    settings = []
+    for which, value in wanted:
+        _, hard = resource.getrlimit(which)
+        v = _clip(value, hard)
+        settings.append((which, (v, v)))
+    prctl = _prctl()
+    parent = os.getpid()
+
+    def child() -> None:
+        for which, pair in settings:
+            resource.setrlimit(which, pair)
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != parent:  # the parent died before the death signal was armed
+                os._exit(137)
+
+    return child
+
+
+def _killpg(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _tail(path: Path) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - _OUTPUT_TAIL_BYTES))
+            return f.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _signal_name(num: int) -> str:
+    try:
+        return signal.Signals(num).name
+    except ValueError:
+        return f"signal {num}"
+
+
+class _Killer:
+    """Fires once at the timeout: marks the run timed out and kills its whole process group."""
+
+    def __init__(self, pgid: int) -> None:
+        self.pgid = pgid
+        self.lock = threading.Lock()
+        self.done = False
+        self.fired = False
+
+    def fire(self) -> None:
+        with self.lock:
+            if self.done:
+                return
+            self.fired = True
+        _killpg(self.pgid)
+
+    def finish(self) -> None:
+        with self.lock:
+            self.done = True
+
+
+_LAUNCHER_C = r"""
+/* mirtune-launch REPORT PROGRAM [ARGS...]: run PROGRAM as a child of this small process and write its wait
+ * status, wall time and rusage to REPORT. A child forked straight from a large parent (a Ray worker) would
+ * report the parent's memory as its own peak RSS; forked from here it reports its own. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    if (argc < 3)
+        return 125;
+    pid_t self = getpid();
+    int gate[2]; /* closed by the child's exec: the clock starts once the program is in place */
+    if (pipe2(gate, O_CLOEXEC) != 0)
+        return 125;
+    struct timespec t0, t1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return 125;
+    if (pid == 0) {
+        close(gate[0]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != self)
+            _exit(137);
+        execv(argv[2], argv + 2);
+        fprintf(stderr, "mirtune-launch: cannot execute %s: %s\\n", argv[2], strerror(errno));
+        _exit(127);
+    }
+    close(gate[1]);
+    char byte;
+    while (read(gate[0], &byte, 1) < 0 && errno == EINTR)
+        ;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    close(gate[0]);
+    int status = 0;
+    struct rusage ru;
+    while (wait4(pid, &status, 0, &ru) < 0)
+        if (errno != EINTR)
+            return 125;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    FILE *f = fopen(argv[1], "w");
+    if (!f)
+        return 125;
+    fprintf(f, "%d %.9f %ld %.6f %.6f\n", status,
+            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, (long)ru.ru_maxrss,
+            (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
+            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6);
+    return fclose(f) == 0 ? 0 : 125;
+}
+"""
+
+
+@lru_cache(maxsize=1)
+def launcher() -> str | None:
+    """The launcher binary for this node (built once with clang into a per-user temp folder), or None."""
+    from mirtune.ir.frontend import find_clang
+
+    try:
+        clang = find_clang().path
+    except Exception:
+        return None
+    digest = hashlib.sha256(f"{_LAUNCHER_C}|{node_tag()}".encode()).hexdigest()[:12]
+    folder = Path(tempfile.gettempdir()) / f"mirtune-{os.getuid()}"
+    exe = folder / f"launch-{digest}"
+    if exe.exists():
+        return str(exe)
+    folder.mkdir(parents=True, exist_ok=True)
+    src = folder / f"launch-{digest}.{os.getpid()}.c"
+    tmp = folder / f".launch-{digest}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+    src.write_text(_LAUNCHER_C)
+    try:
+        proc = subprocess.run([clang, "-O2", "-w", "-x", "c", str(src), "-o", str(tmp)], capture_output=True,
+                              timeout=120, stdin=subprocess.DEVNULL)
+        if proc.returncode != 0 or not tmp.exists():
+            return None
+        os.replace(tmp, exe)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    finally:
+        src.unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
+    return str(exe)
+
+
+def _program_path(cmd: Sequence[str]) -> list[str]:
+    cmd = [str(c) for c in cmd]
+    if "/" not in cmd[0]:
+        found = shutil.which(cmd[0])
+        if found:
+            cmd[0] = found
+    return cmd
+
+
+def run_once(cmd: Sequence[str], env: Mapping[str, Any] | None = None, limits: RunLimits = RunLimits(),
+             workdir_parent: str | None = None) -> ProcessRun:
+    """Run `cmd` once in a fresh private directory, under `limits`; `env` is added to `minimal_env()`.
+
+    The program runs under the small launcher (see `launcher()`), which reports its exact wall time, status
+    and rusage; without a launcher it runs directly and its peak RSS is None (unknown).
+    """
+    outer = Path(tempfile.mkdtemp(prefix="mirtune-run-", dir=workdir_parent))
+    work = outer / "cwd"
+    work.mkdir()
+    out_path, err_path, report = outer / "stdout", outer / "stderr", outer / "report"
+    launch = launcher()
+    argv = _program_path(cmd)
+    if launch is not None:
+        argv = [launch, str(report)] + argv
+    try:
+        full_env = minimal_env(env, home=str(work))
+        preexec = _preexec(limits)
+        try:
+            with open(out_path, "wb") as fo, open(err_path, "wb") as fe:
+                proc = subprocess.Popen(argv, cwd=work, env=full_env, stdin=subprocess.DEVNULL, stdout=fo,
+                                        stderr=fe, start_new_session=True, preexec_fn=preexec, close_fds=True)
+        except OSError as exc:  # only without the launcher: the program itself could not be started
+            return ProcessRun(seconds=0.0, exit_code=127, signal=None, timed_out=False, stdout="",
+                              stderr=f"cannot execute {argv[0]}: {exc.strerror}", maxrss_kib=None, user_s=0.0,
+                              sys_s=0.0)
+        start = time.perf_counter()
+        killer = _Killer(proc.pid)
+        timer = threading.Timer(limits.timeout_s, killer.fire)
+        timer.daemon = True
+        timer.start()
+        status = None
+        usage = None
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+            elapsed = time.perf_counter() - start
+        finally:
+            killer.finish()
+            timer.cancel()
+            _killpg(proc.pid)  # stray grandchildren, or the program itself on KeyboardInterrupt
+            if status is None:
+                _, status, usage = os.wait4(proc.pid, 0)
+                elapsed = time.perf_counter() - start
+            proc.returncode = os.waitstatus_to_exitcode(status)
+        # Without the launcher, ru_maxrss would include the parent's memory at fork: unknown, not guessed.
+        maxrss: int | None = None
+        user_s, sys_s = usage.ru_utime, usage.ru_stime
+        if launch is not None:
+            try:
+                fields = report.read_text().split()
+                status = int(fields[0])
+                elapsed, maxrss = float(fields[1]), int(fields[2])
+                user_s, sys_s = float(fields[3]), float(fields[4])
+            except (OSError, ValueError, IndexError):
+                pass  # the launcher itself was killed (timeout): its own status stands
+        code = os.waitstatus_to_exitcode(status)
+        sig = _signal_name(-code) if code < 0 else None
+        return ProcessRun(seconds=elapsed, exit_code=code if code >= 0 else None, signal=sig,
+                          timed_out=killer.fired and sig == "SIGKILL", stdout=_tail(out_path),
+                          stderr=_tail(err_path), maxrss_kib=maxrss, user_s=user_s, sys_s=sys_s)
+    finally:
+        shutil.rmtree(outer, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------------------------- checking
+
+
+def parse_checksum(stdout: str) -> str | None:
+    """The value of the last `checksum: <value>` line, or None."""
+    found = _CHECKSUM_RE.findall(stdout)
+    return found[-1] if found else None
+
+
+def checksums_match(a: str | None, b: str | None, rtol: float = 1e-9) -> bool:
+    """Equal text, or numbers equal within a relative tolerance (nan matches nan, inf its own sign)."""
+    if a is None or b is None:
+        return False
+    if a == b:
+        return True
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return False
+    if math.isnan(x) or math.isnan(y):
+        return math.isnan(x) and math.isnan(y)
+    return math.isclose(x, y, rel_tol=rtol, abs_tol=0.0)
+
+
+# --------------------------------------------------------------------------------------------- telemetry
+
+
+@dataclass
+class Telemetry:
+    """What the machine was doing around a measurement. None means "could not be read", never a guess."""
+
+    cpu_freq_mhz: float | None = None
+    loadavg_1m: float | None = None
+    loadavg_1m_after: float | None = None
+    gpu_telemetry: str = "not sampled"
+    gpu_power_w_mean: float | None = None
+    gpu_power_w_max: float | None = None
+    gpu_sm_clock_mhz: float | None = None
+    gpu_mem_clock_mhz: float | None = None
+    gpu_temp_c_max: float | None = None
+    gpu_energy_j: float | None = None
+
+
+def _cpu_freq() -> float | None:
+    try:
+        import psutil
+
+        f = psutil.cpu_freq()
+        return float(f.current) if f and f.current else None
+    except Exception:
+        return None
+
+
+def _loadavg() -> float | None:
+    try:
+        return float(os.getloadavg()[0])
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=1)
+def _default_nvml() -> NvmlStatus:
+    return load_nvml()
+
+
+class GpuSampler:
+    """Samples NVML power, clocks and temperature on a thread while timed runs execute, and the energy counter
+    before and after. Construct with a module-like NVML object; `status` explains when it cannot sample."""
+
+    def __init__(self, nvml: NvmlStatus, index: int = 0, interval_s: float = 0.1) -> None:
+        self.reason = nvml.reason
+        self.nvml = nvml.nvml
+        self.interval_s = interval_s
+        self.handle = None
+        self.samples: list[tuple[float | None, float | None, float | None, float | None]] = []
+        self.energy0: float | None = None
+        self.energy_j: float | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        if self.nvml is not None:
+            try:
+                self.handle = self.nvml.nvmlDeviceGetHandleByIndex(index)
+            except Exception as exc:
+                self.reason = f"NVML device {index}: {type(exc).__name__}: {exc}"
+                self.nvml = None
+
+    def _call(self, name: str, *args: Any) -> float | None:
+        try:
+            return float(getattr(self.nvml, name)(self.handle, *args))
+        except Exception:
+            return None
+
+    def _sample(self) -> None:
+        n = self.nvml
+        power = self._call("nvmlDeviceGetPowerUsage")  # milliwatts
+        sm = self._call("nvmlDeviceGetClockInfo", getattr(n, "NVML_CLOCK_SM", 1))
+        mem = self._call("nvmlDeviceGetClockInfo", getattr(n, "NVML_CLOCK_MEM", 2))
+        temp = self._call("nvmlDeviceGetTemperature", getattr(n, "NVML_TEMPERATURE_GPU", 0))
+        self.samples.append((power / 1000.0 if power is not None else None, sm, mem, temp))
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            self._sample()
+
+    def start(self) -> None:
+        """Begin sampling (a no-op without NVML)."""
+        if self.nvml is None:
+            return
+        self.energy0 = self._call("nvmlDeviceGetTotalEnergyConsumption")  # millijoules
+        self._sample()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop sampling and read the energy counter again."""
+        if self.nvml is None or self._thread is None:
+            return
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+        end = self._call("nvmlDeviceGetTotalEnergyConsumption")
+        if end is not None and self.energy0 is not None:
+            self.energy_j = (end - self.energy0) / 1000.0
+
+    def fill(self, t: Telemetry) -> None:
+        """Write the GPU fields of `t`."""
+        if self.nvml is None:
+            t.gpu_telemetry = f"unavailable: {self.reason}"
+            return
+
+        def col(i: int) -> list[float]:
+            return [s[i] for s in self.samples if s[i] is not None]
+
+        power, sm, mem, temp = col(0), col(1), col(2), col(3)
+        t.gpu_telemetry = "ok" if self.samples else "no samples"
+        t.gpu_power_w_mean = statistics.fmean(power) if power else None
+        t.gpu_power_w_max = max(power) if power else None
+        t.gpu_sm_clock_mhz = statistics.fmean(sm) if sm else None
+        t.gpu_mem_clock_mhz = statistics.fmean(mem) if mem else None
+        t.gpu_temp_c_max = max(temp) if temp else None
+        t.gpu_energy_j = self.energy_j
+
+
+# --------------------------------------------------------------------------------------------- measuring
+
+
+@dataclass
+class Measurement:
+    """One configuration measured: status and reason, every time, the median and the spread, the checksum."""
+
+    status: str
+    reason: str = ""
+    runtimes_s: list[float] = field(default_factory=list)
+    warmup_s: list[float] = field(default_factory=list)
+    median_s: float | None = None
+    cv: float | None = None
+    checksum: str | None = None
+    reference_checksum: str | None = None
+    exit_code: int | None = None
+    signal: str | None = None
+    peak_rss_kib: int | None = None
+    user_s: float | None = None
+    sys_s: float | None = None
+    telemetry: Telemetry = field(default_factory=Telemetry)
+
+    def row(self) -> dict[str, Any]:
+        """Flat columns for a dataset row (telemetry fields inlined)."""
+        d = asdict(self)
+        d.update(d.pop("telemetry"))
+        return d
+
+
+def failed(status: str, reason: str) -> Measurement:
+    """A measurement that never ran (`build_failed`, `unsupported`)."""
+    assert status in STATUSES, status
+    return Measurement(status=status, reason=reason)
+
+
+def spread(times: Sequence[float]) -> float | None:
+    """Coefficient of variation (sample standard deviation / mean); None for fewer than two times."""
+    if len(times) < 2:
+        return None
+    mean = statistics.fmean(times)
+    return statistics.stdev(times) / mean if mean > 0 else None
+
+
+def _judge(run: ProcessRun, limits: RunLimits, checksum_seen: str | None, reference: str | None,
+           rtol: float) -> tuple[str, str]:
+    if run.timed_out:
+        return "timeout", f"exceeded {limits.timeout_s:g}s; process group killed"
+    if run.signal is not None:
+        return "crash", f"killed by {run.signal}"
+    if run.exit_code:
+        last = run.stderr.strip().splitlines()[-1:] or [""]
+        return "crash", f"exit status {run.exit_code}" + (f": {last[0][:200]}" if last[0] else "")
+    checksum = parse_checksum(run.stdout)
+    if checksum is None:
+        return "wrong_output", "no 'checksum:' line in the output"
+    if checksum_seen is not None and not checksums_match(checksum, checksum_seen, rtol):
+        return "wrong_output", f"checksum changed between runs: {checksum_seen} then {checksum}"
+    if reference is not None and not checksums_match(checksum, reference, rtol):
+        return "wrong_output", f"checksum {checksum} differs from the default configuration's {reference}"
+    return "ok", ""
+
+
+def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats: int = 3, warmup: int = 1,
+            limits: RunLimits = RunLimits(), reference: str | None = None, rtol: float = 1e-9,
+            nvml: NvmlStatus | None = None, gpu_index: int = 0) -> Measurement:
+    """Warm up `warmup` times, then time `repeats` runs of `cmd` with `env` (see `minimal_env`).
+
+    `reference` is the default configuration's checksum (None when this IS the default configuration).
+    `nvml` injects an NVML status (tests); by default NVML is loaded once per process.
+    """
+    if repeats < 1 or warmup < 0:
+        raise ValueError("repeats must be >= 1 and warmup >= 0")
+    m = Measurement(status="ok", reference_checksum=reference)
+    m.telemetry.loadavg_1m = _loadavg()
+    sampler = GpuSampler(nvml if nvml is not None else _default_nvml(), gpu_index)
+    freqs: list[float] = []
+    rss: list[int] = []
+    user: list[float] = []
+    system: list[float] = []
+    seen: str | None = None
+    try:
+        for i in range(warmup + repeats):
+            timed = i >= warmup
+            if timed and i == warmup:
+                sampler.start()
+            f = _cpu_freq()
+            if f is not None:
+                freqs.append(f)
+            run = run_once(cmd, env, limits)
+            if run.maxrss_kib is not None:
+                rss.append(run.maxrss_kib)
+            status, reason = _judge(run, limits, seen, reference, rtol)
+            if status != "ok":
+                m.status, m.reason = status, reason
+                m.exit_code, m.signal = run.exit_code, run.signal
+                m.checksum = parse_checksum(run.stdout)
+                break
+            seen = parse_checksum(run.stdout)
+            m.exit_code = run.exit_code
+            if timed:
+                m.runtimes_s.append(run.seconds)
+                user.append(run.user_s)
+                system.append(run.sys_s)
+            else:
+                m.warmup_s.append(run.seconds)
+    finally:
+        sampler.stop()
+    if m.status == "ok":
+        m.checksum = seen
+        m.median_s = statistics.median(m.runtimes_s)
+        m.cv = spread(m.runtimes_s)
+    m.peak_rss_kib = max(rss) if rss else None
+    m.user_s = statistics.fmean(user) if user else None
+    m.sys_s = statistics.fmean(system) if system else None
+    m.telemetry.cpu_freq_mhz = statistics.fmean(freqs) if freqs else None
+    m.telemetry.loadavg_1m_after = _loadavg()
+    sampler.fill(m.telemetry)
+    return m

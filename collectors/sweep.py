@@ -1,0 +1,631 @@
+"""Run a sweep across a Ray cluster: points -> builds -> timed runs -> Parquet rows, resumable.
+
+A sweep module (collectors/openmp.py, ...) turns programs and a search space into a `SweepPlan`: the builds
+(`BuildJob`, one per program and build configuration) and the points (`Point`, one per program, input size
+and configuration, with a stable id hashing all three). `run_sweep(plan, out_dir)` measures them:
+
+1. Skip: every `part-*.parquet` already in `out_dir` is read and the points whose ids are there are skipped,
+   so a rerun measures only what is missing. Reads deduplicate on the point id too (`read_rows`).
+2. Build stage, Ray Data: the builds the remaining points need and the driver's node has not cached go
+   through `ray.data.from_items(...).map(...)`, one CPU each, in parallel across the cluster. Each build
+   returns its status and the binary's bytes, which travel with the timed runs, so a node that did not
+   build a program can still run it (if its CPU tag matches; otherwise it builds its own copy).
+3. Timed stage, Ray tasks + `ray.wait`: each point is one task asking for `{TIMED_RUN_RESOURCE: 1}` (one unit
+   per node: one timed run per node at a time) and `max_retries`, so a task whose worker dies is rerun by
+   Ray. A group's default configuration runs first; its checksum is the reference the group's other points
+   are checked against (read back from the output on a rerun). Builds and timed runs do not overlap: all
+   builds finish before the first timed run, so compiles never disturb a measurement on the same node.
+4. Rows are buffered in the driver and written as a new Parquet part file (atomically: a hidden temporary
+   name, then rename) every `flush_every` rows or `flush_seconds` seconds and at the end, also on
+   KeyboardInterrupt. A sweep killed at any moment loses at most the unflushed rows, which a rerun measures
+   again; a row is never written twice by one sweep, and the output directory is locked against a second
+   concurrent sweep.
+
+Why not Ray Data for the timed stage too: the rows must reach the disk as they complete, a group's points
+must wait for its reference checksum, and a dead worker must cost only its own point. A driver-side
+`ray.wait` loop over plain tasks gives all three directly (Ray's task retries cover dying workers), while
+Ray Data would hold results inside its streaming executor and retries whole blocks.
+
+A point that fails (timeout, crash, wrong output, build failure, unsupported power limit, no reference
+because the default configuration failed) is a row with that status and a reason. A task that raises
+(a bug in the collector) or whose worker died more than `max_retries` times is not written; it is counted
+as an error in the summary so that a rerun tries it again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import hashlib
+import json
+import os
+import sys
+import time
+import uuid
+from collections import Counter, defaultdict, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from collectors.runner import BuildResult, BuildSpec, Measurement, RunLimits, failed
+from mirtune.errors import MirtuneError, UsageError
+
+PART_GLOB = "part-*.parquet"
+LOCK_NAME = ".mirtune-sweep.lock"
+
+
+# --------------------------------------------------------------------------------------------- the plan
+
+
+@dataclass
+class BuildJob:
+    """One build of one program: the spec, and the columns every row built from it carries.
+
+    `failure` is set when the build cannot even start (e.g. the source rewrite failed): its points become
+    `build_failed` rows with that reason.
+    """
+
+    spec: BuildSpec
+    columns: dict[str, Any] = field(default_factory=dict)
+    failure: str | None = None
+
+    @property
+    def key(self) -> str:
+        return self.spec.key()
+
+
+@dataclass
+class Point:
+    """One configuration of one program at one input size.
+
+    `params` are the configuration columns (also hashed into the id); `env` is how the configuration is
+    applied (added to the runner's minimal environment); `columns` are extra row columns (not hashed);
+    `power_w` is the power limit to hold during the run (None: leave it alone). `group` names the points
+    that share a reference checksum: the one with `is_default` runs first.
+    """
+
+    sweep: str
+    program: str
+    program_path: str
+    program_sha256: str
+    input_size: int
+    params: dict[str, Any]
+    is_default: bool
+    env: dict[str, Any]
+    build_key: str
+    power_w: float | None = None
+    args: tuple[str, ...] = ()
+    columns: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def group(self) -> str:
+        return f"{self.program}\x00{self.program_sha256}\x00{self.input_size}"
+
+    @property
+    def point_id(self) -> str:
+        return point_id(self.sweep, self.program, self.program_sha256, self.input_size, self.params,
+                        self.is_default)
+
+
+def point_id(sweep: str, program: str, program_sha256: str, input_size: int, params: Mapping[str, Any],
+             is_default: bool) -> str:
+    """Stable id of a point: a hash of the sweep, the program (name and source), the input and the config."""
+    blob = json.dumps({"sweep": sweep, "program": program, "sha256": program_sha256, "input": input_size,
+                       "params": {k: params[k] for k in sorted(params)}, "default": is_default},
+                      sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+
+@dataclass
+class SweepPlan:
+    """Everything one sweep measures. `columns` types the sweep's own columns (params and extras);
+    `power_kind` is 'cpu' or 'gpu' when points carry power limits."""
+
+    sweep: str
+    builds: dict[str, BuildJob]
+    points: list[Point]
+    columns: dict[str, pa.DataType]
+    power_kind: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------------- the rows
+
+
+_MEASUREMENT_COLUMNS: dict[str, pa.DataType] = {
+    "status": pa.string(), "reason": pa.string(),
+    "median_s": pa.float64(), "runtimes_s": pa.list_(pa.float64()), "warmup_s": pa.list_(pa.float64()),
+    "cv": pa.float64(), "checksum": pa.string(), "reference_checksum": pa.string(),
+    "exit_code": pa.int64(), "signal": pa.string(), "peak_rss_kib": pa.int64(),
+    "user_s": pa.float64(), "sys_s": pa.float64(),
+    "cpu_freq_mhz": pa.float64(), "loadavg_1m": pa.float64(), "loadavg_1m_after": pa.float64(),
+    "gpu_telemetry": pa.string(), "gpu_power_w_mean": pa.float64(), "gpu_power_w_max": pa.float64(),
+    "gpu_sm_clock_mhz": pa.float64(), "gpu_mem_clock_mhz": pa.float64(), "gpu_temp_c_max": pa.float64(),
+    "gpu_energy_j": pa.float64(),
+}
+_HOST_COLUMNS: dict[str, pa.DataType] = {
+    "host_hostname": pa.string(), "host_cpu_model": pa.string(), "host_cpu_tag": pa.string(),
+    "host_logical_cores": pa.int64(), "host_physical_cores": pa.int64(), "host_memory_bytes": pa.int64(),
+    "host_gpu_model": pa.string(), "host_gpu_driver": pa.string(), "host_gpu_count": pa.int64(),
+    "host_gpu_reason": pa.string(), "host_clang_version": pa.string(), "host_mirtune_version": pa.string(),
+    "host_python_version": pa.string(), "host_ray_version": pa.string(), "host_os": pa.string(),
+}
+
+
+def schema_for(columns: Mapping[str, pa.DataType]) -> pa.Schema:
+    """The Parquet schema of a sweep's rows: identity, the sweep's own columns, the measurement, the host."""
+    fields: list[tuple[str, pa.DataType]] = [
+        ("point_id", pa.string()), ("sweep", pa.string()), ("program", pa.string()),
+        ("program_path", pa.string()), ("program_sha256", pa.string()), ("input_size", pa.int64()),
+        ("is_default", pa.bool_()),
+    ]
+    fields += list(columns.items())
+    fields += list(_MEASUREMENT_COLUMNS.items())
+    fields += [("repeats", pa.int64()), ("warmup", pa.int64()), ("timeout_s", pa.float64()),
+               ("build_key", pa.string()), ("build_s", pa.float64()), ("build_cached", pa.bool_()),
+               ("node_id", pa.string())]
+    fields += list(_HOST_COLUMNS.items())
+    fields += [("timestamp", pa.string())]
+    return pa.schema(fields)
+
+
+def _row(point: Point, m: Measurement, build: dict[str, Any], columns: Mapping[str, Any],
+         settings: Mapping[str, Any], host: Mapping[str, Any], node_id: str | None) -> dict[str, Any]:
+    from collectors.host import timestamp
+
+    row: dict[str, Any] = {
+        "point_id": point.point_id, "sweep": point.sweep, "program": point.program,
+        "program_path": point.program_path, "program_sha256": point.program_sha256,
+        "input_size": point.input_size, "is_default": point.is_default,
+    }
+    row.update(point.params)
+    row.update(columns)
+    row.update(point.columns)
+    row.update(m.row())
+    row.update({"repeats": settings["repeats"], "warmup": settings["warmup"],
+                "timeout_s": settings["limits"].timeout_s, "build_key": point.build_key,
+                "build_s": build.get("seconds"), "build_cached": build.get("cached"), "node_id": node_id})
+    row.update(host)
+    row["timestamp"] = timestamp()
+    return row
+
+
+# --------------------------------------------------------------------------------------------- stages
+
+
+def _spec_to_json(spec: BuildSpec) -> str:
+    d = dataclasses.asdict(spec)
+    d["defines"] = dict(spec.defines)
+    return json.dumps(d)
+
+
+def _spec_from_json(text: str) -> BuildSpec:
+    d = json.loads(text)
+    d["extra"] = tuple(d["extra"])
+    d["include_dirs"] = tuple(d["include_dirs"])
+    return BuildSpec(**d)
+
+
+def build_item(item: dict[str, Any]) -> dict[str, Any]:
+    """Ray Data map function: build one spec on this node and return its status and binary."""
+    from collectors.runner import build
+
+    cache = item.get("cache_dir") or None
+    res = build(_spec_from_json(item["spec_json"]), cache)
+    data = Path(res.exe).read_bytes() if res.exe else None
+    return {"key": res.key, "status": res.status, "reason": res.reason, "seconds": res.seconds,
+            "cached": res.cached, "tag": res.tag, "exe_bytes": data}
+
+
+def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: str | None,
+                settings: dict[str, Any]) -> dict[str, Any]:
+    """The body of a timed-run task: install the binary here, hold the power limit, measure, return a row."""
+    from collectors import power as pw
+    from collectors.host import host_info
+    from collectors.runner import install, measure
+
+    node_id = None
+    try:
+        import ray
+
+        if ray.is_initialized():
+            node_id = ray.get_runtime_context().get_node_id()
+    except Exception:
+        pass
+    spec = _spec_from_json(spec_json)
+    res: BuildResult = install(spec, build.get("exe_bytes"), build.get("tag"), settings.get("cache_dir"))
+    if res.status != "ok" or res.exe is None:
+        m = failed("build_failed", res.reason)
+    else:
+        cmd = [res.exe, *point.args]
+        kwargs = dict(repeats=settings["repeats"], warmup=settings["warmup"], limits=settings["limits"],
+                      reference=reference, rtol=settings["rtol"])
+        if point.power_w is None:
+            m = measure(cmd, point.env, **kwargs)
+        else:
+            try:
+                ctl = pw.controller_for(settings.get("power_kind") or "cpu",
+                                        rapl_root=settings.get("rapl_root") or pw.DEFAULT_POWERCAP_ROOT)
+                with pw.power_limit(point.power_w, ctl):
+                    m = measure(cmd, point.env, **kwargs)
+            except pw.PowerError as exc:
+                m = failed("unsupported", f"power limit {point.power_w:g} W: {exc}")
+    return _row(point, m, build, settings["columns"].get(point.build_key, {}), settings,
+                host_info().row(), node_id)
+
+
+# --------------------------------------------------------------------------------------------- storage
+
+
+def read_rows(out_dir: str | os.PathLike) -> "Any":
+    """Every row in `out_dir`'s part files as a pandas DataFrame, one row per point id (the latest wins)."""
+    import pandas as pd
+
+    tables = read_parts(out_dir)
+    if not tables:
+        return pd.DataFrame()
+    table = pa.concat_tables(tables, promote_options="permissive")
+    df = table.to_pandas()
+    df = df.sort_values("timestamp", kind="stable") if "timestamp" in df else df
+    return df.drop_duplicates("point_id", keep="last").reset_index(drop=True)
+
+
+def read_parts(out_dir: str | os.PathLike) -> list[pa.Table]:
+    """The part files of `out_dir` (unreadable ones are skipped with a warning on stderr)."""
+    out = []
+    for path in sorted(Path(out_dir).glob(PART_GLOB)):
+        try:
+            out.append(pq.read_table(path))
+        except Exception as exc:
+            print(f"warning: skipping unreadable {path}: {exc}", file=sys.stderr)
+    return out
+
+
+class PartWriter:
+    """Buffers rows and writes them as new Parquet part files, each atomically (temporary name, rename)."""
+
+    def __init__(self, out_dir: Path, schema: pa.Schema, flush_every: int, flush_seconds: float) -> None:
+        self.out_dir, self.schema = out_dir, schema
+        self.flush_every, self.flush_seconds = max(1, flush_every), flush_seconds
+        self.rows: list[dict[str, Any]] = []
+        self.last = time.monotonic()
+        self.files: list[Path] = []
+        self.written = 0
+
+    def add(self, row: dict[str, Any]) -> None:
+        self.rows.append({name: row.get(name) for name in self.schema.names})
+        if len(self.rows) >= self.flush_every:
+            self.flush()
+
+    def maybe_flush(self) -> None:
+        if self.rows and time.monotonic() - self.last >= self.flush_seconds:
+            self.flush()
+
+    def flush(self) -> None:
+        self.last = time.monotonic()
+        if not self.rows:
+            return
+        table = pa.Table.from_pylist(self.rows, schema=self.schema)
+        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+        name = f"part-{stamp}-{uuid.uuid4().hex[:12]}.parquet"
+        tmp = self.out_dir / f".{name}.tmp"
+        pq.write_table(table, tmp)
+        os.replace(tmp, self.out_dir / name)
+        self.files.append(self.out_dir / name)
+        self.written += len(self.rows)
+        self.rows = []
+
+
+class _DirLock:
+    """An exclusive lock on the output directory, released when the process ends however it ends."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.path = out_dir / LOCK_NAME
+        self.fd: int | None = None
+
+    def __enter__(self) -> "_DirLock":
+        self.fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self.fd)
+            self.fd = None
+            raise UsageError(f"another sweep is writing to {self.path.parent}") from None
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.fd is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+
+
+# --------------------------------------------------------------------------------------------- progress
+
+
+@dataclass
+class Summary:
+    """What one `run_sweep` call did."""
+
+    out_dir: str
+    total: int = 0
+    already_done: int = 0
+    measured: int = 0
+    by_status: Counter = field(default_factory=Counter)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    builds: int = 0
+    build_s: float = 0.0
+    run_s: float = 0.0
+    wall_s: float = 0.0
+    files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """A human-readable summary."""
+        status = ", ".join(f"{k} {v}" for k, v in sorted(self.by_status.items())) or "none"
+        out = [f"{self.measured} point(s) written to {self.out_dir} ({status}); "
+               f"{self.already_done} of {self.total} were already there",
+               f"time: {self.wall_s:.1f}s in all, {self.build_s:.1f}s building {self.builds} program(s), "
+               f"{self.run_s:.1f}s measuring"]
+        out += [f"note: {n}" for n in self.notes]
+        if self.errors:
+            out.append(f"{len(self.errors)} point(s) not measured because of errors (rerun to retry); first: "
+                       f"{self.errors[0][1]}")
+        return out
+
+
+class _Progress:
+    def __init__(self, total: int, enabled: bool, log: Callable[[str], None]) -> None:
+        self.total, self.done, self.log = total, 0, log
+        self.bar = None
+        self.every = max(1, total // 20)
+        self.last = time.monotonic()
+        self.counts: Counter = Counter()
+        if enabled and total and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="point", file=sys.stderr, dynamic_ncols=True)
+        self.enabled = enabled
+
+    def update(self, status: str) -> None:
+        self.done += 1
+        self.counts[status] += 1
+        if self.bar is not None:
+            self.bar.update(1)
+            self.bar.set_postfix({k: v for k, v in sorted(self.counts.items())}, refresh=False)
+        elif self.enabled and (self.done % self.every == 0 or self.done == self.total
+                               or time.monotonic() - self.last > 30):
+            self.last = time.monotonic()
+            counts = ", ".join(f"{k} {v}" for k, v in sorted(self.counts.items()))
+            self.log(f"[{self.done}/{self.total}] {counts}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------------- the sweep
+
+
+def ensure_ray(address: str | None = None) -> bool:
+    """Initialise Ray if needed (join `address`/$RAY_ADDRESS or start a private head); True if this call did."""
+    import ray
+
+    from mirtune.cluster import init_ray
+
+    if ray.is_initialized():
+        return False
+    init_ray(address)
+    return True
+
+
+def timed_capacity() -> int:
+    """Units of the timed-run resource in the cluster; MirtuneError when there are none."""
+    import ray
+
+    from mirtune.cluster import TIMED_RUN_RESOURCE
+
+    units = int(ray.cluster_resources().get(TIMED_RUN_RESOURCE, 0))
+    if units < 1:
+        raise MirtuneError(f"the Ray cluster offers no {TIMED_RUN_RESOURCE!r} resource: declare "
+                           f"resources: {{{TIMED_RUN_RESOURCE}: 1}} on every node that may time runs "
+                           "(see cluster.yaml)")
+    return units
+
+
+def _run_builds(plan: SweepPlan, keys: list[str], cache_dir: str | None) -> dict[str, dict[str, Any]]:
+    import ray.data
+
+    from collectors.runner import cached
+
+    out: dict[str, dict[str, Any]] = {}
+    items = []
+    for k in keys:
+        job = plan.builds[k]
+        hit = None if job.failure is not None else cached(job.spec, cache_dir)
+        if job.failure is not None:
+            out[k] = {"key": k, "status": "build_failed", "reason": job.failure, "seconds": 0.0,
+                      "cached": False, "tag": None, "exe_bytes": None}
+        elif hit is not None:  # built before on this node: no need to start a Ray Data job
+            out[k] = {"key": k, "status": hit.status, "reason": hit.reason, "seconds": 0.0, "cached": True,
+                      "tag": hit.tag, "exe_bytes": Path(hit.exe).read_bytes() if hit.exe else None}
+        else:
+            items.append({"spec_json": _spec_to_json(job.spec), "cache_dir": cache_dir or ""})
+    if items:
+        import logging
+
+        ctx = ray.data.DataContext.get_current()
+        ctx.print_on_execution_start = False
+        data_logger = logging.getLogger("ray.data")
+        level = data_logger.level
+        data_logger.setLevel(logging.ERROR)  # the sweep reports its own progress
+        try:
+            ctx.enable_progress_bars = False
+            ds = ray.data.from_items(items, override_num_blocks=len(items)).map(build_item, num_cpus=1)
+            for row in ds.iter_rows():
+                out[row["key"]] = dict(row)
+        finally:
+            data_logger.setLevel(level)
+    return out
+
+
+def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, warmup: int = 1,
+              limits: RunLimits = RunLimits(), rtol: float = 1e-9, address: str | None = None,
+              cache_dir: str | os.PathLike | None = None, max_points: int | None = None,
+              flush_every: int = 16, flush_seconds: float = 30.0, max_retries: int = 3,
+              progress: bool = True, log: Callable[[str], None] = _stderr,
+              rapl_root: str | None = None) -> Summary:
+    """Measure the points of `plan` not yet in `out_dir`; write rows as they complete; return a summary.
+
+    `max_points` caps how many new points this call measures (a smoke run, or a sweep done in slices).
+    """
+    import ray
+
+    from mirtune.cluster import TIMED_RUN_RESOURCE
+
+    if repeats < 1 or warmup < 0:
+        raise UsageError("--repeats must be at least 1 and --warmup at least 0")
+    t0 = time.monotonic()
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise UsageError("the output must be a directory (Parquet part files are written into it)", str(out))
+    out.mkdir(parents=True, exist_ok=True)
+    summary = Summary(out_dir=str(out), total=len(plan.points), notes=list(plan.notes))
+    with _DirLock(out):
+        existing = read_rows(out)
+        done_ids = set(existing["point_id"]) if len(existing) else set()
+        references: dict[str, tuple[str, str | None]] = {}  # group -> (status, checksum) of its default
+        by_id = {p.point_id: p for p in plan.points}
+        if len(existing):
+            for rec in existing[existing["is_default"]].itertuples():
+                p = by_id.get(rec.point_id)
+                if p is not None:
+                    references[p.group] = (rec.status, rec.checksum if isinstance(rec.checksum, str) else None)
+        todo = [p for p in plan.points if p.point_id not in done_ids]
+        summary.already_done = len(plan.points) - len(todo)
+        if max_points is not None:
+            todo = todo[:max(0, max_points)]
+        if not todo:
+            summary.wall_s = time.monotonic() - t0
+            return summary
+
+        ensure_ray(address)
+        capacity = timed_capacity()
+        keys = sorted({p.build_key for p in todo})
+        tb = time.monotonic()
+        builds = _run_builds(plan, keys, str(cache_dir) if cache_dir else None)
+        summary.builds = len(keys)
+        summary.build_s = time.monotonic() - tb
+
+        settings = {"repeats": repeats, "warmup": warmup, "limits": limits, "rtol": rtol,
+                    "cache_dir": str(cache_dir) if cache_dir else None, "power_kind": plan.power_kind,
+                    "rapl_root": rapl_root,
+                    "columns": {k: job.columns for k, job in plan.builds.items() if k in builds}}
+        settings_ref = ray.put(settings)
+        build_refs = {k: ray.put(b) for k, b in builds.items()}
+        spec_json = {k: _spec_to_json(plan.builds[k].spec) for k in keys}
+        remote = ray.remote(timed_point).options(
+            num_cpus=1, resources={TIMED_RUN_RESOURCE: 1}, max_retries=max_retries, retry_exceptions=False,
+            name="mirtune_timed_point")
+
+        writer = PartWriter(out, schema_for(plan.columns), flush_every, flush_seconds)
+        bar = _Progress(len(todo), progress, log)
+        host_row: dict[str, Any] | None = None
+
+        def local_row(p: Point, m: Measurement) -> dict[str, Any]:
+            nonlocal host_row
+            if host_row is None:
+                from collectors.host import host_info
+
+                host_row = host_info().row()
+            return _row(p, m, builds.get(p.build_key, {}), plan.builds[p.build_key].columns, settings,
+                        host_row, None)
+
+        def emit(row: dict[str, Any]) -> None:
+            writer.add(row)
+            summary.by_status[row["status"]] += 1
+            bar.update(row["status"])
+
+        ready: deque[Point] = deque()
+        waiting: dict[str, list[Point]] = defaultdict(list)
+        for p in todo:
+            if p.is_default or p.group in references:
+                ready.append(p)
+            else:
+                waiting[p.group].append(p)
+        # a group whose default is neither done nor among this call's points cannot be checked yet
+        defaults_here = {p.group for p in todo if p.is_default}
+        for group in list(waiting):
+            if group not in defaults_here and group not in references:
+                for p in waiting.pop(group):
+                    summary.errors.append((p.point_id, f"{p.program} size {p.input_size}: the default "
+                                           "configuration has not been measured yet"))
+
+        def release(group: str, status: str, checksum: str | None) -> None:
+            references[group] = (status, checksum)
+            for p in waiting.pop(group, []):
+                ready.append(p)
+
+        inflight: dict[Any, Point] = {}
+        tr = time.monotonic()
+        try:
+            while ready or inflight:
+                while ready and len(inflight) < max(2, 2 * capacity):
+                    p = ready.popleft()
+                    b = builds.get(p.build_key)
+                    if b is None or b["status"] != "ok":
+                        row = local_row(p, failed("build_failed", (b or {}).get("reason") or "not built"))
+                        emit(row)
+                        if p.is_default:
+                            release(p.group, row["status"], None)
+                        continue
+                    ref_status, ref_sum = references.get(p.group, ("ok", None))
+                    if not p.is_default and (ref_status != "ok" or ref_sum is None):
+                        emit(local_row(p, failed("unsupported", "no reference checksum: the default "
+                                                 f"configuration ended as {ref_status}")))
+                        continue
+                    ref = remote.remote(p, spec_json[p.build_key], build_refs[p.build_key],
+                                        None if p.is_default else ref_sum, settings_ref)
+                    inflight[ref] = p
+                if not inflight:
+                    continue
+                done, _ = ray.wait(list(inflight), num_returns=1, timeout=max(1.0, flush_seconds))
+                for ref in done:
+                    p = inflight.pop(ref)
+                    try:
+                        row = ray.get(ref)
+                    except Exception as exc:  # RayTaskError, WorkerCrashedError after retries, ...
+                        msg = f"{p.program} size {p.input_size} {p.params}: {type(exc).__name__}: " + \
+                              (str(exc).strip().splitlines() or [""])[-1][:300]
+                        summary.errors.append((p.point_id, msg))
+                        if p.is_default:
+                            for q in waiting.pop(p.group, []):
+                                summary.errors.append((q.point_id, f"{q.program} size {q.input_size}: "
+                                                       "its default configuration failed to run"))
+                        bar.update("error")
+                        continue
+                    emit(row)
+                    if p.is_default:
+                        release(p.group, row["status"], row.get("checksum"))
+                writer.maybe_flush()
+        except BaseException:
+            for ref in inflight:
+                try:
+                    ray.cancel(ref, force=True)
+                except Exception:
+                    pass
+            raise
+        finally:
+            writer.flush()
+            bar.close()
+            summary.run_s = time.monotonic() - tr
+            summary.measured = writer.written
+            summary.files = [str(f) for f in writer.files]
+            summary.wall_s = time.monotonic() - t0
+    return summary

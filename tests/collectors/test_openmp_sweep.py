@@ -1,0 +1,273 @@
+"""The OpenMP sweep: its space, its plan, its command line, and programs that misbehave becoming rows."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from collectors.openmp import (DIMENSIONS, Program, collect_openmp, find_programs, parse_sizes, plan_openmp,
+                               thread_counts)
+from collectors.space import parse_space
+from collectors.sweep import read_rows
+from mirtune.errors import UsageError
+
+REPO = Path(__file__).resolve().parents[2]
+OPENMP_PROGRAMS = REPO / "collectors" / "programs" / "openmp"
+NO_RAPL = "/nonexistent/powercap"  # never touch a real power limit from a test
+
+LOOP = """
+#include <stdio.h>
+int main(void) {
+    double s = 0;
+#pragma omp parallel for reduction(+:s)
+    for (int i = 0; i < 1000; i++) s += i;
+#pragma omp parallel for schedule(static, 4)
+    for (int i = 0; i < 10; i++) ;
+    printf("checksum: %.1f\\n", s);
+    return 0;
+}
+"""
+
+
+def _prog(name: str, text: str | None = None) -> Program:
+    return Program(name, f"/src/{name}.c", text or f"/* {name} */{LOOP}", f"sha-{name}")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("openmp-build-cache")
+
+
+def test_space_restrictions_parse():
+    assert parse_space(["threads=1,2", "schedule=static", "chunk=1,64"], DIMENSIONS) == {
+        "threads": (1, 2), "schedule": ("static",), "chunk": (1, 64)}
+    assert parse_space("threads=1,2 schedule=Dynamic,guided power=75", DIMENSIONS) == {
+        "threads": (1, 2), "schedule": ("dynamic", "guided"), "power": (75.0,)}
+    assert parse_space(None, DIMENSIONS) == {}
+    for bad, message in [("thread=1", "unknown key 'thread'"), ("threads=two", "'two' is not an integer"),
+                         ("schedule=auto", "is not a schedule"), ("chunk=0", "must be positive"),
+                         ("chunk=", "no values"), ("threads", "expected key=value"),
+                         ("power=x", "not a number")]:
+        with pytest.raises(UsageError, match=message):
+            parse_space([bad], DIMENSIONS)
+    with pytest.raises(UsageError, match="given twice"):
+        parse_space(["threads=1", "threads=2"], DIMENSIONS)
+    assert parse_sizes("1,2") == (1, 2) and parse_sizes("2") == (2,)
+    for bad in ("0", "a", ","):
+        with pytest.raises(UsageError):
+            parse_sizes(bad)
+
+
+def test_thread_counts_are_clipped_to_the_cores():
+    assert thread_counts(2) == (1, 2)
+    assert thread_counts(1) == (1,)
+    assert thread_counts(12) == (1, 4, 8, 12)
+    assert thread_counts(64) == (1, 4, 8, 16, 32, 64)
+    assert thread_counts(96) == (1, 4, 8, 16, 32, 64, 96)
+
+
+def test_plan_is_table_4_plus_the_default():
+    pytest.importorskip("mirtune.source.openmp")
+    plan = plan_openmp([_prog("a"), _prog("b")], cores=2, sizes=(1, 2), power_reason="no RAPL here")
+    assert len(plan.points) == 2 * 2 * (1 + 2 * 3 * 7) and len(plan.builds) == 4
+    assert plan.power_kind is None and plan.notes == ["power dimension dropped: no RAPL here"]
+    first = plan.points[0]
+    assert first.is_default and first.env == {"OMP_NUM_THREADS": 2} and first.power_w is None
+    assert first.params == {"power_w": None, "threads": 2, "schedule": "static", "chunk": None}
+    assert first.columns == {"omp_schedule": None, "power_reason": "no RAPL here"}
+    second = plan.points[1]
+    assert second.env == {"OMP_NUM_THREADS": 1, "OMP_SCHEDULE": "static,1"} and not second.is_default
+    ids = [p.point_id for p in plan.points]
+    assert len(set(ids)) == len(ids)
+    again = plan_openmp([_prog("a"), _prog("b")], cores=2, sizes=(1, 2), power_reason="no RAPL here")
+    assert [p.point_id for p in again.points] == ids  # stable across runs
+
+    job = plan.builds[first.build_key]
+    assert "schedule(runtime)" in job.spec.source and job.spec.defines == {"MIRTUNE_SIZE": "1"} and job.spec.openmp
+    assert job.columns["tunable_loops"] == 1 and job.columns["fixed_loops"] == 1
+
+    powered = plan_openmp([_prog("a")], cores=8, sizes=(1,), restrict={"schedule": ("guided",), "chunk": (8,)})
+    assert powered.power_kind == "cpu"
+    non_default = [p for p in powered.points if not p.is_default]
+    assert len(non_default) == 4 * 3  # power 75/100/120/150 x threads 1/4/8
+    assert {p.power_w for p in non_default} == {75.0, 100.0, 120.0, 150.0}
+    assert {p.params["threads"] for p in non_default} == {1, 4, 8}
+
+    small = plan_openmp([_prog("a")], cores=2, sizes=(1,), restrict={"threads": (1,), "chunk": (64,)},
+                        power_reason="x")
+    assert [p.env.get("OMP_SCHEDULE") for p in small.points] == [None, "static,64", "dynamic,64", "guided,64"]
+
+
+def test_find_programs(tmp_path):
+    (tmp_path / "a.c").write_text(LOOP)
+    (tmp_path / "notes.txt").write_text("not a program")
+    (tmp_path / "empty").mkdir()
+    found = find_programs([tmp_path])
+    assert [p.name for p in found] == ["a"] and found[0].source == LOOP
+    with pytest.raises(UsageError, match="no such file"):
+        find_programs([tmp_path / "missing"])
+    with pytest.raises(UsageError, match="no C/C.. programs found"):
+        find_programs([tmp_path / "empty"])
+    with pytest.raises(UsageError, match="not a C/C.. source"):
+        find_programs([tmp_path / "notes.txt"])
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "a.c").write_text(LOOP)
+    with pytest.raises(UsageError, match="two programs named 'a'"):
+        find_programs([tmp_path, tmp_path / "other"])
+
+
+def _cli(argv: list[str], monkeypatch) -> int:
+    import mirtune.cli as cli
+
+    if "collect" not in cli.COMMANDS:
+        monkeypatch.setattr(cli, "COMMANDS", cli.COMMANDS + ("collect",))
+    return cli.main(argv)
+
+
+def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    (tmp_path / "a.c").write_text(LOOP)
+    (tmp_path / "empty").mkdir()
+    out = str(tmp_path / "out")
+    cases = [
+        (["--programs", str(tmp_path / "missing")], "no such file or directory"),
+        (["--programs", str(tmp_path / "empty")], "no C/C++ programs found"),
+        (["--programs", str(tmp_path), "--space", "threads=1", "color=red"], "unknown key 'color'"),
+        (["--programs", str(tmp_path), "--space", "schedule=fastest"], "is not a schedule"),
+        (["--programs", str(tmp_path), "--sizes", "0"], "--sizes"),
+    ]
+    for extra, message in cases:
+        assert _cli(["collect", "openmp", "--out", out, *extra], monkeypatch) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err and err.startswith("mirtune collect: "), err
+    assert not Path(out).exists()
+
+
+def test_job_script_reports_bad_input_in_one_line(tmp_path):
+    proc = subprocess.run([sys.executable, str(REPO / "jobs" / "collect_openmp.py"), "--programs",
+                           str(tmp_path / "missing"), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "no such file" in proc.stderr
+
+
+MISBEHAVING = {
+    "good": "",
+    # hangs whenever the schedule is dynamic
+    "hangs": 'const char *sched = getenv("OMP_SCHEDULE"); '
+             'if (sched && strstr(sched, "dynamic")) for (;;) pause();',
+    # aborts with one thread
+    "crashes": "if (omp_get_max_threads() == 1) abort();",
+    # prints a different checksum with one thread
+    "misprints": "if (omp_get_max_threads() == 1) { printf(\"checksum: 42\\n\"); return 0; }",
+    # never prints a checksum: not even the default configuration can be checked
+    "silent": "return 0;",
+    # does not compile
+    "broken": "this is not C;",
+}
+
+
+def _misbehaving(folder: Path, name: str, prologue: str) -> None:
+    (folder / f"{name}.c").write_text(textwrap.dedent(f"""\
+        /* {name} */
+        #include <omp.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include <unistd.h>
+        int main(void)
+        {{
+            {prologue}
+            long s = 0;
+        #pragma omp parallel for reduction(+:s)
+            for (long i = 0; i < 1000 * MIRTUNE_SIZE; i++)
+                s += i % 5;
+            printf("checksum: %ld\\n", s);
+            return 0;
+        }}
+    """))
+
+
+def test_misbehaving_programs_become_rows_and_the_sweep_goes_on(ray_cluster, tmp_path, cache):
+    progs = tmp_path / "progs"
+    progs.mkdir()
+    for name, prologue in MISBEHAVING.items():
+        _misbehaving(progs, name, prologue)
+    out = tmp_path / "out"
+    s = collect_openmp([progs], out, space=["threads=1,2", "schedule=static,dynamic", "chunk=4"], sizes="1",
+                       repeats=1, warmup=0, timeout=1.5, cache_dir=cache, rapl_root=NO_RAPL,
+                       progress=False)
+    assert not s.errors and s.measured == 6 * 5
+    rows = read_rows(out)
+    got = {name: Counter(g["status"]) for name, g in rows.groupby("program")}
+    assert got == {
+        "good": Counter(ok=5),
+        "hangs": Counter(ok=3, timeout=2),
+        "crashes": Counter(ok=3, crash=2),
+        "misprints": Counter(ok=3, wrong_output=2),
+        "silent": Counter(wrong_output=1, unsupported=4),
+        "broken": Counter(build_failed=5),
+    }
+
+    def reasons(program: str, status: str) -> set[str]:
+        sel = rows[(rows["program"] == program) & (rows["status"] == status)]
+        return set(sel["reason"])
+
+    assert reasons("hangs", "timeout") == {"exceeded 1.5s; process group killed"}
+    assert set(rows[(rows["program"] == "hangs") & (rows["status"] == "timeout")]["omp_schedule"]) == {"dynamic,4"}
+    assert reasons("crashes", "crash") == {"killed by SIGABRT"}
+    assert set(rows[rows["status"] == "crash"]["threads"]) == {1}
+    assert all("differs from the default configuration" in r for r in reasons("misprints", "wrong_output"))
+    assert reasons("silent", "unsupported") == {"no reference checksum: the default configuration ended as "
+                                                "wrong_output"}
+    assert all("this is not C" in r or "error" in r for r in reasons("broken", "build_failed"))
+    assert (progs / "good.c").read_text().count("schedule(runtime)") == 0  # the user's file is untouched
+
+
+def test_a_real_benchmark_program_through_the_cli(ray_cluster, tmp_path, cache, monkeypatch, capsys):
+    program = OPENMP_PROGRAMS / "mandelbrot.c"
+    if not program.exists():
+        pytest.skip("collectors/programs/openmp/mandelbrot.c is not there")
+    out = tmp_path / "out"
+    monkeypatch.setenv("MIRTUNE_POWERCAP_ROOT", NO_RAPL)
+    rc = _cli(["collect", "openmp", "--programs", str(program), "--out", str(out), "--space", "threads=1",
+               "schedule=dynamic", "chunk=64", "--sizes", "1", "--repeats", "1", "--warmup", "0",
+               "--build-dir", str(cache), "--no-progress"], monkeypatch)
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    assert "2 point(s) written" in captured.out
+    rows = read_rows(out)
+    assert list(rows["status"]) == ["ok", "ok"], list(rows["reason"])
+    assert rows["tunable_loops"].min() >= 1
+    assert rows["checksum"].nunique() == 1
+    assert (rows["power_reason"] == f"no RAPL powercap tree at {NO_RAPL}").all()
+
+
+def test_power_dimension_on_a_fake_powercap_tree(ray_cluster, tmp_path, cache):
+    root = tmp_path / "powercap"
+    zone = root / "intel-rapl:0"
+    zone.mkdir(parents=True)
+    (zone / "name").write_text("package-0\n")
+    (zone / "constraint_0_power_limit_uw").write_text("150000000\n")
+    (zone / "constraint_0_max_power_uw").write_text("200000000\n")
+    progs = tmp_path / "progs"
+    progs.mkdir()
+    _misbehaving(progs, "good", "")
+    out = tmp_path / "out"
+    s = collect_openmp([progs], out, space=["power=75,250", "threads=1", "schedule=static", "chunk=8"],
+                       sizes="1", repeats=1, warmup=0, cache_dir=cache, rapl_root=str(root), progress=False)
+    assert not s.errors and not s.notes
+    rows = read_rows(out).sort_values("power_w", na_position="first")
+    assert list(rows["status"]) == ["ok", "ok", "unsupported"]
+    assert rows["power_w"].isna().iloc[0] and list(rows["power_w"].iloc[1:]) == [75.0, 250.0]
+    assert "outside" in rows["reason"].iloc[2] and rows["power_reason"].isna().all()
+    assert (zone / "constraint_0_power_limit_uw").read_text().strip() == "150000000"  # restored
+
+
+def test_asking_for_power_where_it_cannot_be_set_is_a_usage_error(ray_cluster, tmp_path):
+    (tmp_path / "a.c").write_text(LOOP)
+    with pytest.raises(UsageError, match="power limits cannot be set here: no RAPL powercap tree"):
+        collect_openmp([tmp_path], tmp_path / "out", space=["power=100"], rapl_root=NO_RAPL, progress=False)

@@ -1,0 +1,202 @@
+"""collectors.power: limits are restored on every exit path (fake powercap tree, stand-in NVML)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from collectors.power import (NvmlPower, PowerError, RaplPower, available, default_state_file, power_limit,
+                              recover)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _zone(root: Path, name: str, label: str, limit_w: float, max_w: float | None = 200.0) -> Path:
+    z = root / name
+    z.mkdir(parents=True)
+    (z / "name").write_text(label + "\n")
+    (z / "constraint_0_power_limit_uw").write_text(f"{int(limit_w * 1e6)}\n")
+    if max_w is not None:
+        (z / "constraint_0_max_power_uw").write_text(f"{int(max_w * 1e6)}\n")
+    return z
+
+
+@pytest.fixture
+def tree(tmp_path) -> Path:
+    """A powercap tree with two packages (150 W and 140 W) and a core sub-zone that is not a domain."""
+    root = tmp_path / "powercap"
+    _zone(root, "intel-rapl:0", "package-0", 150)
+    _zone(root, "intel-rapl:1", "package-1", 140)
+    _zone(root, "intel-rapl:0:0", "core", 90)
+    return root
+
+
+@pytest.fixture
+def state(tmp_path) -> Path:
+    return tmp_path / "power-state.json"
+
+
+def _limits(root: Path) -> dict[str, int]:
+    return {z: int((root / z / "constraint_0_power_limit_uw").read_text())
+            for z in ("intel-rapl:0", "intel-rapl:1")}
+
+
+ORIGINAL = {"intel-rapl:0": 150_000_000, "intel-rapl:1": 140_000_000}
+
+
+def test_domains_and_read(tree):
+    rapl = RaplPower(tree)
+    assert rapl.domains() == ["rapl:intel-rapl:0", "rapl:intel-rapl:1"]
+    assert rapl.read() == {"rapl:intel-rapl:0": 150.0, "rapl:intel-rapl:1": 140.0}
+    assert rapl.bounds("rapl:intel-rapl:0") == (None, 200.0)
+    assert available("cpu", rapl_root=tree).domains == ("rapl:intel-rapl:0", "rapl:intel-rapl:1")
+
+
+def test_restored_after_success(tree, state):
+    with power_limit(100, RaplPower(tree), state_file=state) as originals:
+        assert _limits(tree) == {"intel-rapl:0": 100_000_000, "intel-rapl:1": 100_000_000}
+        assert originals == {"rapl:intel-rapl:0": 150.0, "rapl:intel-rapl:1": 140.0}
+        assert state.exists()  # the originals wait on disk while the limit is changed
+    assert _limits(tree) == ORIGINAL and not state.exists()
+
+
+def test_restored_after_the_benchmark_raises(tree, state):
+    with pytest.raises(RuntimeError, match="benchmark crashed"):
+        with power_limit(75, RaplPower(tree), state_file=state):
+            assert _limits(tree)["intel-rapl:0"] == 75_000_000
+            raise RuntimeError("benchmark crashed")
+    assert _limits(tree) == ORIGINAL and not state.exists()
+
+
+def test_restored_after_keyboard_interrupt(tree, state):
+    with pytest.raises(KeyboardInterrupt):
+        with power_limit(120, RaplPower(tree), state_file=state):
+            raise KeyboardInterrupt
+    assert _limits(tree) == ORIGINAL and not state.exists()
+
+
+def test_restored_after_sigterm(tree, state):
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(SystemExit) as exc:
+        with power_limit(120, RaplPower(tree), state_file=state):
+            assert _limits(tree)["intel-rapl:1"] == 120_000_000
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(100):  # the handler runs at the next bytecode boundary
+                pass
+    assert exc.value.code == 128 + signal.SIGTERM
+    assert _limits(tree) == ORIGINAL and not state.exists()
+    assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_a_killed_process_is_repaired_by_the_next_one(tree, state):
+    code = textwrap.dedent(f"""
+        import os, sys
+        sys.path.insert(0, {str(REPO)!r})
+        from collectors.power import RaplPower, power_limit
+        with power_limit(90, RaplPower({str(tree)!r}), state_file={str(state)!r}):
+            os.kill(os.getpid(), 9)
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == -9, proc.stderr
+    assert _limits(tree)["intel-rapl:0"] == 90_000_000 and state.exists()  # SIGKILL cannot be caught...
+    assert recover(RaplPower(tree), state) == {"rapl:intel-rapl:0": 150.0, "rapl:intel-rapl:1": 140.0}
+    assert _limits(tree) == ORIGINAL and not state.exists()  # ...but the next power_limit repairs it first
+
+
+def test_out_of_range_changes_nothing(tree, state):
+    with pytest.raises(PowerError, match="outside"):
+        with power_limit(250, RaplPower(tree), state_file=state):
+            pytest.fail("the body must not run")
+    assert _limits(tree) == ORIGINAL and not state.exists()
+
+
+def test_none_means_full_power(tree, state):
+    with power_limit(None, RaplPower(tree), state_file=state) as originals:
+        assert originals == {} and _limits(tree) == ORIGINAL
+
+
+class BrokenNvml:
+    def nvmlInit(self):
+        raise RuntimeError("NVML Shared Library Not Found")
+
+
+def test_unavailable_says_why(tmp_path):
+    none = available("cpu", rapl_root=tmp_path / "missing")
+    assert not none and none.domains == () and "no RAPL powercap tree" in none.reason
+    gpu = available("gpu", nvml=BrokenNvml())
+    assert not gpu and "NVML Shared Library Not Found" in gpu.reason
+    both = available("any", rapl_root=tmp_path / "missing", nvml=BrokenNvml())
+    assert "RAPL" in both.reason and "NVML" in both.reason
+    with pytest.raises(PowerError, match="cannot set a power limit"):
+        with power_limit(100, RaplPower(tmp_path / "missing")):
+            pass
+    assert default_state_file().name.startswith("mirtune-power-state")
+
+
+def test_this_machine_reports_a_reason():
+    here = available("any")
+    assert here.domains or here.reason  # never silently empty
+
+
+class FakeNvml:
+    """A stand-in for pynvml's power-limit calls: two GPUs, limits in milliwatts, 100-300 W allowed."""
+
+    def __init__(self, writable: bool = True) -> None:
+        self.limits = {0: 250_000, 1: 300_000}
+        self.writable = writable
+        self.sets: list[tuple[int, int]] = []
+
+    def nvmlInit(self):
+        pass
+
+    def nvmlDeviceGetCount(self):
+        return len(self.limits)
+
+    def nvmlDeviceGetHandleByIndex(self, i):
+        return i
+
+    def nvmlDeviceGetPowerManagementLimit(self, h):
+        return self.limits[h]
+
+    def nvmlDeviceGetPowerManagementLimitConstraints(self, h):
+        return 100_000, 300_000
+
+    def nvmlDeviceSetPowerManagementLimit(self, h, mw):
+        if not self.writable:
+            raise PermissionError("NVML_ERROR_NO_PERMISSION")
+        self.sets.append((h, mw))
+        self.limits[h] = mw
+
+
+def test_nvml_limits_set_and_restored(state):
+    fake = FakeNvml()
+    gpu = NvmlPower(fake)
+    assert gpu.domains() == ["nvml:0", "nvml:1"] and gpu.writable() == (True, None)
+    assert available("gpu", nvml=fake).domains == ("nvml:0", "nvml:1")
+    with power_limit(150, gpu, state_file=state):
+        assert fake.limits == {0: 150_000, 1: 150_000}
+    assert fake.limits == {0: 250_000, 1: 300_000}
+    with pytest.raises(ValueError):
+        with power_limit(200, gpu, domains=["nvml:1"], state_file=state):
+            assert fake.limits == {0: 250_000, 1: 200_000}
+            raise ValueError("kernel failed")
+    assert fake.limits == {0: 250_000, 1: 300_000} and not state.exists()
+    with pytest.raises(PowerError, match="outside"):
+        with power_limit(350, gpu, state_file=state):
+            pass
+
+
+def test_nvml_without_permission_is_not_writable(state):
+    fake = FakeNvml(writable=False)
+    ok, why = NvmlPower(fake).writable()
+    assert not ok and "NO_PERMISSION" in why
+    with pytest.raises(PowerError):
+        with power_limit(150, NvmlPower(fake), state_file=state):
+            pass
+    assert fake.limits == {0: 250_000, 1: 300_000}
