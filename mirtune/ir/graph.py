@@ -134,41 +134,61 @@ class ProgramGraph:
 
 @dataclass
 class _Instr:
-    ref: Any
+    key: int
     opcode: str
-    operands: list[Any]
+    text: str
+    operands: list[tuple[int, Any]]  # (identity, ValueRef)
+
+
+_OPCODE = re.compile(r"^(?:%\S+ = )?(?:(?:tail|musttail|notail) )?([a-z_]+)")
 
 
 class _Kinds:
     """value_kind of operands, answered from what the scan already knows before asking LLVM.
 
-    Each llvmlite call crosses the FFI, which dominates the build time; instructions, arguments,
-    blocks and functions are recognised by identity, and every other value is asked about once.
+    Each llvmlite call crosses the FFI, which dominates the build time: instructions, arguments,
+    blocks and functions are recognised by identity (a ValueRef hashes to its LLVM pointer), and every
+    other value is asked about once per module.
     """
 
-    def __init__(self, functions: dict[Any, str]) -> None:
+    def __init__(self, functions: dict[int, str]) -> None:
         self.functions = functions
-        self.cache: dict[Any, str] = {}
+        self.cache: dict[int, str] = {}
 
-    def __call__(self, ref: Any, local: dict[Any, str]) -> str:
-        kind = local.get(ref)
+    def __call__(self, key: int, ref: Any, local: dict[int, str]) -> str:
+        kind = local.get(key)
         if kind is not None:
             return kind
-        if ref in self.functions:
+        if key in self.functions:
             return "function"
-        kind = self.cache.get(ref)
+        kind = self.cache.get(key)
         if kind is None:
-            kind = self.cache[ref] = ref.value_kind.name
+            kind = self.cache[key] = ref.value_kind.name
         return kind
 
 
-def _successor_positions(instr: _Instr, kinds: list[str]) -> list[Any]:
-    """Successor blocks of a terminator in LLVM's successor order (br: true before false)."""
+def _successor_positions(instr: _Instr, kinds: list[str]) -> list[int]:
+    """Successor blocks (identities) of a terminator in LLVM's successor order (br: true before false)."""
     if instr.opcode not in _TERMINATORS_WITH_SUCCESSORS:
         return []
-    blocks = [op for op, kind in zip(instr.operands, kinds) if kind == "basic_block"]
+    blocks = [key for (key, _), kind in zip(instr.operands, kinds) if kind == "basic_block"]
     if instr.opcode == "br" and len(blocks) == 2:  # operands are [cond, false_dest, true_dest]
         return [blocks[1], blocks[0]]
+    return blocks
+
+
+def _scan(fn: Any, texts: list[str]) -> list[list[_Instr]]:
+    """Instructions of a function body, block by block, with opcodes read from their printed text."""
+    blocks = []
+    it = iter(texts)
+    for block in fn.blocks:
+        instrs = []
+        for ins in block.instructions:
+            text = next(it)
+            m = _OPCODE.match(text)
+            opcode = m.group(1) if m else ins.opcode
+            instrs.append(_Instr(hash(ins), opcode, text, [(hash(op), op) for op in ins.operands]))
+        blocks.append(instrs)
     return blocks
 
 
@@ -177,22 +197,22 @@ def build_graph(module: IRModule) -> ProgramGraph:
     g = ProgramGraph(module_name=module.name)
     root = g.add_node(INSTRUCTION, ROOT_TEXT, "", None, None)
     functions = list(module.llvm.functions)
-    kinds_of = _Kinds({fn: fn.name for fn in functions})
+    kinds_of = _Kinds({hash(fn): fn.name for fn in functions})
+    fn_names = kinds_of.functions
     # Scan every body once: instructions, opcodes and operand refs (the FFI-heavy part).
-    bodies: dict[Any, list[list[_Instr]]] = {}
+    bodies: dict[int, list[list[_Instr]]] = {}
     referenced: set[str] = set()
-    for fn in functions:
+    for fn, ftext in zip(functions, module.functions):
         if fn.is_declaration:
             continue
-        blocks = []
-        for block in fn.blocks:
-            instrs = [_Instr(i, i.opcode, list(i.operands)) for i in block.instructions]
-            blocks.append(instrs)
+        blocks = _scan(fn, ftext.instructions)
+        for instrs in blocks:
             for ins in instrs:
-                referenced.update(kinds_of.functions[op] for op in ins.operands if op in kinds_of.functions)
-        bodies[fn] = blocks
-    fn_texts = {ft.name: ft for ft in module.functions}
+                referenced.update(fn_names[k] for k, _ in ins.operands if k in fn_names)
+        bodies[hash(fn)] = blocks
     sizes = _AllocSizes(module)
+    type_texts: dict[int, str] = {}
+    const_keys: dict[int, tuple[str, str]] = {}
     entries_exits: dict[str, tuple[int, list[int]]] = {}
     call_sites: list[tuple[int, str]] = []
     constant_uses: dict[tuple[str, str], list[tuple[int, int]]] = {}
@@ -206,79 +226,87 @@ def build_graph(module: IRModule) -> ProgramGraph:
             node = g.add_node(INSTRUCTION, UNDEFINED_FUNCTION_TEXT, "", f_index, 0)
             entries_exits[fn.name] = (node, [node])
             continue
-        blocks = bodies[fn]
-        local: dict[Any, str] = {}
-        for b_index, instrs in enumerate(blocks):
+        blocks = bodies[hash(fn)]
+        local: dict[int, str] = {}
+        for instrs in blocks:
             for ins in instrs:
-                local[ins.ref] = "instruction"
-        args = list(fn.arguments)
-        for arg in args:
-            local[arg] = "argument"
-        block_refs = list(fn.blocks)
-        block_index = {b: i for i, b in enumerate(block_refs)}
-        for b in block_refs:
-            local[b] = "basic_block"
-        instr_node: dict[Any, int] = {}
-        instr_block: dict[Any, int] = {}
+                local[ins.key] = "instruction"
+        args = [(hash(a), a) for a in fn.arguments]
+        for key, _ in args:
+            local[key] = "argument"
+        block_keys = [hash(b) for b in fn.blocks]
+        block_index = {k: i for i, k in enumerate(block_keys)}
+        for k in block_keys:
+            local[k] = "basic_block"
+        instr_node: dict[int, int] = {}
+        instr_block: dict[int, int] = {}
+        producers: dict[int, Any] = {}
         block_first_last: list[tuple[int, int]] = []
-        data_uses: list[tuple[Any, int, int]] = []  # (producer instruction, user node, position)
-        arg_uses: dict[Any, list[tuple[int, int]]] = {}
+        data_uses: list[tuple[int, int, int]] = []  # (producer identity, user node, position)
+        arg_uses: dict[int, list[tuple[int, int]]] = {}
         terminator_kinds: list[list[str]] = []
-        texts = iter(fn_texts[fn.name].instructions)
         for b_index, instrs in enumerate(blocks):
             if not instrs:
                 raise ValueError(f"empty basic block in {fn.name}")
             first = last = -1
+            kinds: list[str] = []
             for ins in instrs:
-                node = g.add_node(INSTRUCTION, ins.opcode, next(texts), f_index, b_index)
+                node = g.add_node(INSTRUCTION, ins.opcode, ins.text, f_index, b_index)
                 if last >= 0:
                     g.add_edge(last, node, CONTROL, 0)
                 else:
                     first = node
-                operands: list[Any] = ins.operands
-                kinds = [kinds_of(op, local) for op in operands]
+                operands: list[tuple[int, Any]] = ins.operands
+                kinds = [kinds_of(k, ref, local) for k, ref in operands]
                 if ins.opcode == "call" and operands and kinds[-1] == "function":
-                    callee = kinds_of.functions[operands[-1]]
+                    callee = fn_names[operands[-1][0]]
                     call_sites.append((node, callee))
                     if callee.startswith(_LIFETIME) and len(operands) == 2:
-                        operands = [_lifetime_size(operands[0], kinds[0], g, instr_node, sizes)] + operands
+                        size = _lifetime_size(operands[0][0], kinds[0], g, instr_node, sizes)
+                        operands = [(0, size)] + operands
                         kinds = ["restored_constant"] + kinds
-                for position, (operand, kind) in enumerate(zip(operands, kinds)):
+                for position, ((key, operand), kind) in enumerate(zip(operands, kinds)):
                     if kind in _NO_NODE_KINDS:
                         continue
                     if kind == "instruction":
-                        data_uses.append((operand, node, position))
+                        data_uses.append((key, node, position))
+                        producers.setdefault(key, operand)
                         continue
                     if kind == "argument":
-                        arg_uses.setdefault(operand, []).append((node, position))
+                        arg_uses.setdefault(key, []).append((node, position))
                         continue
                     # Every other value kind is an llvm::Constant (globals included); LLVM uniques
                     # constants, so type and printed form identify one module-wide.
-                    key = operand if kind == "restored_constant" else _constant_key(operand, kind)
-                    constant_uses.setdefault(key, []).append((node, position))
-                instr_node[ins.ref] = node
-                instr_block[ins.ref] = b_index
+                    if kind == "restored_constant":
+                        ckey = operand
+                    else:
+                        ckey = const_keys.get(key)
+                        if ckey is None:
+                            ckey = const_keys[key] = _constant_key(operand, kind)
+                    constant_uses.setdefault(ckey, []).append((node, position))
+                instr_node[ins.key] = node
+                instr_block[ins.key] = b_index
                 last = node
             terminator_kinds.append(kinds)
             block_first_last.append((first, last))
         # A new variable node per use of an instruction result.
-        var_text: dict[Any, tuple[str, str]] = {}
-        for producer, user, position in data_uses:
-            src = instr_node[producer]
-            if producer not in var_text:
-                type_text = str(producer.type)
-                var_text[producer] = (type_text, f"{type_text} {_result_name(g.node_full_text[src])}")
-            text, full = var_text[producer]
-            var = g.add_node(VARIABLE, text, full, f_index, instr_block[producer])
+        var_text: dict[int, tuple[str, str]] = {}
+        for key, user, position in data_uses:
+            src = instr_node[key]
+            if key not in var_text:
+                type_text = _type_text(producers[key], type_texts)
+                var_text[key] = (type_text, f"{type_text} {_result_name(g.node_full_text[src])}")
+            text, full = var_text[key]
+            var = g.add_node(VARIABLE, text, full, f_index, instr_block[key])
             g.add_edge(src, var, DATA, 0)
             g.add_edge(var, user, DATA, position)
         # One variable node per used argument (ProGraML gives unused arguments no node).
-        for a_index, arg in enumerate(args):
-            if arg not in arg_uses:
+        for a_index, (key, arg) in enumerate(args):
+            if key not in arg_uses:
                 continue
-            type_text = str(arg.type)
+            type_text = _type_text(arg, type_texts)
             var = g.add_node(VARIABLE, type_text, f"{type_text} %{arg.name or a_index}", f_index, 0)
-            for user, position in arg_uses[arg]:
+            for user, position in arg_uses[key]:
                 g.add_edge(var, user, DATA, position)
         # Control edges between blocks, and the function's exits (blocks with no successor).
         exits = []
@@ -334,7 +362,7 @@ class _AllocSizes:
             return -1
 
 
-def _lifetime_size(pointer: Any, kind: str, g: ProgramGraph, instr_node: dict[Any, int],
+def _lifetime_size(pointer: int, kind: str, g: ProgramGraph, instr_node: dict[int, int],
                    sizes: _AllocSizes) -> tuple[str, str]:
     """The `i64 <size>` operand that LLVM 22 removed from llvm.lifetime.start/end.
 
@@ -349,6 +377,16 @@ def _lifetime_size(pointer: Any, kind: str, g: ProgramGraph, instr_node: dict[An
             type_text = m.group(1).split(", i32 ")[0].split(", i64 ")[0].strip()
             size = sizes.size_of(type_text)
     return ("i64", f"i64 {size}")
+
+
+def _type_text(value: Any, cache: dict[int, str]) -> str:
+    """Printed type of a value, cached by type identity (printing crosses the FFI three times)."""
+    type_ref = value.type
+    key = hash(type_ref)
+    text = cache.get(key)
+    if text is None:
+        text = cache[key] = str(type_ref)
+    return text
 
 
 def _result_name(full_text: str) -> str:
