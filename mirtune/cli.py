@@ -22,6 +22,7 @@ COMMANDS = (
     "inspect",
     "apply",
     "tokenizer",
+    "collect",
 )
 
 
