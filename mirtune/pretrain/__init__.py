@@ -1,0 +1,1 @@
+"""Pre-training: the corpus (generator, corpus) and the distributed trainer (train)."""

@@ -1,0 +1,110 @@
+"""One pre-training sample per IR module: the row format of the corpus Parquet shards.
+
+A row holds everything the encoder needs, already tokenised, so training never touches clang,
+llvmlite or the tokenizer:
+
+    id        str           the module's content hash
+    origin    str           where it came from (generator seed, source path ...)
+    stmt_ids  list<int32>   n_stmt * SEQ_LEN ids, statement by statement
+    n_stmt    int32
+    node_ids  list<int32>   n_nodes * SEQ_LEN ids: each graph node's full_text (its text if empty)
+    n_nodes   int32
+    node_type list<int8>    INSTRUCTION / VARIABLE / CONSTANT per node
+    edges     list<int32>   [src, dst, flow, position] * n_edges, flattened
+    n_edges   int32
+
+`module_to_sample` builds a row, `sample_arrays` reads one back into shaped numpy arrays, and
+`write_shard` writes rows to one Parquet file with the exact schema.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from mirtune.ir.graph import ProgramGraph, build_graph
+from mirtune.ir.module import IRModule
+from mirtune.ir.tokenizer import IRTokenizer
+
+COLUMNS = ("id", "origin", "stmt_ids", "n_stmt", "node_ids", "n_nodes", "node_type", "edges", "n_edges")
+
+
+def arrow_schema() -> Any:
+    """The pyarrow schema of a corpus shard."""
+    import pyarrow as pa
+
+    return pa.schema([
+        ("id", pa.string()), ("origin", pa.string()),
+        ("stmt_ids", pa.list_(pa.int32())), ("n_stmt", pa.int32()),
+        ("node_ids", pa.list_(pa.int32())), ("n_nodes", pa.int32()),
+        ("node_type", pa.list_(pa.int8())),
+        ("edges", pa.list_(pa.int32())), ("n_edges", pa.int32()),
+    ])
+
+
+def encode_unique(tokenizer: IRTokenizer, texts: list[str]) -> np.ndarray:
+    """Ids [len(texts), seq_len] (int32), tokenising each distinct text once."""
+    uniq: dict[str, int] = {}
+    inverse = np.fromiter((uniq.setdefault(t, len(uniq)) for t in texts), dtype=np.int64, count=len(texts))
+    ids, _ = tokenizer.encode(list(uniq))
+    if not texts:
+        return ids
+    return ids[inverse]
+
+
+def module_to_sample(module: IRModule, tokenizer: IRTokenizer, origin: str = "",
+                     graph: ProgramGraph | None = None) -> dict[str, Any]:
+    """A corpus row (see the module docstring) for one parsed module; `graph` if already built."""
+    graph = graph if graph is not None else build_graph(module)
+    stmt_ids = encode_unique(tokenizer, module.statements())
+    node_texts = [full or text for full, text in zip(graph.node_full_text, graph.node_text)]
+    node_ids = encode_unique(tokenizer, node_texts)
+    edges = np.asarray(graph.edges, dtype=np.int32).reshape(-1, 4)
+    return {
+        "id": module.content_hash,
+        "origin": origin,
+        "stmt_ids": stmt_ids.reshape(-1),
+        "n_stmt": np.int32(stmt_ids.shape[0]),
+        "node_ids": node_ids.reshape(-1),
+        "n_nodes": np.int32(node_ids.shape[0]),
+        "node_type": np.asarray(graph.node_type, dtype=np.int8),
+        "edges": edges.reshape(-1),
+        "n_edges": np.int32(edges.shape[0]),
+    }
+
+
+def sample_arrays(row: dict[str, Any], seq_len: int = 64) -> dict[str, np.ndarray]:
+    """A row's lists as shaped arrays: stmt_ids [n_stmt, L], node_ids [n_nodes, L], node_type [n_nodes],
+    edges [n_edges, 4]."""
+    n_stmt, n_nodes, n_edges = int(row["n_stmt"]), int(row["n_nodes"]), int(row["n_edges"])
+    return {
+        "stmt_ids": np.asarray(row["stmt_ids"], dtype=np.int64).reshape(n_stmt, seq_len),
+        "node_ids": np.asarray(row["node_ids"], dtype=np.int64).reshape(n_nodes, seq_len),
+        "node_type": np.asarray(row["node_type"], dtype=np.int64).reshape(n_nodes),
+        "edges": np.asarray(row["edges"], dtype=np.int64).reshape(n_edges, 4),
+    }
+
+
+def write_shard(rows: Iterable[dict[str, Any]], path: str | os.PathLike) -> int:
+    """Write rows to one Parquet file with the corpus schema; returns the number of rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = arrow_schema()
+    rows = list(rows)
+    columns = {name: [r[name] for r in rows] for name in COLUMNS}
+    arrays = []
+    for f in schema:
+        values = columns[f.name]
+        if pa.types.is_list(f.type):
+            arrays.append(pa.array([np.asarray(v, dtype=f.type.value_type.to_pandas_dtype()) for v in values],
+                                   type=f.type))
+        else:
+            arrays.append(pa.array(values, type=f.type))
+    table = pa.Table.from_arrays(arrays, schema=schema)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, str(path))
+    return len(rows)
