@@ -11,6 +11,7 @@ import importlib
 import os
 import sys
 
+import mirtune
 from mirtune import __version__
 from mirtune.errors import MirtuneError
 
@@ -28,7 +29,7 @@ COMMANDS = (
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered sub-command."""
-    parser = argparse.ArgumentParser(prog="mirtune", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="mirtune", description=mirtune.__doc__)
     parser.add_argument("--version", action="version", version=f"mirtune {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:

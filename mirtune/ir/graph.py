@@ -249,7 +249,7 @@ def build_graph(module: IRModule) -> ProgramGraph:
             if not instrs:
                 raise ValueError(f"empty basic block in {fn.name}")
             first = last = -1
-            kinds: list[str] = []
+            operand_kinds: list[str] = []
             for ins in instrs:
                 node = g.add_node(INSTRUCTION, ins.opcode, ins.text, f_index, b_index)
                 if last >= 0:
@@ -258,6 +258,7 @@ def build_graph(module: IRModule) -> ProgramGraph:
                     first = node
                 operands: list[tuple[int, Any]] = ins.operands
                 kinds = [kinds_of(k, ref, local) for k, ref in operands]
+                operand_kinds = kinds  # as LLVM lists them: successors are read from these
                 if ins.opcode == "call" and operands and kinds[-1] == "function":
                     callee = fn_names[operands[-1][0]]
                     call_sites.append((node, callee))
@@ -265,6 +266,8 @@ def build_graph(module: IRModule) -> ProgramGraph:
                         size = _lifetime_size(operands[0][0], kinds[0], g, instr_node, sizes)
                         operands = [(0, size)] + operands
                         kinds = ["restored_constant"] + kinds
+                elif ins.opcode in ("switch", "shufflevector"):
+                    operands, kinds = _restore_operands(ins, operands, kinds)
                 for position, ((key, operand), kind) in enumerate(zip(operands, kinds)):
                     if kind in _NO_NODE_KINDS:
                         continue
@@ -287,7 +290,7 @@ def build_graph(module: IRModule) -> ProgramGraph:
                 instr_node[ins.key] = node
                 instr_block[ins.key] = b_index
                 last = node
-            terminator_kinds.append(kinds)
+            terminator_kinds.append(operand_kinds)
             block_first_last.append((first, last))
         # A new variable node per use of an instruction result.
         var_text: dict[int, tuple[str, str]] = {}
@@ -377,6 +380,39 @@ def _lifetime_size(pointer: int, kind: str, g: ProgramGraph, instr_node: dict[in
             type_text = m.group(1).split(", i32 ")[0].split(", i64 ")[0].strip()
             size = sizes.size_of(type_text)
     return ("i64", f"i64 {size}")
+
+
+_SWITCH_CASE = re.compile(r"(\S+ [^\s,]+), label %")
+_SHUFFLE_MASK = re.compile(r", (<\d+ x i32> (?:<[^>]*>|zeroinitializer|undef|poison))$")
+
+
+def _restore_operands(ins: _Instr, operands: list[tuple[int, Any]],
+                      kinds: list[str]) -> tuple[list[tuple[int, Any]], list[str]]:
+    """Put back the constant operands that LLVM >= 11 keeps outside the operand list.
+
+    A switch's case values and a shufflevector's mask were operands in LLVM 10 (so ProGraML gives them
+    constant nodes and data edges); LLVM 22 stores them inside the instruction. They are read back from
+    the printed instruction, in LLVM 10's operand order.
+    """
+    if ins.opcode == "shufflevector" and len(operands) == 2:
+        m = _SHUFFLE_MASK.search(ins.text)
+        if m:
+            mask = m.group(1).replace("poison", "undef")  # LLVM 10 printed undefined lanes as undef
+            type_text = mask.split(">", 1)[0] + ">"
+            return operands + [(0, (type_text, mask))], kinds + ["restored_constant"]
+        return operands, kinds
+    if ins.opcode == "switch" and len(operands) >= 2:
+        body = ins.text.split("[", 1)[1] if "[" in ins.text else ""
+        cases = _SWITCH_CASE.findall(body)
+        dests = list(zip(operands[2:], kinds[2:]))
+        if len(cases) != len(dests):
+            return operands, kinds
+        new_ops, new_kinds = list(operands[:2]), list(kinds[:2])
+        for case, (dest, kind) in zip(cases, dests):
+            new_ops += [(0, (case.split(" ", 1)[0], case)), dest]
+            new_kinds += ["restored_constant", kind]
+        return new_ops, new_kinds
+    return operands, kinds
 
 
 def _type_text(value: Any, cache: dict[int, str]) -> str:
