@@ -25,14 +25,11 @@ from pathlib import Path
 from mirtune.ir.graph import build_graph
 from mirtune.ir.module import IRModule
 from mirtune.ir.reference import find_llvm2graph
-from mirtune.paths import data_dir
+from mirtune.paths import devmap_kernel_files
 
 
 def _files(limit: int | None) -> list[Path]:
-    root = data_dir() / "devmap"
-    patched = root / "kernels_ir_patched"
-    files = [patched / f.name if (patched / f.name).exists() else f
-             for f in sorted((root / "kernels_ir").glob("*.ll"))]
+    files = devmap_kernel_files()
     return files[:limit] if limit else files
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from mirtune.ir.graph import CONSTANT, build_graph
 from mirtune.ir.module import IRModule
 from mirtune.ir.reference import find_llvm2graph, reference_graph
-from mirtune.paths import data_dir
+from mirtune.paths import devmap_kernel_files
 
 
 def classify(ours, ref) -> str:
@@ -39,9 +39,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="benchmarks/results/conformance.json")
     args = ap.parse_args()
-    root = data_dir() / "devmap"
-    patched = root / "kernels_ir_patched"
-    files = [patched / f.name if (patched / f.name).exists() else f for f in sorted((root / "kernels_ir").glob("*.ll"))]
+    files = devmap_kernel_files()
     binary = find_llvm2graph()
     identical = 0
     classes: collections.Counter[str] = collections.Counter()

@@ -23,3 +23,11 @@ def data_dir(explicit: str | os.PathLike | None = None, required: bool = True) -
     if required:
         raise UsageError("no data directory: pass --data-dir or set MIRTUNE_DATA to the folder holding devmap/")
     return None
+
+
+def devmap_kernel_files(data: Path | None = None) -> list[Path]:
+    """The 669 device-mapping kernels' IR, with the patched copy where one exists (see PROVENANCE.md)."""
+    root = (data or data_dir()) / "devmap"
+    patched = root / "kernels_ir_patched"
+    return [patched / f.name if (patched / f.name).exists() else f
+            for f in sorted((root / "kernels_ir").glob("*.ll"))]

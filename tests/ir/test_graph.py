@@ -12,6 +12,7 @@ from mirtune.ir.frontend import compile_to_ir
 from mirtune.ir.graph import (CALL, CONSTANT, CONTROL, DATA, INSTRUCTION, ROOT_TEXT, VARIABLE, ProgramGraph,
                               build_graph)
 from mirtune.ir.module import IRModule
+from mirtune.paths import devmap_kernel_files
 from mirtune.ir.reference import find_llvm2graph, llvm10_compatible, reference_graph
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,12 +25,6 @@ def llvm2graph():
         return find_llvm2graph()
     except Exception as exc:  # the reference binary is a test extra
         pytest.skip(f"llvm2graph-10 unavailable: {exc}")
-
-
-def _devmap_files(shared_data):
-    files = sorted((shared_data / "devmap" / "kernels_ir").glob("*.ll"))
-    patched = shared_data / "devmap" / "kernels_ir_patched"
-    return [patched / f.name if (patched / f.name).exists() else f for f in files]
 
 
 def _signature(g: ProgramGraph):
@@ -74,7 +69,7 @@ def test_schema_on_a_small_function():
 
 
 def test_conformance_with_llvm2graph_on_devmap_kernels(shared_data, llvm2graph):
-    files = _devmap_files(shared_data)
+    files = devmap_kernel_files(shared_data)
     identical, differing = 0, []
     for path in files:
         ours = build_graph(IRModule.from_file(path))
