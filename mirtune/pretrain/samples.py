@@ -108,3 +108,25 @@ def write_shard(rows: Iterable[dict[str, Any]], path: str | os.PathLike) -> int:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(table, str(path))
     return len(rows)
+
+
+def write_corpus(directory: str | os.PathLike, splits: dict[str, list[IRModule]],
+                 tokenizer: IRTokenizer | None = None, vocab_size: int = 2000, rows_per_shard: int = 64,
+                 origin: str = "") -> IRTokenizer:
+    """A small corpus folder in the layout the trainer reads: tokenizer.json and
+    samples/split=<name>/part-NNNNN.parquet. The tokenizer is trained on the train split when not given.
+
+    For tests and small experiments; `mirtune corpus build` makes real corpora.
+    """
+    directory = Path(directory)
+    if tokenizer is None:
+        statements = [s for m in splits.get("train", []) for s in m.statements()]
+        tokenizer = IRTokenizer.train(statements, vocab_size=vocab_size, min_frequency=1)
+    tokenizer.save(directory / "tokenizer.json")
+    for split, modules in splits.items():
+        rows = [module_to_sample(m, tokenizer, origin=origin or m.name) for m in modules]
+        for i in range(0, max(len(rows), 1), rows_per_shard):
+            if rows:
+                write_shard(rows[i:i + rows_per_shard], directory / "samples" / f"split={split}" /
+                            f"part-{i // rows_per_shard:05d}.parquet")
+    return tokenizer
