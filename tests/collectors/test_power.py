@@ -81,7 +81,15 @@ def test_restored_after_keyboard_interrupt(tree, state):
     assert _limits(tree) == ORIGINAL and not state.exists()
 
 
-def test_restored_after_sigterm(tree, state):
+@pytest.fixture
+def default_sigterm():
+    """SIGTERM at its default disposition for the test (Ray's driver installs its own handler)."""
+    before = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    yield
+    signal.signal(signal.SIGTERM, before)
+
+
+def test_restored_after_sigterm(tree, state, default_sigterm):
     before = signal.getsignal(signal.SIGTERM)
     with pytest.raises(SystemExit) as exc:
         with power_limit(120, RaplPower(tree), state_file=state):
@@ -200,3 +208,20 @@ def test_nvml_without_permission_is_not_writable(state):
         with power_limit(150, NvmlPower(fake), state_file=state):
             pass
     assert fake.limits == {0: 250_000, 1: 300_000}
+
+
+def test_sigterm_is_passed_on_to_the_previous_handler(tree, state, default_sigterm):
+    seen = []
+
+    def previous(signum, frame):
+        seen.append(signum)
+        raise SystemExit(99)
+
+    signal.signal(signal.SIGTERM, previous)
+    with pytest.raises(SystemExit) as exc:
+        with power_limit(120, RaplPower(tree), state_file=state):
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(100):
+                pass
+    assert exc.value.code == 99 and seen == [signal.SIGTERM]
+    assert _limits(tree) == ORIGINAL and signal.getsignal(signal.SIGTERM) is previous
