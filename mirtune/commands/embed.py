@@ -1,0 +1,69 @@
+"""`mirtune embed INPUT... [-o out.npy|out.parquet]`: frozen MIREncoder embeddings, one row per input."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from mirtune.errors import UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("embed", help="embed IR files or sources with the frozen encoder")
+    p.add_argument("inputs", nargs="+", help=".ll/.bc files, sources (compiled first) or directories")
+    p.add_argument("-o", "--output", help="out.npy (rows in input order) or out.parquet (path, id, embedding); "
+                                          "default: print one line per input")
+    p.add_argument("--model", metavar="DIR", help="model directory (default: $MIRTUNE_MODEL or the shipped one)")
+    p.add_argument("-O", dest="opt", type=int, default=2, choices=range(4), metavar="{0,1,2,3}",
+                   help="optimisation level for sources (default 2)")
+    p.add_argument("--openmp", action="store_true", help="compile sources with -fopenmp")
+    p.add_argument("--batch", type=int, default=16, help="files per encoder batch (default 16)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from mirtune.embed import iter_embeddings, load_encoder
+    from mirtune.ir.inputs import expand_inputs
+    from mirtune.progress import note, progress
+
+    out = Path(args.output) if args.output else None
+    if out is not None and out.suffix not in (".npy", ".parquet"):
+        raise UsageError("-o must name a .npy or .parquet file")
+    if args.batch < 1:
+        raise UsageError("--batch must be at least 1")
+    model = load_encoder(args.model)
+    total = sum(1 for _ in expand_inputs(args.inputs))
+    paths, vectors, failed = [], [], 0
+    for path, vector, reason in progress(iter_embeddings(args.inputs, args.model, args.batch, args.opt,
+                                                         args.openmp), total=total, desc="embedding"):
+        if vector is None:
+            note(f"mirtune embed: {reason}")
+            failed += 1
+            continue
+        paths.append(str(path))
+        vectors.append(vector)
+    matrix = np.stack(vectors) if vectors else np.zeros((0, model.config.embedding_dim), np.float32)
+    if out is None:
+        for p, v in zip(paths, matrix):
+            print(p + "\t" + " ".join(f"{x:.6g}" for x in v))
+    elif out.suffix == ".npy":
+        out.parent.mkdir(parents=True, exist_ok=True)
+        np.save(out, matrix)
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        out.parent.mkdir(parents=True, exist_ok=True)
+        table = pa.table({"path": pa.array(paths, pa.string()),
+                          "embedding": pa.array(list(matrix), pa.list_(pa.float32()))})
+        pq.write_table(table, out)
+    if out is not None:
+        print(f"wrote {len(paths)} embedding(s) of dimension {matrix.shape[1]} to {out}"
+              + (f"; {failed} input(s) failed and were skipped (rows follow the inputs that succeeded)"
+                 if failed else ""), file=sys.stderr)
+    elif failed:
+        print(f"{failed} input(s) failed and were skipped", file=sys.stderr)
+    return 2 if failed else 0

@@ -1,0 +1,83 @@
+"""`mirtune model info [--preset P | --model DIR]`: the encoder's configuration and parameter counts per part."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("model", help="inspect MIREncoder presets and trained models")
+    msub = p.add_subparsers(dest="model_command", metavar="ACTION", required=True)
+    i = msub.add_parser("info", help="configuration and parameter counts per part")
+    src = i.add_mutually_exclusive_group()
+    src.add_argument("--preset", help="a named preset (small, paper, tiny); default small")
+    src.add_argument("--model", metavar="DIR", help="a trained model directory (default: the shipped encoder, "
+                                                     "else the small preset)")
+    i.add_argument("--tokenizer", metavar="JSON", help="size a preset's vocabulary to this tokenizer.json "
+                                                       "(default vocabulary: 8000)")
+    i.add_argument("--json", action="store_true", help="print JSON")
+    i.set_defaults(func=run_info)
+
+
+def _count(module, skip: set[int] = frozenset()) -> int:
+    return sum(p.numel() for p in module.parameters() if id(p) not in skip)
+
+
+def run_info(args: argparse.Namespace) -> int:
+    import json
+
+    from mirtune.model.config import preset
+    from mirtune.model.encoder import MIREncoder
+    from mirtune.model.objectives import PretrainingHeads
+
+    provenance = None
+    source = None
+    if args.model or (not args.preset and _shipped()):
+        from mirtune.embed import default_model_dir
+        from mirtune.model.io import load_model
+
+        model_dir = default_model_dir(args.model)
+        loaded = load_model(model_dir, require_tokenizer=False)
+        cfg, encoder, provenance, source = loaded.config, loaded.encoder, loaded.provenance, str(model_dir)
+    else:
+        tokenizer = None
+        if args.tokenizer:
+            from mirtune.ir.tokenizer import IRTokenizer
+
+            tokenizer = IRTokenizer.load(args.tokenizer)
+        cfg = preset(args.preset or "small", tokenizer)
+        encoder = MIREncoder(cfg)
+        source = f"preset {cfg.preset}"
+    heads = PretrainingHeads(cfg)
+    counts = encoder.parameter_counts()
+    head_counts = {"mlm_head": _count(heads.mlm), "flow_decoders": _count(heads.flows),
+                   "matching_head": _count(heads.matching)}
+    info = {
+        "source": source, "preset": cfg.preset, "config": cfg.to_dict(), "embedding_dim": cfg.embedding_dim,
+        "parameters": {**{k: v for k, v in counts.items() if k != "total"}, "encoder_total": counts["total"],
+                       **head_counts, "pretraining_total": counts["total"] + sum(head_counts.values())},
+    }
+    if provenance:
+        info["provenance"] = {k: provenance.get(k) for k in ("preset", "steps", "corpus", "heldout_metrics",
+                                                             "tokenizer_sha256", "created")}
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    print(f"{source}: preset {cfg.preset}, vocabulary {cfg.vocab_size}, embedding {cfg.embedding_dim} "
+          f"= text {cfg.d_model} ++ graph {cfg.gcn_hidden}")
+    print(f"  transformer: {cfg.n_layers} layers, d_model {cfg.d_model}, {cfg.n_heads} heads, ff {cfg.d_ff}; "
+          f"GCN: {cfg.gcn_layers} layers, hidden {cfg.gcn_hidden}")
+    width = max(len(k) for k in info["parameters"])
+    for name, n in info["parameters"].items():
+        print(f"  {name:<{width}}  {n:>12,}")
+    if provenance:
+        print(f"  trained {provenance.get('steps')} steps; held-out: "
+              + ", ".join(f"{k} {v:.3f}" for k, v in (provenance.get("heldout_metrics") or {}).items()
+                          if isinstance(v, (int, float))))
+    return 0
+
+
+def _shipped() -> bool:
+    from mirtune.embed import DEFAULT_MODEL_DIR
+
+    return (DEFAULT_MODEL_DIR / "model.safetensors").is_file()

@@ -1,0 +1,121 @@
+"""Frozen MIREncoder embeddings of IR files and sources: `mirtune.embed(paths) -> numpy array`.
+
+The model comes from `model_dir`, else $MIRTUNE_MODEL, else the shipped default in mirtune/assets/encoder.
+Files are embedded in batches; identical statements across a batch are encoded once.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+import numpy as np
+
+from mirtune.errors import MirtuneError, UsageError
+from mirtune.paths import ASSETS_DIR
+
+DEFAULT_MODEL_DIR = ASSETS_DIR / "encoder"
+BATCH_FILES = 16
+
+
+def default_model_dir(model_dir: str | os.PathLike | None = None) -> Path:
+    """`model_dir`, else $MIRTUNE_MODEL, else the shipped model; UsageError if none exists."""
+    chosen = model_dir or os.environ.get("MIRTUNE_MODEL")
+    if chosen:
+        if not Path(chosen).is_dir():
+            raise UsageError("model directory not found", str(chosen))
+        return Path(chosen)
+    if not (DEFAULT_MODEL_DIR / "model.safetensors").is_file():
+        raise UsageError("no shipped encoder in mirtune/assets/encoder; pre-train one with `mirtune pretrain` "
+                         "and pass --model DIR (or set MIRTUNE_MODEL)")
+    return DEFAULT_MODEL_DIR
+
+
+@lru_cache(maxsize=4)
+def _load(resolved_dir: str):
+    from mirtune.model.io import load_model
+
+    return load_model(resolved_dir)
+
+
+def load_encoder(model_dir: str | os.PathLike | None = None):
+    """The LoadedModel (encoder, config, tokenizer, provenance), cached per directory."""
+    return _load(str(default_model_dir(model_dir).resolve()))
+
+
+def _embed_samples(model, samples: list[dict]) -> np.ndarray:
+    from mirtune.model.encoder import collate
+
+    batch = collate(samples, model.config.n_flows)
+    return model.encoder.embed(batch).cpu().numpy().astype(np.float32)
+
+
+def embed_modules(modules: Sequence, model_dir: str | os.PathLike | None = None,
+                  batch_files: int = BATCH_FILES) -> np.ndarray:
+    """Embeddings [len(modules), dim] of parsed IRModules, rows in order."""
+    from mirtune.pretrain.samples import module_to_sample, sample_arrays
+
+    model = load_encoder(model_dir)
+    rows = []
+    for start in range(0, len(modules), batch_files):
+        chunk = modules[start:start + batch_files]
+        samples = [sample_arrays(module_to_sample(m, model.tokenizer), model.config.seq_len) for m in chunk]
+        rows.append(_embed_samples(model, samples))
+    if not rows:
+        return np.zeros((0, model.config.embedding_dim), np.float32)
+    return np.concatenate(rows)
+
+
+def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None,
+                    batch_files: int = BATCH_FILES, opt: int = 2, openmp: bool = False
+                    ) -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
+    """Yield (path, vector, None) or (path, None, reason) for every input, in input order.
+
+    Directories are expanded (sorted, recursively); sources are compiled first.
+    """
+    from mirtune.ir.inputs import expand_inputs, load_ir
+    from mirtune.pretrain.samples import module_to_sample, sample_arrays
+
+    model = load_encoder(model_dir)
+    pending: list[tuple[Path, dict | None, str | None]] = []
+
+    def flush() -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
+        good = [s for _, s, _ in pending if s is not None]
+        vectors = iter(_embed_samples(model, good)) if good else iter(())
+        for path, sample, reason in pending:
+            yield (path, next(vectors), None) if sample is not None else (path, None, reason)
+        pending.clear()
+
+    for path, reason in expand_inputs(list(paths)):
+        if reason is None:
+            try:
+                module = load_ir(path, opt=opt, openmp=openmp)
+                pending.append((path, sample_arrays(module_to_sample(module, model.tokenizer),
+                                                    model.config.seq_len), None))
+            except MirtuneError as exc:
+                pending.append((path, None, exc.line()))
+        else:
+            pending.append((path, None, f"{path}: {reason}"))
+        if sum(1 for _, s, _ in pending if s is not None) >= batch_files:
+            yield from flush()
+    yield from flush()
+
+
+def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None
+          ) -> np.ndarray:
+    """Embeddings [n_files, dim] (float32) of .ll/.bc files or sources, rows in input order.
+
+    Raises MirtuneError on the first input that cannot be read or compiled.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    vectors = []
+    for path, vector, reason in iter_embeddings(paths, model_dir):
+        if vector is None:
+            raise MirtuneError(reason or "cannot embed", None)
+        vectors.append(vector)
+    if not vectors:
+        return np.zeros((0, load_encoder(model_dir).config.embedding_dim), np.float32)
+    return np.stack(vectors)

@@ -1,0 +1,256 @@
+"""MIREncoder: a statement Transformer (text modality) and a GCN over the program graph (graph modality).
+
+Both modalities read tokens through ONE shared token embedding table.
+
+Text: each statement's 64 ids run through a pre-norm Transformer encoder on their own; the statement's
+vector is the final state of its [CLS] position, and a file's text vector is the mean of its statement
+vectors. Identical statements in a batch of files are encoded once and scattered back (IR repeats itself
+a lot), and each batch is trimmed to its longest statement (padding is masked, so this changes nothing).
+
+Graph: a node's feature is the mean of the token embeddings of its tokenised full_text (padding
+excluded) plus a node-type embedding. GCNConv layers run over the UNION of the control, data and call
+flows, made undirected. Why the union and not one convolution per flow: GCNConv has no edge types, and
+a relational (per-flow) GCN triples the graph parameters and the message passing for graphs whose three
+flows mostly connect the same neighbourhoods (a data edge and a control edge usually join consecutive
+instructions); the flows are kept apart where they matter, in the pre-training decoder, which
+reconstructs each flow's adjacency separately from the shared latents (see objectives.py). Undirected
+edges let a node hear both its producers and its users. The graph vector is the mean of the node latents.
+
+The embedding of a file is text vector ++ graph vector (`MIREncoder.embed`, inference mode, deterministic).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from mirtune.model.config import EncoderConfig
+
+
+@dataclass
+class IRBatch:
+    """A batch of files: their statements, graph nodes and per-flow edges, with global node indices."""
+
+    stmt_ids: Tensor            # [S, L] long
+    stmt_file: Tensor           # [S] long: which file each statement belongs to
+    node_ids: Tensor            # [N, L] long
+    node_type: Tensor           # [N] long
+    node_file: Tensor           # [N] long
+    edge_index: list[Tensor]    # per flow (CONTROL, DATA, CALL): [2, E_f] long, global node indices
+    num_files: int
+    ids: list[str] = field(default_factory=list)
+
+    def to(self, device: Any) -> "IRBatch":
+        return IRBatch(self.stmt_ids.to(device), self.stmt_file.to(device), self.node_ids.to(device),
+                       self.node_type.to(device), self.node_file.to(device),
+                       [e.to(device) for e in self.edge_index], self.num_files, self.ids)
+
+    @property
+    def num_nodes(self) -> int:
+        return int(self.node_ids.shape[0])
+
+
+def collate(samples: Sequence[dict[str, np.ndarray]], n_flows: int = 3) -> IRBatch:
+    """Stack samples shaped by `mirtune.pretrain.samples.sample_arrays` into one IRBatch."""
+    stmt, stmt_file, nodes, node_type, node_file = [], [], [], [], []
+    flows: list[list[np.ndarray]] = [[] for _ in range(n_flows)]
+    offset = 0
+    for i, s in enumerate(samples):
+        n_stmt, n_nodes = s["stmt_ids"].shape[0], s["node_ids"].shape[0]
+        stmt.append(s["stmt_ids"])
+        stmt_file.append(np.full(n_stmt, i, dtype=np.int64))
+        nodes.append(s["node_ids"])
+        node_type.append(s["node_type"])
+        node_file.append(np.full(n_nodes, i, dtype=np.int64))
+        e = s["edges"]
+        for f in range(n_flows):
+            sel = e[e[:, 2] == f]
+            flows[f].append(sel[:, :2].T + offset)
+        offset += n_nodes
+    seq_len = samples[0]["stmt_ids"].shape[1] if samples else 64
+
+    def cat(parts: list[np.ndarray], shape: tuple[int, ...]) -> Tensor:
+        arr = np.concatenate(parts) if parts else np.zeros(shape, dtype=np.int64)
+        return torch.from_numpy(np.ascontiguousarray(arr, dtype=np.int64))
+
+    return IRBatch(
+        stmt_ids=cat(stmt, (0, seq_len)), stmt_file=cat(stmt_file, (0,)),
+        node_ids=cat(nodes, (0, seq_len)), node_type=cat(node_type, (0,)), node_file=cat(node_file, (0,)),
+        edge_index=[torch.from_numpy(np.ascontiguousarray(np.concatenate(f, axis=1) if f else
+                                                          np.zeros((2, 0)), dtype=np.int64)) for f in flows],
+        num_files=len(samples), ids=[str(s.get("id", "")) for s in samples])
+
+
+def mean_by_group(values: Tensor, group: Tensor, num_groups: int) -> Tensor:
+    """Mean of the rows of `values` per group id (0 for a group with no rows)."""
+    out = values.new_zeros((num_groups, values.shape[1]))
+    out.index_add_(0, group, values)
+    counts = torch.bincount(group, minlength=num_groups).clamp(min=1).to(values.dtype)
+    return out / counts.unsqueeze(1)
+
+
+class StatementEncoder(nn.Module):
+    """Pre-norm Transformer encoder over one statement's ids; returns every position's final state."""
+
+    def __init__(self, cfg: EncoderConfig, token_embedding: nn.Embedding) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.token_embedding = token_embedding
+        self.position_embedding = nn.Embedding(cfg.seq_len, cfg.d_model)
+        self.input_norm = nn.LayerNorm(cfg.d_model)
+        self.dropout = nn.Dropout(cfg.dropout)
+        layer = nn.TransformerEncoderLayer(cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.dropout, activation="gelu",
+                                           batch_first=True, norm_first=True)
+        self.layers = nn.TransformerEncoder(layer, cfg.n_layers, norm=nn.LayerNorm(cfg.d_model),
+                                            enable_nested_tensor=False)
+
+    def forward(self, ids: Tensor, chunk: int = 128) -> Tensor:
+        """States [S, L', d] for ids [S, L] (right padding), L' = the longest statement of the batch.
+
+        Statements are sorted by length and run in chunks of `chunk`, each trimmed to its own longest
+        statement: IR statements are mostly short, so this saves most of the padding's work. Padding is
+        masked, so the states of real positions do not depend on the chunking.
+        """
+        keep = ids != self.cfg.pad_id
+        lengths = keep.sum(1)
+        n = ids.shape[0]
+        width = max(int(lengths.max().item()) if n else 1, 1)
+        if n <= chunk:
+            return self._run(ids[:, :width], keep[:, :width])
+        order = torch.argsort(lengths, stable=True)
+        parts = []
+        for start in range(0, n, chunk):
+            idx = order[start:start + chunk]
+            w = max(int(lengths[idx].max().item()), 1)
+            h = self._run(ids[idx, :w], keep[idx, :w])
+            parts.append(F.pad(h, (0, 0, 0, width - w)))
+        inverse = torch.empty_like(order)
+        inverse[order] = torch.arange(n, device=order.device)
+        return torch.cat(parts)[inverse]
+
+    def _run(self, ids: Tensor, keep: Tensor) -> Tensor:
+        pos = torch.arange(ids.shape[1], device=ids.device)
+        x = self.token_embedding(ids) + self.position_embedding(pos).unsqueeze(0)
+        x = self.dropout(self.input_norm(x))
+        return self.layers(x, src_key_padding_mask=~keep)
+
+
+class GraphEncoder(nn.Module):
+    """Node features from token embeddings + node type, GCNConv layers over the union of the flows."""
+
+    def __init__(self, cfg: EncoderConfig, token_embedding: nn.Embedding) -> None:
+        super().__init__()
+        from torch_geometric.nn import GCNConv
+
+        self.cfg = cfg
+        self.token_embedding = token_embedding
+        self.type_embedding = nn.Embedding(cfg.n_node_types, cfg.d_model)
+        self.input_norm = nn.LayerNorm(cfg.d_model)
+        dims = [cfg.d_model] + [cfg.gcn_hidden] * cfg.gcn_layers
+        self.convs = nn.ModuleList(GCNConv(a, b) for a, b in zip(dims[:-1], dims[1:]))
+        self.dropout = nn.Dropout(cfg.dropout)
+
+    def node_features(self, node_ids: Tensor, node_type: Tensor) -> Tensor:
+        """[N, d]: mean token embedding of each node's ids (padding excluded) + its type embedding."""
+        tokens = F.embedding_bag(node_ids, self.token_embedding.weight, mode="mean",
+                                 padding_idx=self.cfg.pad_id)
+        return self.input_norm(tokens + self.type_embedding(node_type))
+
+    @staticmethod
+    def union_edges(edge_index: list[Tensor], num_nodes: int) -> Tensor:
+        """All flows' edges in both directions, duplicates removed."""
+        from torch_geometric.utils import to_undirected
+
+        ei = torch.cat(edge_index, dim=1) if edge_index else torch.zeros((2, 0), dtype=torch.long)
+        return to_undirected(ei, num_nodes=num_nodes)
+
+    def forward(self, node_ids: Tensor, node_type: Tensor, edge_index: list[Tensor]) -> Tensor:
+        """Node latents [N, gcn_hidden]."""
+        x = self.dropout(self.node_features(node_ids, node_type))
+        ei = self.union_edges(edge_index, node_ids.shape[0])
+        for i, conv in enumerate(self.convs):
+            x = conv(x, ei)
+            if i < len(self.convs) - 1:
+                x = self.dropout(F.relu(x))
+        return x
+
+
+@dataclass
+class EncoderOutput:
+    text: Tensor            # [B, d_model] file text vectors
+    graph: Tensor           # [B, gcn_hidden] file graph vectors
+    nodes: Tensor           # [N, gcn_hidden] node latents
+    statements: Tensor      # [S, L', d_model] statement states (masked ids in pre-training), unique rows
+    stmt_inverse: Tensor    # [S_batch] index into `statements` for each statement of the batch
+
+
+class MIREncoder(nn.Module):
+    """The two-modality encoder; `embed` gives the frozen embedding, `forward` what pre-training needs."""
+
+    def __init__(self, cfg: EncoderConfig) -> None:
+        super().__init__()
+        cfg.validate()
+        self.cfg = cfg
+        self.token_embedding = nn.Embedding(cfg.vocab_size, cfg.d_model, padding_idx=cfg.pad_id)
+        self.text = StatementEncoder(cfg, self.token_embedding)
+        self.graph = GraphEncoder(cfg, self.token_embedding)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        nn.init.normal_(self.token_embedding.weight, std=0.02)
+        nn.init.normal_(self.text.position_embedding.weight, std=0.02)
+        nn.init.normal_(self.graph.type_embedding.weight, std=0.02)
+        with torch.no_grad():
+            self.token_embedding.weight[self.cfg.pad_id].zero_()
+
+    def encode_statements(self, ids: Tensor) -> Tensor:
+        """Final states [S, L', d] of each statement (no de-duplication)."""
+        return self.text(ids)
+
+    def forward(self, batch: IRBatch, stmt_ids: Tensor | None = None, stmt_inverse: Tensor | None = None,
+                dedup: bool = True) -> EncoderOutput:
+        """Encode a batch. Pre-training passes de-duplicated, masked `stmt_ids` with their `stmt_inverse`
+        (one index per statement of the batch); otherwise the batch's statements are de-duplicated here."""
+        if stmt_ids is None:
+            if dedup and batch.stmt_ids.shape[0] > 1:
+                stmt_ids, stmt_inverse = torch.unique(batch.stmt_ids, dim=0, return_inverse=True)
+            else:
+                stmt_ids = batch.stmt_ids
+                stmt_inverse = torch.arange(stmt_ids.shape[0], device=stmt_ids.device)
+        assert stmt_inverse is not None
+        states = self.encode_statements(stmt_ids)
+        cls = states[:, 0][stmt_inverse]
+        text = mean_by_group(cls, batch.stmt_file, batch.num_files)
+        nodes = self.graph(batch.node_ids, batch.node_type, batch.edge_index)
+        graph = mean_by_group(nodes, batch.node_file, batch.num_files)
+        return EncoderOutput(text, graph, nodes, states, stmt_inverse)
+
+    def embed(self, batch: IRBatch, dedup: bool = True) -> Tensor:
+        """Embeddings [B, d_model + gcn_hidden] = text vector ++ graph vector, in inference mode."""
+        was_training = self.training
+        self.eval()
+        try:
+            with torch.inference_mode():
+                out = self.forward(batch, dedup=dedup)
+                return torch.cat([out.text, out.graph], dim=1)
+        finally:
+            self.train(was_training)
+
+    def parameter_counts(self) -> dict[str, int]:
+        """Parameters per part (the shared token embedding counted once, on its own)."""
+        def count(m: nn.Module, skip: set[int] = set()) -> int:
+            return sum(p.numel() for p in m.parameters() if id(p) not in skip)
+
+        shared = {id(self.token_embedding.weight)}
+        parts = {
+            "token_embedding": self.token_embedding.weight.numel(),
+            "statement_transformer": count(self.text, shared),
+            "graph_gcn": count(self.graph, shared),
+        }
+        parts["total"] = sum(parts.values())
+        return parts

@@ -1,0 +1,233 @@
+"""Save and load MIREncoder weights: safetensors + JSON only, so loading never unpickles anything.
+
+A model directory holds
+    config.json        the EncoderConfig
+    model.safetensors  encoder weights under `encoder.`, pre-training heads (optional) under `heads.`
+    tokenizer.json     the IRTokenizer the model was trained with
+    provenance.json    preset, tokenizer sha256, corpus, steps, held-out metrics, command, code version
+
+Every failure to read one of them (missing, truncated, corrupt, wrong shapes) is one MirtuneError line.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from mirtune.errors import MirtuneError
+from mirtune.model.config import EncoderConfig
+
+CONFIG_FILE = "config.json"
+WEIGHTS_FILE = "model.safetensors"
+TOKENIZER_FILE = "tokenizer.json"
+PROVENANCE_FILE = "provenance.json"
+FORMAT = "mirtune-mirencoder-1"
+
+
+# ------------------------------------------------------------------------------------ raw tensors
+def canonical_state(module: nn.Module, prefix: str = "") -> dict[str, torch.Tensor]:
+    """The module's state dict with tied (aliased) tensors kept once, contiguous, on the CPU."""
+    seen: set[tuple[int, int]] = set()
+    out = {}
+    for name, t in module.state_dict().items():
+        key = (t.untyped_storage().data_ptr(), t.storage_offset()) if t.numel() else (id(t), 0)
+        if key in seen:
+            continue
+        seen.add(key)
+        out[prefix + name] = t.detach().to("cpu").contiguous()
+    return out
+
+
+def save_tensors(path: str | os.PathLike, tensors: dict[str, torch.Tensor],
+                 metadata: dict[str, str] | None = None) -> None:
+    """Write tensors with safetensors, atomically (temp file, then rename)."""
+    from safetensors.torch import save_file
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    save_file({k: v.detach().to("cpu").contiguous() for k, v in tensors.items()}, str(tmp),
+              metadata={"format": FORMAT, **(metadata or {})})
+    os.replace(tmp, path)
+
+
+def load_tensors(path: str | os.PathLike) -> dict[str, torch.Tensor]:
+    """Read a safetensors file; MirtuneError (one line) when it is missing, truncated or corrupt."""
+    from safetensors.torch import load_file
+
+    path = Path(path)
+    if not path.is_file():
+        raise MirtuneError("weights file not found", str(path))
+    try:
+        return load_file(str(path), device="cpu")
+    except Exception as exc:  # safetensors raises SafetensorError / OSError / ValueError for bad files
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise MirtuneError(f"corrupt or truncated weights file ({reason})", str(path)) from None
+
+
+def load_into(module: nn.Module, tensors: dict[str, torch.Tensor], prefix: str, source: str) -> None:
+    """Load `prefix`-ed tensors into a module, checking names and shapes exactly."""
+    expected = canonical_state(module, prefix)
+    given = {k: v for k, v in tensors.items() if k.startswith(prefix)}
+    missing = sorted(set(expected) - set(given))
+    unexpected = sorted(set(given) - set(expected))
+    if missing or unexpected:
+        detail = (f"missing {', '.join(missing[:3])}" if missing else "") + \
+                 ("; " if missing and unexpected else "") + \
+                 (f"unexpected {', '.join(unexpected[:3])}" if unexpected else "")
+        raise MirtuneError(f"weights do not match the model config: {detail}", source)
+    for k, v in given.items():
+        if tuple(v.shape) != tuple(expected[k].shape):
+            raise MirtuneError(f"weights do not match the model config: {k} has shape {tuple(v.shape)}, "
+                               f"expected {tuple(expected[k].shape)}", source)
+    state = {k[len(prefix):]: v for k, v in given.items()}
+    module.load_state_dict(state, strict=False)  # aliases of tied tensors are absent by design
+
+
+def read_json(path: str | os.PathLike, what: str) -> Any:
+    """Parse a JSON file; MirtuneError naming `what` when it is missing or not valid JSON."""
+    path = Path(path)
+    if not path.is_file():
+        raise MirtuneError(f"{what} not found", str(path))
+    try:
+        return json.loads(path.read_text())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MirtuneError(f"corrupt {what}: {str(exc).splitlines()[0]}", str(path)) from None
+
+
+def write_json(path: str | os.PathLike, data: Any) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=_json_default) + "\n")
+    os.replace(tmp, path)
+
+
+def _json_default(obj: Any) -> Any:
+    if hasattr(obj, "item"):
+        return obj.item()
+    if isinstance(obj, (set, tuple)):
+        return list(obj)
+    return str(obj)
+
+
+# ----------------------------------------------------------------------------------- provenance
+def code_version() -> dict[str, Any]:
+    """mirtune's version and, when run from a git checkout, the commit and whether the tree is dirty."""
+    from mirtune import __version__
+    from mirtune.paths import REPO_DIR
+
+    info: dict[str, Any] = {"mirtune": __version__, "torch": torch.__version__}
+    try:
+        commit = subprocess.run(["git", "-C", str(REPO_DIR), "rev-parse", "HEAD"], capture_output=True,
+                                text=True, timeout=10)
+        if commit.returncode == 0:
+            info["git_commit"] = commit.stdout.strip()
+            dirty = subprocess.run(["git", "-C", str(REPO_DIR), "status", "--porcelain", "--untracked-files=no"],
+                                   capture_output=True, text=True, timeout=10)
+            info["git_dirty"] = bool(dirty.stdout.strip()) if dirty.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    return info
+
+
+def make_provenance(config: EncoderConfig, tokenizer: Any = None, corpus: Any = None, steps: int | None = None,
+                    heldout: dict[str, float] | None = None, command: str | list[str] | None = None,
+                    **extra: Any) -> dict[str, Any]:
+    """The provenance record saved beside the weights."""
+    if isinstance(command, list):
+        import shlex
+
+        command = shlex.join(command)
+    return {
+        "format": FORMAT,
+        "preset": config.preset,
+        "tokenizer_sha256": tokenizer.sha256 if tokenizer is not None else None,
+        "corpus": corpus,
+        "steps": steps,
+        "heldout_metrics": heldout or {},
+        "command": command,
+        "code": code_version(),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        **extra,
+    }
+
+
+# --------------------------------------------------------------------------------- model folders
+@dataclass
+class LoadedModel:
+    encoder: Any              # MIREncoder, in eval mode
+    config: EncoderConfig
+    tokenizer: Any            # IRTokenizer or None when the folder has none
+    provenance: dict[str, Any]
+    heads: Any = None         # PretrainingHeads when asked for and present
+
+
+def save_model(directory: str | os.PathLike, encoder: nn.Module, config: EncoderConfig, tokenizer: Any = None,
+               provenance: dict[str, Any] | None = None, heads: nn.Module | None = None) -> Path:
+    """Write config.json, model.safetensors, tokenizer.json (if given) and provenance.json."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    tensors = canonical_state(encoder, "encoder.")
+    if heads is not None:
+        tensors.update(canonical_state(heads, "heads."))
+    save_tensors(directory / WEIGHTS_FILE, tensors, {"preset": config.preset})
+    write_json(directory / CONFIG_FILE, config.to_dict())
+    if tokenizer is not None:
+        if isinstance(tokenizer, (str, os.PathLike)):
+            if Path(tokenizer).resolve() != (directory / TOKENIZER_FILE).resolve():
+                shutil.copyfile(tokenizer, directory / TOKENIZER_FILE)
+        else:
+            tokenizer.save(directory / TOKENIZER_FILE)
+    write_json(directory / PROVENANCE_FILE, provenance if provenance is not None else make_provenance(config))
+    return directory
+
+
+def load_config(directory: str | os.PathLike) -> EncoderConfig:
+    path = Path(directory) / CONFIG_FILE
+    return EncoderConfig.from_dict(read_json(path, "model config"), str(path))
+
+
+def load_model(directory: str | os.PathLike, with_heads: bool = False, device: str | torch.device = "cpu",
+               require_tokenizer: bool = True) -> LoadedModel:
+    """Build the encoder from config.json and load model.safetensors into it (eval mode)."""
+    from mirtune.model.encoder import MIREncoder
+
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise MirtuneError("model directory not found", str(directory))
+    config = load_config(directory)
+    tensors = load_tensors(directory / WEIGHTS_FILE)
+    encoder = MIREncoder(config)
+    load_into(encoder, tensors, "encoder.", str(directory / WEIGHTS_FILE))
+    heads = None
+    if with_heads and any(k.startswith("heads.") for k in tensors):
+        from mirtune.model.objectives import PretrainingHeads
+
+        heads = PretrainingHeads(config)
+        load_into(heads, tensors, "heads.", str(directory / WEIGHTS_FILE))
+        heads.to(device)
+    tokenizer = None
+    tok_path = directory / TOKENIZER_FILE
+    if tok_path.is_file():
+        from mirtune.ir.tokenizer import IRTokenizer
+
+        tokenizer = IRTokenizer.load(tok_path, seq_len=config.seq_len)
+        if tokenizer.vocab_size != config.vocab_size:
+            raise MirtuneError(f"tokenizer vocabulary {tokenizer.vocab_size} does not match the model's "
+                               f"{config.vocab_size}", str(tok_path))
+    elif require_tokenizer:
+        raise MirtuneError("model directory has no tokenizer.json", str(directory))
+    prov_path = directory / PROVENANCE_FILE
+    provenance = read_json(prov_path, "provenance") if prov_path.exists() else {}
+    encoder.to(device).eval()
+    return LoadedModel(encoder, config, tokenizer, provenance, heads)

@@ -1,0 +1,145 @@
+"""MIREncoder: shapes, determinism, statement de-duplication and chunking, batching, presets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from mirtune.ir.frontend import compile_to_ir
+from mirtune.ir.graph import build_graph
+from mirtune.ir.module import IRModule
+from mirtune.ir.tokenizer import IRTokenizer
+from mirtune.model.config import PRESETS, preset
+from mirtune.model.encoder import MIREncoder, collate
+from mirtune.pretrain.samples import module_to_sample, sample_arrays
+
+PROGRAMS = {
+    "sum": "int sum(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }",
+    "stencil": "void st(float *a, float *b, int n) { for (int i = 1; i < n - 1; i++) "
+               "b[i] = (a[i-1] + a[i] + a[i+1]) / 3.0f; }",
+    "calls": "static int sq(int x) { return x * x; }\nint f(int *a, int n) { int s = 0; "
+             "for (int i = 0; i < n; i++) { if (a[i] > 0) s += sq(a[i]); else s -= a[i]; } return s; }",
+    "matmul": "void mm(double *c, const double *a, const double *b, int n) { for (int i = 0; i < n; i++) "
+              "for (int j = 0; j < n; j++) { double s = 0; for (int k = 0; k < n; k++) "
+              "s += a[i*n+k] * b[k*n+j]; c[i*n+j] = s; } }",
+}
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory):
+    d = tmp_path_factory.mktemp("src")
+    out = []
+    for name, code in PROGRAMS.items():
+        (d / f"{name}.c").write_text(code + "\n")
+        for opt in (0, 2):
+            out.append(IRModule.from_text(compile_to_ir(d / f"{name}.c", opt=opt), f"{name}-O{opt}"))
+    return out
+
+
+@pytest.fixture(scope="module")
+def tokenizer(modules):
+    return IRTokenizer.train([s for m in modules for s in m.statements()], vocab_size=400, min_frequency=1)
+
+
+@pytest.fixture(scope="module")
+def samples(modules, tokenizer):
+    return [sample_arrays(module_to_sample(m, tokenizer)) for m in modules]
+
+
+@pytest.fixture(scope="module")
+def model(tokenizer):
+    torch.manual_seed(0)
+    return MIREncoder(preset("small", tokenizer)).eval()
+
+
+def test_embedding_shape_is_text_plus_graph(model, samples):
+    batch = collate(samples)
+    out = model(batch)
+    cfg = model.cfg
+    assert out.text.shape == (len(samples), cfg.d_model)
+    assert out.graph.shape == (len(samples), cfg.gcn_hidden)
+    assert out.nodes.shape == (batch.num_nodes, cfg.gcn_hidden)
+    emb = model.embed(batch)
+    assert emb.shape == (len(samples), cfg.embedding_dim) == (len(samples), 256)
+    assert torch.isfinite(emb).all()
+    assert not emb.requires_grad
+
+
+def test_embed_is_deterministic_and_leaves_training_mode_alone(model, samples):
+    batch = collate(samples)
+    model.train()
+    a = model.embed(batch)
+    assert model.training  # restored
+    b = model.embed(batch)
+    model.eval()
+    assert torch.equal(a, b)
+
+
+def test_a_file_embeds_the_same_alone_or_in_a_batch(model, samples):
+    together = model.embed(collate(samples))
+    for i, s in enumerate(samples):
+        alone = model.embed(collate([s]))
+        torch.testing.assert_close(alone[0], together[i], atol=1e-5, rtol=1e-4)
+
+
+def test_dedup_gives_the_same_embedding_as_no_dedup(model, samples):
+    # the same files twice: every statement occurs at least twice in the batch
+    batch = collate(samples + samples)
+    uniq = torch.unique(batch.stmt_ids, dim=0).shape[0]
+    assert uniq <= batch.stmt_ids.shape[0] // 2
+    torch.testing.assert_close(model.embed(batch, dedup=True), model.embed(batch, dedup=False),
+                               atol=1e-5, rtol=1e-4)
+
+
+def test_length_chunking_does_not_change_statement_states(model, samples):
+    ids = collate(samples).stmt_ids
+    with torch.inference_mode():
+        whole = model.text(ids, chunk=10**6)
+        chunked = model.text(ids, chunk=7)
+    keep = (ids != model.cfg.pad_id)[:, : whole.shape[1]]
+    assert whole.shape == chunked.shape
+    torch.testing.assert_close(whole[keep], chunked[keep], atol=1e-5, rtol=1e-4)
+
+
+def test_collate_offsets_edges_to_global_node_indices(modules, samples):
+    batch = collate(samples[:3])
+    sizes = [s["node_ids"].shape[0] for s in samples[:3]]
+    assert batch.num_nodes == sum(sizes)
+    assert batch.node_file.tolist() == sum(([i] * n for i, n in enumerate(sizes)), [])
+    graphs = [build_graph(m) for m in modules[:3]]
+    for flow in range(3):
+        want = sum(sum(1 for e in g.edges if e[2] == flow) for g in graphs)
+        ei = batch.edge_index[flow]
+        assert ei.shape == (2, want)
+        # every edge stays inside its own file
+        assert torch.equal(batch.node_file[ei[0]], batch.node_file[ei[1]])
+
+
+def test_node_features_ignore_padding(model, samples):
+    s = samples[0]
+    ids = torch.from_numpy(s["node_ids"][:5])
+    types = torch.from_numpy(s["node_type"][:5])
+    emb = model.token_embedding.weight
+    feats = model.graph.node_features(ids, types)
+    keep = ids != model.cfg.pad_id
+    manual = torch.stack([emb[r[k]].mean(0) for r, k in zip(ids, keep)]) + model.graph.type_embedding(types)
+    torch.testing.assert_close(feats, model.graph.input_norm(manual))
+
+
+def test_presets_sizes():
+    small = MIREncoder(PRESETS["small"]).parameter_counts()["total"]
+    assert 0.5e6 < small < 3e6
+    from mirtune.model.objectives import PretrainingHeads
+
+    paper_cfg = PRESETS["paper"]
+    paper = MIREncoder(paper_cfg).parameter_counts()["total"]
+    heads = sum(p.numel() for p in PretrainingHeads(paper_cfg).parameters())
+    assert 20e6 < paper + heads < 24e6  # "about 22M parameters", as in the paper
+
+
+def test_empty_graph_flows_and_single_file(model, samples):
+    one = dict(samples[0])
+    one["edges"] = one["edges"][one["edges"][:, 2] != 2]  # drop the call flow
+    emb = model.embed(collate([one]))
+    assert emb.shape == (1, model.cfg.embedding_dim) and torch.isfinite(emb).all()
