@@ -24,6 +24,11 @@ COMMANDS = (
     "apply",
     "tokenizer",
     "collect",
+    "corpus",
+    "pretrain",
+    "model",
+    "embed",
+    "evaluate",
 )
 
 
