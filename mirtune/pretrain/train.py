@@ -1,0 +1,801 @@
+"""Distributed pre-training of MIREncoder on Ray Train: data parallel over N workers, CPU or GPU.
+
+The driver (`pretrain`) reads a corpus folder (tokenizer.json + samples/split=train|heldout Parquet shards,
+see samples.py) as Ray Data datasets and starts a `TorchTrainer`. Each worker reads its shard of the
+training split (`get_dataset_shard`), runs the three objectives on its batches under DDP (gloo on CPUs,
+nccl with mixed precision on GPUs), and every K steps rank 0 evaluates the held-out split and reports a
+checkpoint to the run's storage path. A checkpoint holds only safetensors and JSON:
+
+    model.safetensors      encoder.* and heads.* weights
+    optimizer.safetensors  AdamW moments, with optimizer.json (hyper-parameters)
+    trainer_state.json     step, samples seen, the metrics history and held-out evaluations
+
+`FailureConfig(max_failures)` replaces a worker that dies: the worker group restarts from the latest
+checkpoint, so at most K steps are lost. `--resume` re-attaches to the same storage path and run name and
+continues from the latest checkpoint too. At the end the driver writes the model (io.py format),
+metrics.csv, heldout.csv and learning_curves.png into the output folder. Data order after a restart
+is not replayed exactly (each restart starts a fresh pass over the shard); the step count, the learning
+rate schedule and the per-step random masks (seeded by step) are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import math
+import os
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mirtune.errors import MirtuneError, UsageError
+
+RUN_NAME = "pretrain"
+METRIC_KEYS = ("loss", "mlm_loss", "mlm_accuracy", "recon_loss", "recon_loss_control", "recon_loss_data",
+               "recon_loss_call", "auc_control", "auc_data", "auc_call", "match_loss", "match_accuracy")
+CSV_FIELDS = ("step", "epoch", "samples", "time_s", "samples_per_s", "lr") + METRIC_KEYS
+COLUMNS = ("id", "stmt_ids", "n_stmt", "node_ids", "n_nodes", "node_type", "edges", "n_edges")
+
+
+@dataclass
+class TrainConfig:
+    """Everything a pre-training run needs; the driver passes it to every worker as a dict."""
+
+    corpus: str
+    out: str
+    preset: str = "small"
+    workers: int = 1
+    gpus: bool = False
+    steps: int = 2000
+    batch_size: int = 8                 # files per worker per step
+    lr: float = 5e-4
+    warmup_steps: int | None = None     # default: 5% of the steps
+    weight_decay: float = 0.01
+    grad_clip: float = 1.0
+    checkpoint_every: int = 200
+    eval_every: int | None = None       # default: at every checkpoint; 0: only at the end
+    eval_samples: int = 256             # held-out files evaluated
+    log_every: int = 10
+    max_statements: int = 256           # statements per file per step (a random, ordered subset)
+    seed: int = 0
+    storage: str | None = None          # checkpoint storage path; default OUT/checkpoints
+    resume: bool = False
+    max_failures: int = 3
+    cpus_per_worker: float = 1.0
+    cache_mb: int = 2048                # keep a worker's shard in memory up to this size (MB)
+    materialize_mb: int = 2048          # read a corpus up to this size (MB on disk) before training; else stream
+    address: str | None = None
+    command: list[str] = field(default_factory=list)
+    trace_dir: str | None = None        # tests: workers write their pid and each executed step here
+    step_delay_s: float = 0.0           # tests: slow each step down
+
+    def validate(self) -> None:
+        for name in ("workers", "steps", "batch_size", "checkpoint_every", "log_every", "max_statements",
+                     "eval_samples"):
+            if getattr(self, name) < 1:
+                raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
+        if self.cpus_per_worker <= 0:
+            raise UsageError("--cpus-per-worker must be positive")
+        if self.max_failures < 0:
+            raise UsageError("--max-failures must be 0 or more")
+
+    @property
+    def storage_path(self) -> Path:
+        return Path(self.storage).resolve() if self.storage else (Path(self.out) / "checkpoints").resolve()
+
+
+# ============================================================================= argument parsing
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `mirtune pretrain` and jobs/pretrain.py."""
+    p.add_argument("--corpus", required=True, help="corpus folder (tokenizer.json, samples/split=train|heldout)")
+    p.add_argument("--out", required=True, help="output folder: model, metrics.csv, learning_curves.png")
+    p.add_argument("--preset", default="small", help="model preset: small (default), paper, tiny")
+    p.add_argument("--workers", type=int, default=1, help="data-parallel workers (default 1)")
+    p.add_argument("--gpus", action="store_true", help="one GPU per worker, nccl, mixed precision")
+    p.add_argument("--resume", action="store_true", help="continue from the latest checkpoint in the storage path")
+    p.add_argument("--steps", type=int, default=2000, help="optimizer steps (default 2000)")
+    p.add_argument("--batch-size", type=int, default=8, help="files per worker per step (default 8)")
+    p.add_argument("--lr", type=float, default=5e-4, help="peak learning rate (default 5e-4)")
+    p.add_argument("--checkpoint-every", type=int, default=200, metavar="K", help="steps between checkpoints")
+    p.add_argument("--eval-every", type=int, default=None, metavar="K",
+                   help="steps between held-out evaluations (default: at each checkpoint; 0: only at the end)")
+    p.add_argument("--eval-samples", type=int, default=256, help="held-out files to evaluate (default 256)")
+    p.add_argument("--log-every", type=int, default=10, help="steps between progress lines (default 10)")
+    p.add_argument("--max-statements", type=int, default=256, help="statements per file per step (default 256)")
+    p.add_argument("--storage", help="checkpoint storage path (default OUT/checkpoints; a shared folder on a cluster)")
+    p.add_argument("--max-failures", type=int, default=3, help="worker failures tolerated (default 3)")
+    p.add_argument("--cpus-per-worker", type=float, default=1.0, help="CPUs reserved per worker (default 1)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--address", help="Ray cluster address (default: $RAY_ADDRESS, else a private local cluster)")
+
+
+def config_from_args(args: argparse.Namespace, command: list[str] | None = None) -> TrainConfig:
+    cfg = TrainConfig(corpus=args.corpus, out=args.out, preset=args.preset, workers=args.workers, gpus=args.gpus,
+                      steps=args.steps, batch_size=args.batch_size, lr=args.lr,
+                      checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
+                      eval_samples=args.eval_samples, log_every=args.log_every,
+                      max_statements=args.max_statements, seed=args.seed, storage=args.storage,
+                      resume=args.resume, max_failures=args.max_failures, cpus_per_worker=args.cpus_per_worker,
+                      address=args.address, command=list(command if command is not None else sys.argv))
+    cfg.validate()
+    return cfg
+
+
+# ===================================================================== checkpoints (no pickle)
+def save_checkpoint(directory: Path, model: Any, optimizer: Any, state: dict[str, Any]) -> None:
+    """model.safetensors, optimizer.safetensors + optimizer.json, trainer_state.json."""
+    import torch
+
+    from mirtune.model.io import canonical_state, save_tensors, write_json
+
+    tensors = canonical_state(model.encoder, "encoder.")
+    tensors.update(canonical_state(model.heads, "heads."))
+    save_tensors(directory / "model.safetensors", tensors)
+    opt_state = optimizer.state_dict()
+    opt_tensors, opt_scalars = {}, {}
+    for idx, slots in opt_state["state"].items():
+        for name, value in slots.items():
+            if isinstance(value, torch.Tensor):
+                opt_tensors[f"state.{idx}.{name}"] = value
+            else:
+                opt_scalars[f"{idx}.{name}"] = value
+    save_tensors(directory / "optimizer.safetensors", opt_tensors)
+    write_json(directory / "optimizer.json", {"param_groups": opt_state["param_groups"], "scalars": opt_scalars})
+    write_json(directory / "trainer_state.json", state)
+
+
+def load_checkpoint(directory: Path, model: Any, optimizer: Any | None) -> dict[str, Any]:
+    """Load what save_checkpoint wrote into `model` (and `optimizer`); returns trainer_state."""
+    from mirtune.model.io import load_into, load_tensors, read_json
+
+    tensors = load_tensors(directory / "model.safetensors")
+    load_into(model.encoder, tensors, "encoder.", str(directory))
+    load_into(model.heads, tensors, "heads.", str(directory))
+    if optimizer is not None:
+        opt_tensors = load_tensors(directory / "optimizer.safetensors")
+        meta = read_json(directory / "optimizer.json", "optimizer state")
+        state: dict[int, dict[str, Any]] = {}
+        for key, value in opt_tensors.items():
+            _, idx, name = key.split(".", 2)
+            state.setdefault(int(idx), {})[name] = value
+        for key, value in meta.get("scalars", {}).items():
+            idx, name = key.split(".", 1)
+            state.setdefault(int(idx), {})[name] = value
+        groups = meta["param_groups"]
+        for g in groups:
+            if "betas" in g:
+                g["betas"] = tuple(g["betas"])
+        optimizer.load_state_dict({"state": state, "param_groups": groups})
+    return read_json(directory / "trainer_state.json", "trainer state")
+
+
+def latest_checkpoint_dir(storage: Path) -> Path | None:
+    """The newest step-NNNNNNNN checkpoint folder of the run in `storage`, if any (complete ones only)."""
+    run = storage / RUN_NAME
+    if not run.is_dir():
+        return None
+    done = [p for p in run.glob("step-*") if (p / "trainer_state.json").is_file()]
+    return max(done, key=lambda p: int(p.name.split("-")[1])) if done else None
+
+
+# ===================================================================================== worker
+def _make_model(enc_cfg: Any):
+    import torch
+    from torch import nn
+
+    from mirtune.model.encoder import MIREncoder
+    from mirtune.model.objectives import PretrainingHeads
+
+    class PretrainModel(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.encoder = MIREncoder(enc_cfg)
+            self.heads = PretrainingHeads(enc_cfg)
+
+        def forward(self, batch, generator: torch.Generator, training_step: bool = True):
+            res = self.heads.losses(self.encoder, batch, generator)
+            return res.loss, res.metrics
+
+    return PretrainModel()
+
+
+def _rows_to_samples(batch: dict[str, Any], seq_len: int, max_statements: int | None,
+                     rng: Any = None) -> list[dict[str, Any]]:
+    """Numpy batch from Ray Data -> sample_arrays dicts, statements subsampled (order kept) if too many."""
+    import numpy as np
+
+    from mirtune.pretrain.samples import sample_arrays
+
+    out = []
+    for i in range(len(batch["n_stmt"])):
+        row = {k: batch[k][i] for k in COLUMNS if k in batch}
+        s = sample_arrays(row, seq_len)
+        s["id"] = str(row.get("id", ""))
+        if max_statements and s["stmt_ids"].shape[0] > max_statements and rng is not None:
+            keep = np.sort(rng.choice(s["stmt_ids"].shape[0], max_statements, replace=False))
+            s["stmt_ids"] = s["stmt_ids"][keep]
+        out.append(s)
+    return out
+
+
+class _ShardCache:
+    """A worker's training shard, batch by batch, epoch after epoch.
+
+    The first pass streams from Ray Data and keeps the rows in memory while they fit in `limit_bytes`;
+    later passes then shuffle and batch the cached rows locally instead of starting a new streaming
+    execution per epoch (which costs seconds, and dominates on small corpora). Larger shards stream
+    every epoch. Every worker of an equal split sees the same number of rows, hence of batches.
+    """
+
+    def __init__(self, shard: Any, batch_size: int, limit_bytes: float, seed: int) -> None:
+        self.shard, self.batch_size, self.limit, self.seed = shard, batch_size, limit_bytes, seed
+        self.rows: list[dict[str, Any]] | None = None
+
+    def epoch(self, epoch: int):
+        import numpy as np
+
+        if self.rows is not None:
+            order = np.random.default_rng([self.seed, epoch]).permutation(len(self.rows))
+            for i in range(0, len(order), self.batch_size):
+                chunk = [self.rows[j] for j in order[i:i + self.batch_size]]
+                yield {k: np.array([r[k] for r in chunk] + [None], dtype=object)[:-1] for k in chunk[0]}
+            return
+        kept: list[dict[str, Any]] | None = []
+        size = 0
+        for batch in self.shard.iter_batches(batch_size=self.batch_size, batch_format="numpy", drop_last=False,
+                                             local_shuffle_buffer_size=4 * self.batch_size,
+                                             local_shuffle_seed=self.seed + 1000 * epoch):
+            if kept is not None:
+                n = len(next(iter(batch.values())))
+                kept.extend({k: v[i] for k, v in batch.items()} for i in range(n))
+                size += sum(getattr(v, "nbytes", 0) + sum(getattr(x, "nbytes", 0) for x in v)
+                            if getattr(v, "dtype", None) == object else getattr(v, "nbytes", 0)
+                            for v in batch.values())
+                if size > self.limit:
+                    kept = None
+            yield batch
+        if kept:
+            self.rows = kept
+
+
+def _lr_factor(step: int, total: int, warmup: int) -> float:
+    """Linear warm-up, then cosine decay to 10% of the peak."""
+    if step < warmup:
+        return (step + 1) / max(1, warmup)
+    progress = (step - warmup) / max(1, total - warmup)
+    return 0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+
+
+def _mean_metrics(rows: list[tuple[dict[str, float], int]]) -> dict[str, float]:
+    """Weighted mean of metric dicts, NaNs skipped per key."""
+    out = {}
+    for key in METRIC_KEYS:
+        num = den = 0.0
+        for m, w in rows:
+            v = m.get(key, float("nan"))
+            if v is not None and not math.isnan(v):
+                num += v * w
+                den += w
+        out[key] = num / den if den else float("nan")
+    return out
+
+
+def _all_reduce_metrics(metrics: dict[str, float], world: int, device: Any) -> dict[str, float]:
+    """Mean of each metric over the workers (NaN where no worker has a value)."""
+    if world <= 1:
+        return metrics
+    import torch
+    import torch.distributed as dist
+
+    vals = torch.tensor([metrics.get(k, float("nan")) for k in METRIC_KEYS], dtype=torch.float64)
+    have = (~torch.isnan(vals)).double()
+    packed = torch.cat([torch.nan_to_num(vals, nan=0.0), have]).to(device)
+    dist.all_reduce(packed)
+    n = len(METRIC_KEYS)
+    sums, counts = packed[:n].cpu(), packed[n:].cpu()
+    return {k: (sums[i] / counts[i]).item() if counts[i] > 0 else float("nan") for i, k in enumerate(METRIC_KEYS)}
+
+
+def evaluate(model: Any, samples: list[dict[str, Any]], batch_size: int, device: Any, seed: int = 12345,
+             autocast: Any = None) -> dict[str, float]:
+    """Held-out metrics with fixed masks and pairs (the same for every call)."""
+    import contextlib
+
+    import torch
+
+    from mirtune.model.encoder import collate
+
+    if not samples:
+        return {}
+    net = model.module if hasattr(model, "module") else model
+    was_training = net.training
+    net.eval()
+    g = torch.Generator().manual_seed(seed)
+    rows = []
+    try:
+        with torch.no_grad(), (autocast() if autocast else contextlib.nullcontext()):
+            for i in range(0, len(samples), batch_size):
+                chunk = samples[i:i + batch_size]
+                if len(chunk) < 2 and rows:
+                    break  # matching needs two files; a trailing single file adds little
+                batch = collate(chunk).to(device)
+                _, metrics = net(batch, g)
+                rows.append((metrics, len(chunk)))
+    finally:
+        net.train(was_training)
+    return _mean_metrics(rows)
+
+
+def train_loop(config: dict[str, Any]) -> None:
+    """The per-worker training function run by TorchTrainer."""
+    import contextlib
+
+    import numpy as np
+    import ray.train
+    import ray.train.torch
+    import torch
+
+    from mirtune.model.config import EncoderConfig
+    from mirtune.model.encoder import collate
+
+    tc = TrainConfig(**config["train"])
+    enc_cfg = EncoderConfig.from_dict(config["encoder"])
+    ctx = ray.train.get_context()
+    rank, world = ctx.get_world_rank(), ctx.get_world_size()
+    if not tc.gpus:
+        torch.set_num_threads(max(1, int(tc.cpus_per_worker)))
+    device = ray.train.torch.get_device()
+    torch.manual_seed(tc.seed)
+    net = _make_model(enc_cfg)
+    optimizer = torch.optim.AdamW(net.parameters(), lr=tc.lr, weight_decay=tc.weight_decay)
+    warmup = tc.warmup_steps if tc.warmup_steps is not None else max(1, tc.steps // 20)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: _lr_factor(s, tc.steps, warmup))
+
+    state: dict[str, Any] = {"step": 0, "samples": 0, "epoch": 0, "time_s": 0.0, "history": [], "heldout": [],
+                             "restarts": 0}
+    ckpt = ray.train.get_checkpoint()
+    if ckpt is None and config.get("resume_dir"):
+        ckpt = ray.train.Checkpoint(config["resume_dir"])
+    if ckpt is not None:
+        with ckpt.as_directory() as d:
+            state = load_checkpoint(Path(d), net, optimizer)
+        state["restarts"] = state.get("restarts", 0) + 1
+        scheduler.last_epoch = state["step"] - 1
+        scheduler.step()  # sets the learning rate of the restored step
+    net.to(device)
+    for s in optimizer.state.values():  # moments follow the parameters to the device
+        for k, v in s.items():
+            if isinstance(v, torch.Tensor) and k != "step":
+                s[k] = v.to(device)
+
+    model = ray.train.torch.prepare_model(net, move_to_device=False) if world > 1 else net
+    use_amp = tc.gpus and torch.cuda.is_available()
+    amp_dtype = torch.bfloat16 if use_amp and torch.cuda.is_bf16_supported() else torch.float16
+    autocast = (lambda: torch.autocast("cuda", dtype=amp_dtype)) if use_amp else None
+    scaler = torch.amp.GradScaler("cuda") if use_amp and amp_dtype == torch.float16 else None
+
+    trace = Path(tc.trace_dir) if tc.trace_dir else None
+    if trace is not None:
+        trace.mkdir(parents=True, exist_ok=True)
+        (trace / f"worker-{rank}-{os.getpid()}.pid").write_text(str(os.getpid()))
+
+    progress_queue = config.get("progress_queue")
+    shard = ray.train.get_dataset_shard("train")
+    heldout_samples: list[dict[str, Any]] | None = None
+
+    def heldout() -> list[dict[str, Any]]:
+        nonlocal heldout_samples
+        if heldout_samples is None:
+            heldout_samples = []
+            try:
+                it = ray.train.get_dataset_shard("heldout")
+            except Exception:
+                it = None
+            if it is not None:
+                for b in it.iter_batches(batch_size=64, batch_format="numpy"):
+                    heldout_samples.extend(_rows_to_samples(b, enc_cfg.seq_len, None))
+                    if len(heldout_samples) >= tc.eval_samples:
+                        break
+                heldout_samples = heldout_samples[: tc.eval_samples]
+        return heldout_samples
+
+    eval_every = tc.checkpoint_every if tc.eval_every is None else tc.eval_every
+
+    def send(kind: str, payload: dict[str, Any]) -> None:
+        if rank == 0 and progress_queue is not None:
+            try:
+                progress_queue.put_nowait((kind, payload))
+            except Exception:
+                pass
+
+    def checkpoint_and_report(metrics: dict[str, float], final: bool) -> None:
+        step = state["step"]
+        if rank == 0 and ((eval_every and step % eval_every == 0) or final):
+            ev = evaluate(model, heldout(), tc.batch_size, device, autocast=autocast)
+            if ev:
+                state["heldout"].append({"step": step, **ev})
+                send("heldout", {"step": step, **ev})
+        if rank == 0:
+            with tempfile.TemporaryDirectory(prefix="mirtune-ckpt-") as tmp:
+                save_checkpoint(Path(tmp), net, optimizer, state)
+                ray.train.report({**_finite(metrics), "step": step},
+                                 checkpoint=ray.train.Checkpoint.from_directory(tmp),
+                                 checkpoint_dir_name=f"step-{step:08d}")
+        else:
+            ray.train.report({**_finite(metrics), "step": step}, checkpoint=None,
+                             checkpoint_dir_name=f"step-{step:08d}")
+
+    cache = _ShardCache(shard, tc.batch_size, tc.cache_mb * 2**20, seed=tc.seed + rank)
+    window: list[tuple[dict[str, float], int]] = []
+    window_start = time.perf_counter()
+    window_samples = 0
+    last_metrics: dict[str, float] = {}
+    model.train()
+    while state["step"] < tc.steps:
+        n_batches = 0
+        for batch in cache.epoch(state["epoch"]):
+            n_batches += 1
+            t0 = time.perf_counter()
+            step = state["step"]
+            rng = np.random.default_rng([tc.seed, rank, step])
+            samples = _rows_to_samples(batch, enc_cfg.seq_len, tc.max_statements, rng)
+            gen = torch.Generator().manual_seed(int(rng.integers(2**62)))
+            b = collate(samples).to(device)
+            with autocast() if autocast else contextlib.nullcontext():
+                loss, metrics = model(b, gen)
+            optimizer.zero_grad(set_to_none=True)
+            if scaler is not None:
+                scaler.scale(loss).backward()
+                scaler.unscale_(optimizer)
+                torch.nn.utils.clip_grad_norm_(net.parameters(), tc.grad_clip)
+                scaler.step(optimizer)
+                scaler.update()
+            else:
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), tc.grad_clip)
+                optimizer.step()
+            scheduler.step()
+            if tc.step_delay_s:
+                time.sleep(tc.step_delay_s)
+            metrics = _all_reduce_metrics(metrics, world, device)
+            state["step"] = step + 1
+            n_global = len(samples) * world
+            state["samples"] += n_global
+            state["time_s"] += time.perf_counter() - t0
+            window_samples += n_global
+            window.append((metrics, 1))
+            last_metrics = metrics
+            if trace is not None and rank == 0:
+                with open(trace / "steps.log", "a") as f:
+                    f.write(f"{state['step']}\n")
+            state["history"].append({"step": state["step"], "epoch": state["epoch"], "samples": state["samples"],
+                                     "time_s": round(state["time_s"], 3), "lr": scheduler.get_last_lr()[0],
+                                     "samples_per_s": None, **metrics})
+            done = state["step"] >= tc.steps
+            if state["step"] % tc.log_every == 0 or done:
+                rate = window_samples / max(time.perf_counter() - window_start, 1e-9)
+                for r in state["history"][-len(window):]:
+                    r["samples_per_s"] = round(rate, 3)
+                mean = _mean_metrics(window)
+                send("progress", {"step": state["step"], "steps": tc.steps, "samples_per_s": rate, **mean,
+                                  "lr": scheduler.get_last_lr()[0]})
+                window, window_samples, window_start = [], 0, time.perf_counter()
+                if not (state["step"] % tc.checkpoint_every == 0 or done):
+                    ray.train.report({**_finite(mean), "step": state["step"]})
+            if state["step"] % tc.checkpoint_every == 0 or done:
+                checkpoint_and_report(last_metrics, final=done)
+                window, window_samples, window_start = [], 0, time.perf_counter()  # rates exclude checkpoints
+            if done:
+                break
+        if n_batches == 0:
+            raise MirtuneError("the training split gave this worker no samples; use fewer workers or a larger corpus")
+        if state["step"] < tc.steps:
+            state["epoch"] += 1
+
+
+def _finite(metrics: dict[str, float]) -> dict[str, float]:
+    return {k: v for k, v in metrics.items() if isinstance(v, (int, float)) and math.isfinite(v)}
+
+
+# ===================================================================================== driver
+@dataclass
+class PretrainResult:
+    out: Path
+    steps: int
+    heldout: dict[str, float]
+    metrics_csv: Path
+    plot: Path | None
+    checkpoint: Path | None
+    wall_s: float
+    samples_per_s: float | None
+
+
+def _corpus_info(corpus: Path) -> tuple[Path, Path | None]:
+    if not corpus.is_dir():
+        raise UsageError("corpus folder not found", str(corpus))
+    if not (corpus / "tokenizer.json").is_file():
+        raise UsageError("corpus has no tokenizer.json (build it with `mirtune corpus build`)", str(corpus))
+    train = corpus / "samples" / "split=train"
+    if not train.is_dir() or not any(train.glob("*.parquet")):
+        raise UsageError("corpus has no training shards in samples/split=train/", str(corpus))
+    heldout = corpus / "samples" / "split=heldout"
+    return train, heldout if heldout.is_dir() and any(heldout.glob("*.parquet")) else None
+
+
+def _parquet_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.glob("*.parquet"))
+
+
+def _count_rows(folder: Path) -> int:
+    import pyarrow.parquet as pq
+
+    return sum(pq.ParquetFile(p).metadata.num_rows for p in sorted(folder.glob("*.parquet")))
+
+
+class _ProgressPrinter:
+    """Drains (kind, payload) messages that rank 0 puts on a Ray queue and prints progress lines."""
+
+    def __init__(self, queue: Any, out: Path, history: dict[int, dict[str, Any]]) -> None:
+        self.queue, self.out, self.history = queue, out, history
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.last_rate: float | None = None
+
+    def __enter__(self) -> "_ProgressPrinter":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop.set()
+        self.thread.join(timeout=5)
+        self._drain()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            self._drain()
+            self.stop.wait(1.0)
+
+    def _drain(self) -> None:
+        from mirtune.progress import note
+
+        try:
+            items = self.queue.get_nowait_batch(self.queue.qsize()) if self.queue.qsize() else []
+        except Exception:
+            return
+        for kind, p in items:
+            if kind == "progress":
+                self.last_rate = p.get("samples_per_s")
+                note(f"step {p['step']}/{p['steps']}  loss {p['loss']:.3f}  mlm {p['mlm_loss']:.3f} "
+                     f"(acc {p['mlm_accuracy']:.3f})  recon {p['recon_loss']:.3f} (auc c/d/k "
+                     f"{p['auc_control']:.3f}/{p['auc_data']:.3f}/{p['auc_call']:.3f})  match "
+                     f"{p['match_loss']:.3f} (acc {p['match_accuracy']:.3f})  lr {p['lr']:.2e}  "
+                     f"{p['samples_per_s']:.1f} samples/s")
+            elif kind == "heldout":
+                note(f"held-out at step {p['step']}: mlm acc {p.get('mlm_accuracy', float('nan')):.3f}  "
+                     f"match acc {p.get('match_accuracy', float('nan')):.3f}  auc c/d/k "
+                     f"{p.get('auc_control', float('nan')):.3f}/{p.get('auc_data', float('nan')):.3f}/"
+                     f"{p.get('auc_call', float('nan')):.3f}")
+
+
+def write_metrics_csv(path: Path, rows: list[dict[str, Any]], fields: tuple[str, ...]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(fields), extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if r.get(k) is None or (isinstance(r.get(k), float) and math.isnan(r[k]))
+                            else r.get(k)) for k in fields})
+
+
+def plot_learning_curves(path: Path, history: list[dict[str, Any]], heldout: list[dict[str, Any]]) -> Path:
+    """A PNG with the losses, MLM accuracy, matching accuracy and per-flow reconstruction AUC."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    def series(rows: list[dict[str, Any]], key: str) -> tuple[list[int], list[float]]:
+        xs, ys = [], []
+        for r in rows:
+            v = r.get(key)
+            if isinstance(v, (int, float)) and math.isfinite(v):
+                xs.append(r["step"])
+                ys.append(v)
+        return xs, ys
+
+    def smooth(ys: list[float], k: int) -> list[float]:
+        if k <= 1 or len(ys) < k:
+            return ys
+        out, acc = [], 0.0
+        for i, y in enumerate(ys):
+            acc += y
+            if i >= k:
+                acc -= ys[i - k]
+            out.append(acc / min(i + 1, k))
+        return out
+
+    k = max(1, len(history) // 100)
+    panels = [("losses", ["loss", "mlm_loss", "recon_loss", "match_loss"]),
+              ("MLM accuracy", ["mlm_accuracy"]),
+              ("IR-graph matching accuracy", ["match_accuracy"]),
+              ("reconstruction AUC per flow", ["auc_control", "auc_data", "auc_call"])]
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7.5))
+    for ax, (title, keys) in zip(axes.flat, panels):
+        for key in keys:
+            xs, ys = series(history, key)
+            if xs:
+                line, = ax.plot(xs, smooth(ys, k), label=f"{key} (train)", linewidth=1.2)
+                hx, hy = series(heldout, key)
+                if hx:
+                    ax.plot(hx, hy, "o--", color=line.get_color(), label=f"{key} (held-out)", markersize=4)
+        ax.set_title(title)
+        ax.set_xlabel("step")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle("MIREncoder pre-training" + (f" (train curves smoothed over {k} steps)" if k > 1 else ""))
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def pretrain(tc: TrainConfig) -> PretrainResult:
+    """Run (or resume) a pre-training run and write the model and its logs to tc.out."""
+    import ray
+    from ray.train import CheckpointConfig, DataConfig, FailureConfig, RunConfig, ScalingConfig
+    from ray.train.torch import TorchConfig, TorchTrainer
+
+    from mirtune.cluster import init_ray
+    from mirtune.ir.tokenizer import IRTokenizer
+    from mirtune.model.config import preset
+    from mirtune.progress import note
+
+    tc.validate()
+    corpus = Path(tc.corpus).resolve()
+    train_dir, heldout_dir = _corpus_info(corpus)
+    tokenizer = IRTokenizer.load(corpus / "tokenizer.json")
+    enc_cfg = preset(tc.preset, tokenizer)
+    out = Path(tc.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    storage = tc.storage_path
+    latest = latest_checkpoint_dir(storage)
+    run_dir = storage / RUN_NAME
+    if not tc.resume and run_dir.exists() and any(run_dir.iterdir()):
+        raise UsageError(f"{run_dir} already holds a run; pass --resume to continue it, or choose another --out "
+                         "or --storage")
+    if tc.resume and latest is None:
+        note(f"mirtune pretrain: no checkpoint in {run_dir}; starting from step 0")
+    if latest is not None:
+        state = json.loads((latest / "trainer_state.json").read_text())
+        note(f"mirtune pretrain: resuming from {latest.name} (step {state.get('step')})")
+
+    n_train = _count_rows(train_dir)
+    n_heldout = _count_rows(heldout_dir) if heldout_dir else 0
+    if n_train < tc.workers:
+        raise UsageError(f"the training split has {n_train} samples, fewer than --workers {tc.workers}")
+    init_ray(tc.address)
+    columns = list(COLUMNS)
+    # A corpus that fits the object store is read once, before the workers take their CPUs: streaming
+    # reads need free CPUs next to the workers, which a small machine (2 cores, 2 workers) does not have.
+    materialize = _parquet_bytes(train_dir) <= tc.materialize_mb * 2**20
+    datasets = {"train": ray.data.read_parquet(str(train_dir), columns=columns, partitioning=None)}
+    if heldout_dir:
+        datasets["heldout"] = ray.data.read_parquet(str(heldout_dir), columns=columns, partitioning=None)
+    else:
+        note("mirtune pretrain: the corpus has no held-out split; no held-out evaluation")
+    if materialize:
+        datasets = {k: v.materialize() for k, v in datasets.items()}
+
+    from ray.util.queue import Queue
+
+    queue = Queue(actor_options={"num_cpus": 0})
+    train_dict = dataclasses.asdict(tc)
+    loop_config = {"train": train_dict, "encoder": enc_cfg.to_dict(), "progress_queue": queue,
+                   "resume_dir": str(latest) if (tc.resume and latest) else None}
+    trainer = TorchTrainer(
+        train_loop,
+        train_loop_config=loop_config,
+        torch_config=TorchConfig(backend="nccl" if tc.gpus else "gloo"),
+        scaling_config=ScalingConfig(num_workers=tc.workers, use_gpu=tc.gpus,
+                                     resources_per_worker={"CPU": tc.cpus_per_worker,
+                                                           **({"GPU": 1} if tc.gpus else {})}),
+        run_config=RunConfig(name=RUN_NAME, storage_path=str(storage),
+                             failure_config=FailureConfig(max_failures=tc.max_failures),
+                             checkpoint_config=CheckpointConfig(num_to_keep=3)),
+        datasets=datasets,
+        dataset_config=DataConfig(datasets_to_split=["train"]),
+    )
+    note(f"mirtune pretrain: preset {enc_cfg.preset}, {n_train} training / {n_heldout} held-out samples, "
+         f"{tc.workers} worker(s) on {'GPU' if tc.gpus else 'CPU'}, {tc.steps} steps of "
+         f"{tc.batch_size} x {tc.workers} files; checkpoints in {run_dir}")
+    start = time.perf_counter()
+    with _ProgressPrinter(queue, out, {}) as printer:
+        try:
+            result = trainer.fit()
+        except Exception as exc:
+            if isinstance(exc, MirtuneError):
+                raise
+            raise MirtuneError(f"training failed: {_first_line(exc)}; continue with --resume") from None
+    wall = time.perf_counter() - start
+    if result.error is not None:
+        raise MirtuneError(f"training failed: {_first_line(result.error)}; continue with --resume")
+    final = latest_checkpoint_dir(storage)
+    if final is None:
+        raise MirtuneError("training finished without a checkpoint", str(run_dir))
+    return _finish(tc, enc_cfg, tokenizer, corpus, n_train, n_heldout, final, out, wall, printer.last_rate)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    for ln in reversed(lines):  # the root cause is usually last
+        if "Error" in ln or "error" in ln:
+            return ln.strip()[:300]
+    return (lines[0] if lines else type(exc).__name__)[:300]
+
+
+def _finish(tc: TrainConfig, enc_cfg: Any, tokenizer: Any, corpus: Path, n_train: int, n_heldout: int,
+            final: Path, out: Path, wall: float, rate: float | None) -> PretrainResult:
+    from mirtune.model.io import make_provenance, save_model
+
+    net = _make_model(enc_cfg)
+    state = load_checkpoint(final, net, None)
+    history, heldout = state.get("history", []), state.get("heldout", [])
+    metrics_csv = out / "metrics.csv"
+    write_metrics_csv(metrics_csv, history, CSV_FIELDS)
+    if heldout:
+        write_metrics_csv(out / "heldout.csv", heldout, ("step",) + METRIC_KEYS)
+    plot = plot_learning_curves(out / "learning_curves.png", history, heldout)
+    last_eval = {k: v for k, v in (heldout[-1] if heldout else {}).items()
+                 if k != "step" and isinstance(v, float) and math.isfinite(v)}
+    rates = [r["samples_per_s"] for r in history if isinstance(r.get("samples_per_s"), (int, float))]
+    corpus_desc = {"path": str(corpus), "train_samples": n_train, "heldout_samples": n_heldout}
+    desc_file = corpus / "corpus.json"
+    if desc_file.is_file():
+        try:
+            corpus_desc["description"] = json.loads(desc_file.read_text())
+        except (OSError, json.JSONDecodeError):
+            pass
+    prov = make_provenance(
+        enc_cfg, tokenizer, corpus=corpus_desc, steps=state["step"], heldout=last_eval,
+        command=tc.command or None,
+        training={"workers": tc.workers, "gpus": tc.gpus, "batch_size_per_worker": tc.batch_size, "lr": tc.lr,
+                  "samples_seen": state.get("samples"), "epochs": state.get("epoch"),
+                  "restarts": state.get("restarts", 0), "seed": tc.seed,
+                  "median_samples_per_s": sorted(rates)[len(rates) // 2] if rates else None,
+                  "wall_s_this_session": round(wall, 1)})
+    save_model(out, net.encoder, enc_cfg, tokenizer, prov, heads=net.heads)
+    return PretrainResult(out, state["step"], last_eval, metrics_csv, plot, final, wall,
+                          sorted(rates)[len(rates) // 2] if rates else rate)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of jobs/pretrain.py (`ray job submit -- python jobs/pretrain.py ...`)."""
+    p = argparse.ArgumentParser(description="Pre-train MIREncoder on a Ray cluster")
+    add_arguments(p)
+    args = p.parse_args(argv)
+    try:
+        res = pretrain(config_from_args(args, ["python", "jobs/pretrain.py", *(argv or sys.argv[1:])]))
+    except MirtuneError as exc:
+        print(f"pretrain: {exc.line()}", file=sys.stderr)
+        return exc.exit_code
+    print(summary(res))
+    return 0
+
+
+def summary(res: PretrainResult) -> str:
+    held = ", ".join(f"{k} {v:.3f}" for k, v in res.heldout.items() if "loss" not in k)
+    rate = f", {res.samples_per_s:.1f} samples/s" if res.samples_per_s else ""
+    return (f"pre-trained {res.steps} steps in {res.wall_s:.0f}s{rate}; model in {res.out}"
+            + (f"; held-out: {held}" if held else ""))
+
+
+__all__ = ["TrainConfig", "pretrain", "add_arguments", "config_from_args", "plot_learning_curves",
+           "save_checkpoint", "load_checkpoint", "latest_checkpoint_dir", "main"]
