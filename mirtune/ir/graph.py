@@ -358,7 +358,7 @@ class _AllocSizes:
                            *self.module.struct_statements(),
                            f"@__mirtune_probe = external global {type_text}"])
         try:
-            ref = llvm.parse_assembly(probe)
+            ref = llvm.parse_assembly(probe, context=llvm.create_context())
             td = llvm.create_target_data(self.module.llvm.data_layout)
             return int(td.get_abi_size(ref.get_global_variable("__mirtune_probe").global_value_type))
         except RuntimeError:

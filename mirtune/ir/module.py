@@ -99,13 +99,18 @@ class IRModule:
 
     @classmethod
     def from_text(cls, text: str, name: str = "<string>") -> "IRModule":
-        """Parse IR text; IRParseError on empty, binary or malformed input."""
+        """Parse IR text; IRParseError on empty, binary or malformed input.
+
+        Each module gets its own LLVM context: in a shared one, a named struct type seen before
+        (`%struct.ident_t`) would be renamed (`%struct.ident_t.0`) and the same IR would print,
+        and hash, differently depending on what the process parsed earlier.
+        """
         if "\x00" in text:
             raise IRParseError("not LLVM IR text (binary data)", name)
         if not any(ln.strip() and not ln.lstrip().startswith(";") for ln in text.splitlines()):
             raise IRParseError("empty file: no LLVM IR in it", name)
         try:
-            ref = llvm.parse_assembly(text)
+            ref = llvm.parse_assembly(text, context=llvm.create_context())
         except RuntimeError as exc:
             raise IRParseError(_llvm_error(str(exc)), name) from None
         return cls._checked(ref, name)
@@ -114,7 +119,7 @@ class IRModule:
     def from_bitcode(cls, data: bytes, name: str = "<bytes>") -> "IRModule":
         """Parse LLVM bitcode."""
         try:
-            ref = llvm.parse_bitcode(data)
+            ref = llvm.parse_bitcode(data, context=llvm.create_context())
         except RuntimeError as exc:
             raise IRParseError(_llvm_error(str(exc)), name) from None
         return cls._checked(ref, name)

@@ -137,7 +137,7 @@ def _module_ref(module: Any) -> llvm.ModuleRef:
         return ref
     if isinstance(module, str):
         try:
-            return llvm.parse_assembly(module)
+            return llvm.parse_assembly(module, context=llvm.create_context())
         except RuntimeError as exc:
             raise IRParseError(f"not LLVM IR: {str(exc).strip().splitlines()[0] if str(exc).strip() else exc}") \
                 from None

@@ -100,3 +100,14 @@ def test_bitcode_is_accepted(tmp_path):
     path = tmp_path / "g.bc"
     path.write_bytes(ref.as_bitcode())
     assert IRModule.from_file(path).defined_functions == ["g"]
+
+
+def test_the_same_ir_hashes_the_same_whatever_was_parsed_before(tmp_path):
+    src = tmp_path / "s.c"
+    src.write_text("struct P { int x; float y; };\nfloat f(struct P* p) { return p->x + p->y; }\n")
+    text = compile_to_ir(src, opt=1)
+    first = IRModule.from_text(text)
+    second = IRModule.from_text(text)
+    assert first.statements() == second.statements()
+    assert first.content_hash == second.content_hash
+    assert not any("%struct.P.0" in s for s in second.statements())
