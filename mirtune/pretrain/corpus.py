@@ -303,40 +303,13 @@ def _run_opt(opt: str, ir: str | bytes, passes: str, timeout: float) -> str:
     return proc.stdout.decode(errors="replace")
 
 
-class _FreshContexts:
-    """llvmlite.binding, except that a module parsed without a context gets a new LLVM context of its own."""
-
-    def __init__(self, binding: Any) -> None:
-        self._binding = binding
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._binding, name)
-
-    def parse_assembly(self, text: str, context: Any = None) -> Any:
-        return self._binding.parse_assembly(text, context=context or self._binding.create_context())
-
-    def parse_bitcode(self, data: bytes, context: Any = None) -> Any:
-        return self._binding.parse_bitcode(data, context=context or self._binding.create_context())
-
-
 def parse_ir(ir: str | bytes, name: str) -> Any:
-    """IRModule.from_text (or from_bitcode for bytes), each module in a fresh LLVM context.
+    """IRModule.from_text, or from_bitcode for bytes (each module in an LLVM context of its own)."""
+    from mirtune.ir.module import IRModule
 
-    By default llvmlite parses every module into one global context, where named struct types outlive their
-    module: the next module's `%struct.ident_t` then prints as `%struct.ident_t.0`, so a module's statements
-    and content hash would depend on what the process parsed before (and duplicates would go unnoticed).
-    Parsing in a fresh context makes them a function of the IR alone. (To fold into mirtune.ir.module.)
-    """
-    from mirtune.ir import module as ir_module
-
-    saved = ir_module.llvm
-    ir_module.llvm = _FreshContexts(saved) if not isinstance(saved, _FreshContexts) else saved
-    try:
-        if isinstance(ir, bytes):
-            return ir_module.IRModule.from_bitcode(ir, name)
-        return ir_module.IRModule.from_text(ir, name)
-    finally:
-        ir_module.llvm = saved
+    if isinstance(ir, bytes):
+        return IRModule.from_bitcode(ir, name)
+    return IRModule.from_text(ir, name)
 
 
 def _analyse(ir: str | bytes, name: str, max_statements: int) -> dict[str, Any]:
