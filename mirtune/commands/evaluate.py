@@ -1,0 +1,306 @@
+"""`mirtune evaluate`: reproduce the MIREncoder device-mapping and thread-coarsening tables with frozen embeddings.
+
+    mirtune evaluate devmap|coarsening [--data-dir D] [--embedding mirencoder|ir2vec] [--model-dir M]
+        [--ablation text|graph] [--seeds 5] [--json OUT.json] [--plot OUT.png] [--quick]
+
+Embeds every kernel's IR once (cached), chooses the head's hyper-parameters by inner cross-validation on the
+training folds only (Ray Tune trials on a private local cluster, or $RAY_ADDRESS / --address), fits the chosen
+head with every seed on the published outer folds, and prints mean +- std over the seeds next to the paper's and
+prior work's numbers. Writes a PNG chart (--plot; default: beside --json, else evaluate_<task>_<embedding>.png)
+and, with --json, the figures, their std, the seeds, the chosen configurations and the predictions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from mirtune.errors import UsageError
+
+TASKS = ("devmap", "coarsening")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `mirtune evaluate` (shared with jobs/evaluate.py)."""
+    p.add_argument("task", metavar="TASK", help="devmap or coarsening")
+    p.add_argument("--data-dir", default=None, metavar="DIR",
+                   help="folder holding devmap/ and thread-coarsening/ (default: $MIRTUNE_DATA, ../shared/data)")
+    p.add_argument("--embedding", default="mirencoder", metavar="NAME",
+                   help="mirencoder (default; the frozen pre-trained encoder) or ir2vec (peer baseline)")
+    p.add_argument("--model-dir", default=None, metavar="DIR",
+                   help="MIREncoder model directory (default: $MIRTUNE_MODEL, else the shipped model)")
+    p.add_argument("--ablation", default=None, metavar="MODALITY",
+                   help="text or graph: the single-modality encoder (MIREncoder Tables 6 and 7)")
+    p.add_argument("--seeds", type=int, default=5, metavar="N", help="head seeds 0..N-1 (default 5)")
+    p.add_argument("--json", default=None, metavar="OUT", help="write the results as JSON")
+    p.add_argument("--plot", default=None, metavar="OUT.png", help="where to write the chart")
+    p.add_argument("--no-plot", action="store_true", help="write no chart")
+    p.add_argument("--quick", action="store_true",
+                   help="2 candidate configurations, inner 2-fold CV, few epochs (for tests and smoke runs)")
+    p.add_argument("--folds", default=None, metavar="K,K",
+                   help="devmap: evaluate only these outer folds (0-9); coarsening: only these held-out kernels")
+    p.add_argument("--configs", type=int, default=None, metavar="N",
+                   help="number of candidate head configurations (default 8; 2 with --quick)")
+    p.add_argument("--address", default=None, metavar="ADDR",
+                   help="Ray cluster to join (default: $RAY_ADDRESS, else a private local cluster)")
+    p.add_argument("--no-ray", action="store_true", help="run the trials in this process instead of on Ray")
+
+
+# ------------------------------------------------------------------------------------------ formatting
+
+def _pm(mean: float, std: float | None, fmt: str, scale: float = 1.0) -> str:
+    if mean is None:
+        return "-"
+    if std is None:
+        return format(mean * scale, fmt)
+    return f"{format(mean * scale, fmt)}±{format(std * scale, fmt)}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+    line = lambda r: "  ".join(c.ljust(w) if i in (0, len(r) - 1) else c.rjust(w)  # noqa: E731
+                               for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def devmap_table(result: dict[str, Any], prior: list[dict[str, Any]]) -> str:
+    from mirtune.tasks.devmap import PLATFORMS, PUBLISHED
+
+    header = ["model", "AMD acc%", "AMD F1", "AMD speedup", "NV acc%", "NV F1", "NV speedup", "source"]
+    rows = []
+    for r in PUBLISHED:
+        cells = [r["model"]]
+        for p in PLATFORMS:
+            acc, sp = r[p]
+            cells += [_pm(acc, None, ".2f"), "-", _pm(sp, None, ".2f") if sp is not None else "-"]
+        rows.append(cells + [r["source"]])
+    for r in prior:
+        cells = [r["model"]]
+        for p in PLATFORMS:
+            m = r.get(p)
+            cells += ([_pm(m["accuracy"], None, ".2f", 100), _pm(m["f1"], None, ".3f"), _pm(m["speedup"], None, ".2f")]
+                      if m else ["-"] * 3)
+        rows.append(cells + [r["source"]])
+    n = len(result["seeds"])
+    cells = [f"mirtune + {result['embedding']} (this run)"]
+    for p in PLATFORMS:
+        m = result[p]
+        cells += [_pm(m["accuracy"], m["accuracy_std"], ".2f", 100), _pm(m["f1"], m["f1_std"], ".3f"),
+                  _pm(m["speedup"], m["speedup_std"], ".2f")]
+    rows.append(cells + [f"mean±std over {n} head seeds, folds {result['fold_column']}"
+                         + (f" {result['folds']}" if len(result["folds"]) < 10 else "")])
+    cells = ["Oracle"]
+    for p in PLATFORMS:
+        cells += ["100.00", "1.000", _pm(result[p]["oracle_speedup"], None, ".2f")]
+    rows.append(cells + ["the oracle device of every row"])
+    title = ("Heterogeneous device mapping: accuracy, F1 of the GPU class, mean speedup over the static mapping "
+             "(CPU on AMD, GPU on NVIDIA)")
+    return title + "\n" + _table(header, rows)
+
+
+def coarsening_table(result: dict[str, Any], prior: list[dict[str, Any]]) -> str:
+    from mirtune.tasks.coarsening import PLATFORMS, PUBLISHED
+
+    header = ["model"] + list(PLATFORMS) + ["average", "source"]
+    rows = []
+    for r in PUBLISHED:
+        rows.append([r["model"]] + [f"{v:.3f}" for v in r["values"]] + [r["source"]])
+    for r in prior:
+        rows.append([r["model"]] + [f"{r[p]:.3f}" if p in r else "-" for p in PLATFORMS]
+                    + [f"{r['average']:.3f}" if "average" in r else "-", r["source"]])
+    n = len(result["seeds"])
+    rows.append([f"mirtune + {result['embedding']} (this run)"]
+                + [_pm(result["per_gpu"][p], result["per_gpu_std"][p], ".3f") for p in PLATFORMS]
+                + [_pm(result["average"], result["average_std"], ".3f"),
+                   f"mean±std over {n} head seeds, leave-one-kernel-out"
+                   + (f" ({len(result['kernels'])} kernels)" if len(result["kernels"]) < 17 else "")])
+    rows.append(["Oracle"] + [f"{result['oracle'][p]:.3f}" for p in PLATFORMS]
+                + [f"{result['oracle']['average']:.3f}", "best measured factor per kernel"])
+    if result.get("code_only_ceiling"):
+        c = result["code_only_ceiling"]
+        rows.append(["Code-only ceiling"] + [f"{c[p]:.3f}" for p in PLATFORMS]
+                    + [f"{c['average']:.3f}", "oracle with one shared factor for identical IR (mt = mtLocal)"])
+    title = "Thread coarsening: mean speedup over factor 1 (arithmetic mean over kernels per GPU)"
+    return title + "\n" + _table(header, rows)
+
+
+# ---------------------------------------------------------------------------------------------- plots
+
+def _bars(ax, groups: list[str], series: list[tuple[str, list, list | None]], ylabel: str) -> None:
+    import numpy as np
+
+    width = 0.8 / max(1, len(series))
+    x = np.arange(len(groups))
+    for i, (label, values, errs) in enumerate(series):
+        vals = [np.nan if v is None else v for v in values]
+        ax.bar(x + (i - (len(series) - 1) / 2) * width, vals, width, label=label,
+               yerr=errs, capsize=2 if errs else 0)
+    ax.set_xticks(x, groups)
+    ax.set_ylabel(ylabel)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def plot_devmap(result: dict[str, Any], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mirtune.tasks.devmap import PLATFORMS, PUBLISHED
+
+    groups = [PLATFORMS[p] for p in PLATFORMS]
+    acc_series, sp_series = [], []
+    for r in PUBLISHED:
+        if r["model"] == "Static mapping":
+            continue
+        acc_series.append((r["model"], [r[p][0] for p in PLATFORMS], None))
+        if r["amd"][1] is not None:
+            sp_series.append((r["model"], [r[p][1] for p in PLATFORMS], None))
+    ours = f"mirtune + {result['embedding']}"
+    acc_series.append((ours, [100 * result[p]["accuracy"] for p in PLATFORMS],
+                       [100 * result[p]["accuracy_std"] for p in PLATFORMS]))
+    sp_series.append((ours, [result[p]["speedup"] for p in PLATFORMS], [result[p]["speedup_std"] for p in PLATFORMS]))
+    sp_series.append(("Oracle", [result[p]["oracle_speedup"] for p in PLATFORMS], None))
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
+    _bars(axes[0], groups, acc_series, "accuracy (%)")
+    axes[0].set_ylim(50, 100)
+    axes[0].set_title("Device mapping accuracy")
+    _bars(axes[1], groups, sp_series, "mean speedup over static mapping")
+    axes[1].set_title("Speedup over static mapping")
+    axes[0].legend(fontsize=7, loc="lower right")
+    axes[1].legend(fontsize=7, loc="upper right")
+    fig.suptitle(f"devmap, {len(result['seeds'])} head seeds (error bars: std)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
+def plot_coarsening(result: dict[str, Any], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mirtune.tasks.coarsening import PLATFORMS, PUBLISHED
+
+    groups = list(PLATFORMS) + ["average"]
+    series = [(r["model"], list(r["values"]), None) for r in PUBLISHED]
+    series.append((f"mirtune + {result['embedding']}",
+                   [result["per_gpu"][p] for p in PLATFORMS] + [result["average"]],
+                   [result["per_gpu_std"][p] for p in PLATFORMS] + [result["average_std"]]))
+    series.append(("Oracle", [result["oracle"][p] for p in PLATFORMS] + [result["oracle"]["average"]], None))
+    fig, ax = plt.subplots(figsize=(12, 4.8))
+    _bars(ax, groups, series, "mean speedup over factor 1")
+    ax.axhline(1.0, color="black", lw=0.8)
+    ax.set_ylim(0.7, None)
+    ax.set_title(f"Thread coarsening, leave-one-kernel-out, {len(result['seeds'])} head seeds (error bars: std)")
+    ax.legend(fontsize=7, ncol=3, loc="upper right")
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
+# ------------------------------------------------------------------------------------------------- run
+
+def _parse_folds(task: str, text: str | None) -> list | None:
+    if text is None:
+        return None
+    parts = [t.strip() for t in text.split(",") if t.strip()]
+    if task == "devmap":
+        try:
+            return [int(t) for t in parts]
+        except ValueError:
+            raise UsageError(f"--folds for devmap takes fold numbers 0-9, got {text!r}") from None
+    return parts
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    """Run one evaluation from parsed arguments; print the table; write JSON and the chart."""
+    from mirtune.paths import data_dir
+    from mirtune.progress import note, progress
+    from mirtune.tasks.embedders import ABLATIONS, EMBEDDERS, get_embedder
+
+    if args.task not in TASKS:
+        raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(TASKS)}")
+    if args.embedding not in EMBEDDERS:
+        raise UsageError(f"unknown embedding {args.embedding!r}; choose from {', '.join(EMBEDDERS)}")
+    if args.ablation is not None and args.ablation not in ABLATIONS:
+        raise UsageError(f"unknown ablation {args.ablation!r}; choose from {', '.join(ABLATIONS)}")
+    if args.seeds < 1:
+        raise UsageError("--seeds must be >= 1")
+    if args.configs is not None and args.configs < 1:
+        raise UsageError("--configs must be >= 1")
+    folds = _parse_folds(args.task, args.folds)
+    data = data_dir(args.data_dir)
+    if not (data / ("devmap" if args.task == "devmap" else "thread-coarsening")).is_dir():
+        raise UsageError(f"{data} has no {'devmap' if args.task == 'devmap' else 'thread-coarsening'}/ folder")
+    embedder = get_embedder(args.embedding, ablation=args.ablation, model_dir=args.model_dir)
+    tag = embedder.name
+    plot_path = None
+    if not args.no_plot:
+        plot_path = Path(args.plot) if args.plot else (
+            Path(args.json).with_suffix(".png") if args.json else Path(f"evaluate_{args.task}_{tag}.png"))
+    use_ray = not args.no_ray
+    started_ray = False
+    if use_ray:
+        import ray
+
+        from mirtune.cluster import init_ray
+
+        started_ray = not ray.is_initialized()
+        if started_ray:
+            note("starting a private Ray cluster" if not (args.address or os.environ.get("RAY_ADDRESS"))
+                 else f"joining Ray at {args.address or os.environ['RAY_ADDRESS']}")
+        init_ray(args.address)
+    t0 = time.monotonic()
+    try:
+        seeds = list(range(args.seeds))
+        if args.task == "devmap":
+            from mirtune.tasks import devmap
+
+            result = devmap.run(data, embedder, seeds=seeds, quick=args.quick, folds=folds, use_ray=use_ray,
+                                n_configs=args.configs, note=note, progress=progress)
+            prior = devmap.prior_from_predictions(data)
+            table = devmap_table(result, prior)
+        else:
+            from mirtune.tasks import coarsening
+
+            result = coarsening.run(data, embedder, seeds=seeds, quick=args.quick, kernels=folds, use_ray=use_ray,
+                                    n_configs=args.configs, note=note, progress=progress)
+            prior = coarsening.prior_from_predictions(data)
+            table = coarsening_table(result, prior)
+    finally:
+        if started_ray:
+            from mirtune.cluster import shutdown_ray
+
+            shutdown_ray()
+    result["ablation"] = args.ablation
+    result["embedding_description"] = embedder.description
+    result["command"] = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])
+    result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    print(table)
+    print(f"\n{args.task} with {tag}: {time.monotonic() - t0:.0f} s "
+          f"(embed {result['timing_s']['embed']} s, selection {result['timing_s']['select']} s, "
+          f"fits {result['timing_s']['fit']} s)")
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+        print(f"wrote {args.json}")
+    if plot_path is not None:
+        plot_path.parent.mkdir(parents=True, exist_ok=True)
+        (plot_devmap if args.task == "devmap" else plot_coarsening)(result, plot_path)
+        print(f"wrote {plot_path}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `evaluate`."""
+    p = subparsers.add_parser("evaluate", help="reproduce the device-mapping / thread-coarsening tables",
+                              description=__doc__.strip().splitlines()[0])
+    add_arguments(p)
+    p.set_defaults(func=run_evaluate)

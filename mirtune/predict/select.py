@@ -1,0 +1,246 @@
+"""Choosing a head's hyper-parameters by inner cross-validation, with Ray Tune, and the outer evaluation loop.
+
+A `Problem` is one prediction task on one platform: features X, labels y, the outer folds of the published
+protocol, how to cut a training set into inner folds, and a validation score (higher is better).
+
+- `select_configs(problems, configs)`: ONE Ray Tune run whose trials are the candidate configurations. A trial
+  scores its configuration, for every (problem, outer fold), by inner cross-validation on that fold's TRAINING
+  rows only (`inner_cv_score`), and reports one metric per (problem, outer fold). For each (problem, outer fold)
+  the configuration with the best inner score wins (ties go to the earlier candidate). The test rows of an outer
+  fold never reach a trial: the inner splits are cut from the training indices, and this is asserted.
+- `evaluate_outer(problems, chosen, seeds)`: for each outer fold and head seed, fit the chosen configuration on
+  all training rows and predict the test rows; returns predictions [n_seeds, n_rows] per problem (-1 where a row
+  is in no evaluated fold).
+
+Trials and final fits run on the private Ray cluster (`mirtune.cluster.init_ray`) one CPU each; `use_ray=False`
+runs the same code in-process (tests, debugging).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from mirtune.errors import MirtuneError
+from mirtune.predict.heads import HeadConfig, fit_predict, limit_threads
+
+Split = tuple[np.ndarray, np.ndarray]
+
+# The search grid; `search_space` draws a few points from it with a fixed seed.
+GRID = {
+    "hidden": (32, 64, 128, 256),
+    "lr": (3e-4, 1e-3, 3e-3, 1e-2),
+    "weight_decay": (0.0, 1e-4, 1e-3, 1e-2),
+}
+INNER_SEED = 0  # the head seed used inside inner cross-validation
+
+
+@dataclass
+class Problem:
+    """One task on one platform, with its fixed outer folds."""
+
+    name: str
+    X: np.ndarray
+    y: np.ndarray
+    n_classes: int
+    outer: list[Split]                                   # (train_idx, test_idx) per outer fold
+    inner_splits: Callable[[np.ndarray, int, int], list[Split]]  # (train_idx, n_inner, seed) -> splits
+    score: Callable[[np.ndarray, np.ndarray], float]     # (row indices, predicted labels) -> higher is better
+    fold_ids: list[int] = field(default_factory=list)    # the published fold number of each outer split
+
+    def __post_init__(self) -> None:
+        if not self.fold_ids:
+            self.fold_ids = list(range(len(self.outer)))
+
+
+def stratified_kfold(train_idx: np.ndarray, labels: np.ndarray, n_splits: int, seed: int) -> list[Split]:
+    """Stratified k-fold over `train_idx` (labels = labels of the whole problem), shuffled with `seed`."""
+    rng = np.random.RandomState(seed)
+    train_idx = np.asarray(train_idx)
+    fold_of = np.empty(len(train_idx), dtype=int)
+    for cls in np.unique(labels[train_idx]):
+        members = np.flatnonzero(labels[train_idx] == cls)
+        rng.shuffle(members)
+        fold_of[members] = np.arange(len(members)) % n_splits
+    out = []
+    for k in range(n_splits):
+        va = train_idx[fold_of == k]
+        tr = train_idx[fold_of != k]
+        if len(va) and len(tr):
+            out.append((tr, va))
+    return out
+
+
+def kfold(train_idx: np.ndarray, n_splits: int, seed: int) -> list[Split]:
+    """Plain shuffled k-fold over `train_idx`."""
+    idx = np.array(train_idx)
+    np.random.RandomState(seed).shuffle(idx)
+    parts = np.array_split(idx, min(n_splits, len(idx)))
+    return [(np.sort(np.concatenate([p for j, p in enumerate(parts) if j != k])), np.sort(part))
+            for k, part in enumerate(parts) if len(part)]
+
+
+def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), seed: int = 0,
+                 batch_size: int = 64) -> list[dict[str, Any]]:
+    """`n_configs` distinct head configurations drawn from GRID x epochs with a fixed seed."""
+    grid = list(itertools.product(GRID["hidden"], GRID["lr"], GRID["weight_decay"], tuple(epochs)))
+    rng = np.random.RandomState(seed)
+    picks = rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False)
+    return [HeadConfig(hidden=int(h), lr=float(lr), weight_decay=float(wd), epochs=int(ep),
+                       batch_size=batch_size).to_dict()
+            for h, lr, wd, ep in (grid[i] for i in picks)]
+
+
+def _default_fit(problem: Problem, train_idx: np.ndarray, test_idx: np.ndarray, config: dict, seed: int
+                 ) -> np.ndarray:
+    return fit_predict(problem.X[train_idx], problem.y[train_idx], problem.X[test_idx], problem.n_classes,
+                       config, seed)
+
+
+def inner_cv_score(problem: Problem, outer_k: int, config: dict, n_inner: int = 3,
+                   fit: Callable[..., np.ndarray] | None = None) -> float:
+    """Mean validation score of `config` over inner folds cut from outer fold `outer_k`'s training rows.
+
+    `fit(problem, train_idx, val_idx, config, seed) -> predicted labels of val_idx` (default: an MLP head).
+    """
+    fit = fit or _default_fit
+    train_idx, test_idx = problem.outer[outer_k]
+    test = set(np.asarray(test_idx).tolist())
+    scores = []
+    for tr, va in problem.inner_splits(train_idx, n_inner, INNER_SEED + outer_k):
+        if test.intersection(np.asarray(tr).tolist()) or test.intersection(np.asarray(va).tolist()):
+            raise AssertionError(f"inner split of {problem.name} fold {outer_k} touches its test rows")
+        pred = fit(problem, tr, va, config, INNER_SEED)
+        scores.append(problem.score(va, pred))
+    return float(np.mean(scores)) if scores else float("nan")
+
+
+def _metric_key(i: int) -> str:
+    return f"inner_{i}"
+
+
+def score_config(problems: Sequence[Problem], config: dict, n_inner: int) -> dict[str, float]:
+    """Inner-CV scores of one configuration for every (problem, outer fold), flattened as inner_<i>."""
+    limit_threads(1)
+    out, i = {}, 0
+    for p in problems:
+        for k in range(len(p.outer)):
+            out[_metric_key(i)] = inner_cv_score(p, k, config, n_inner)
+            i += 1
+    out["score"] = float(np.nanmean(list(out.values()))) if out else float("nan")
+    return out
+
+
+def _trainable(config: dict, problems=None, configs=None, n_inner: int = 3) -> None:
+    from ray import tune
+
+    tune.report(score_config(problems, configs[config["candidate"]], n_inner))
+
+
+def _NoteCallback(total: int, note: Callable[[str], None]):
+    """A Ray Tune callback that notes each finished trial (Tune itself runs silent)."""
+    from ray.tune import Callback
+
+    class NoteCallback(Callback):
+        def __init__(self) -> None:
+            self.done = 0
+
+        def on_trial_complete(self, iteration, trials, trial, **info):
+            self.done += 1
+            score = (trial.last_result or {}).get("score", float("nan"))
+            note(f"trial {self.done}/{total} (candidate {trial.config.get('candidate')}): "
+                 f"mean inner score {score:.4f}")
+
+    return NoteCallback()
+
+
+def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner: int = 3, use_ray: bool = True,
+                   max_concurrent: int | None = None, note: Callable[[str], None] | None = None
+                   ) -> dict[tuple[str, int], dict]:
+    """The chosen configuration for every (problem name, outer fold index), by inner CV (see module doc)."""
+    configs = list(configs)
+    if not configs:
+        raise MirtuneError("no candidate head configurations")
+    table = np.full((len(configs), sum(len(p.outer) for p in problems)), np.nan)
+    if len(configs) == 1:
+        table[0] = 0.0
+    elif use_ray:
+        os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")  # verbose=0 then means silent (no experiment box)
+        from ray import tune
+
+        from mirtune.cluster import init_ray
+
+        init_ray()
+        callbacks = [_NoteCallback(len(configs), note)] if note else []
+        with tempfile.TemporaryDirectory(prefix="mirtune-tune-") as storage:
+            trainable = tune.with_resources(
+                tune.with_parameters(_trainable, problems=list(problems), configs=configs, n_inner=n_inner),
+                {"cpu": 1})
+            tuner = tune.Tuner(
+                trainable,
+                param_space={"candidate": tune.grid_search(list(range(len(configs))))},
+                tune_config=tune.TuneConfig(metric="score", mode="max",
+                                            max_concurrent_trials=max_concurrent or 0),
+                run_config=tune.RunConfig(name="head-selection", storage_path=storage, verbose=0,
+                                          log_to_file=False, callbacks=callbacks))
+            results = tuner.fit()
+            for r in results:
+                if r.error is not None:
+                    raise MirtuneError(f"a head-selection trial failed: {type(r.error).__name__}: {r.error}")
+                c = r.config["candidate"]
+                table[c] = [r.metrics[_metric_key(i)] for i in range(table.shape[1])]
+    else:
+        for c, cfg in enumerate(configs):
+            scores = score_config(problems, cfg, n_inner)
+            table[c] = [scores[_metric_key(i)] for i in range(table.shape[1])]
+            if note:
+                note(f"candidate {c + 1}/{len(configs)}: inner score {scores['score']:.4f}")
+    chosen, i = {}, 0
+    for p in problems:
+        for k in range(len(p.outer)):
+            col = np.where(np.isnan(table[:, i]), -np.inf, table[:, i])
+            chosen[(p.name, k)] = dict(configs[int(np.argmax(col))], inner_score=float(table[:, i].max()))
+            i += 1
+    return chosen
+
+
+def _fit_fold(problem: Problem, k: int, config: dict, seeds: Sequence[int]) -> np.ndarray:
+    limit_threads(1)
+    tr, te = problem.outer[k]
+    cfg = {key: v for key, v in config.items() if key != "inner_score"}
+    return np.stack([fit_predict(problem.X[tr], problem.y[tr], problem.X[te], problem.n_classes, cfg, s)
+                     for s in seeds])
+
+
+def evaluate_outer(problems: Sequence[Problem], chosen: dict[tuple[str, int], dict], seeds: Sequence[int],
+                   use_ray: bool = True, progress: Callable | None = None) -> dict[str, np.ndarray]:
+    """Predictions [len(seeds), n_rows] per problem name (-1 for rows outside the evaluated folds)."""
+    jobs = [(p, k) for p in problems for k in range(len(p.outer))]
+    if use_ray:
+        import ray
+
+        from mirtune.cluster import init_ray
+
+        init_ray()
+        remote = ray.remote(num_cpus=1)(_fit_fold)
+        prefs = {p.name: ray.put(p) for p in problems}
+        futures = [remote.remote(prefs[p.name], k, chosen[(p.name, k)], list(seeds)) for p, k in jobs]
+        ticks = iter(progress(range(len(futures)), total=len(futures), desc="fit heads")) if progress else None
+        pending = list(futures)
+        while pending:
+            _, pending = ray.wait(pending, num_returns=1)
+            if ticks is not None:
+                next(ticks, None)
+        fold_preds = ray.get(futures)
+    else:
+        it = progress(jobs, total=len(jobs), desc="fit heads") if progress else jobs
+        fold_preds = [_fit_fold(p, k, chosen[(p.name, k)], seeds) for p, k in it]
+    out = {p.name: np.full((len(seeds), len(p.y)), -1, dtype=np.int64) for p in problems}
+    for (p, k), preds in zip(jobs, fold_preds):
+        out[p.name][:, p.outer[k][1]] = preds
+    return out

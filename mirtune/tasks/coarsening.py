@@ -1,0 +1,249 @@
+"""OpenCL thread coarsening (Magni et al. PACT'14 data as packaged by DeepTune PACT'17; MIREncoder Table 2).
+
+Data: <data>/thread-coarsening (see its PROVENANCE.md): 17 kernels, runtimes at coarsening factors
+{1, 2, 4, 8, 16, 32} on four GPUs (Cypress, Tahiti, Fermi, Kepler); one LLVM IR file per kernel.
+
+Features: the frozen embedding of the kernel's IR only (the code-only setting of DeepTune and NCC; the
+platform is not a feature, one head per platform). Label: the index of the fastest measured factor.
+
+Protocol (as DeepTune / NCC): per platform, leave one kernel out over the 17 kernels sorted by name (fold j =
+j-th kernel). Head hyper-parameters come from an inner 3-fold CV over the 16 training kernels (validation
+score = mean speedup), via Ray Tune (`mirtune.predict.select`); each figure is the mean and std over the head
+seeds. Metric: speedup = runtime(factor 1) / runtime(predicted factor) on that platform; the arithmetic mean over
+the 17 kernels per platform (as the prior-work tables), and the average of the four platform means.
+
+Missing runtimes: a kernel is measured only up to some factor (blackscholes 8; 11 kernels 16; five kernels 32)
+and nbody has no factor-16 runtime on Fermi and Kepler (NaN). A predicted factor is clamped to the largest
+factor <= the prediction that has a runtime for that kernel on that platform. This is DeepTune's rule ("clamp to
+the largest factor measured for the kernel") extended to the NaN hole, which no prior prediction ever hit
+(none predicts 16 for nbody on NVIDIA). Labels are the argmin over the measured runtimes; they equal
+`pact-2014-oracles.csv` (checked by the tests).
+
+mt / mtLocal: their IR files (and sources) are byte-identical while their oracle factors differ on every
+platform. Both stay in the protocol as separate kernels, as in all prior work, so results compare; when one is
+held out, the other (identical features, different label) is in the training set, and any code-only model
+gives both the same factor. `code_only_ceiling` reports the best mean speedup a code-only model can reach
+(the oracle, except that each group of identical files gets its best common factor) next to the oracle.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from mirtune.errors import MirtuneError, UsageError
+
+FACTORS = (1, 2, 4, 8, 16, 32)
+PLATFORMS = ("Cypress", "Tahiti", "Fermi", "Kepler")
+PLATFORM_NAMES = {"Cypress": "AMD Radeon HD 5900", "Tahiti": "AMD Tahiti 7970", "Fermi": "NVIDIA GTX 480",
+                  "Kepler": "NVIDIA Tesla K20c"}
+
+# Published mean speedups (Cypress, Tahiti, Fermi, Kepler, average), as in thread-coarsening/PROVENANCE.md.
+PUBLISHED: list[dict[str, Any]] = [
+    {"model": "Magni et al.", "values": (1.21, 1.01, 0.86, 0.94, 1.005), "source": "DeepTune PACT'17"},
+    {"model": "DeepTune", "values": (1.10, 1.05, 1.10, 0.99, 1.06), "source": "DeepTune PACT'17"},
+    {"model": "DeepTune-TL", "values": (1.17, 1.23, 1.14, 0.93, 1.1175), "source": "DeepTune PACT'17"},
+    {"model": "NCC / inst2vec", "values": (1.25, 1.07, 1.02, 1.03, 1.0925), "source": "spcl/ncc README"},
+    {"model": "IR2Vec Symbolic", "values": (1.265, 1.281, 1.256, 1.153, 1.239),
+     "source": "IR2Vec notebook (one joint model, 68 folds; not strictly comparable)"},
+    {"model": "IR2Vec Flow-Aware", "values": (1.264, 1.295, 1.256, 1.148, 1.241),
+     "source": "IR2Vec notebook (one joint model, 68 folds; not strictly comparable)"},
+    {"model": "MIREncoder (paper)", "values": (1.29, 1.30, 1.26, 1.16, 1.24),
+     "source": "PACT'24 Table 2 (geometric mean)"},
+]
+PRIOR_PREDICTIONS = ("ir2vec_rerun_magni_tf.csv", "ir2vec_rerun_deeptune_tf.csv", "ir2vec_rerun_deeptune_tl_tf.csv",
+                     "ir2vec_rerun_ncc_fix_tf.csv")
+
+
+# ----------------------------------------------------------------------------------------------- data
+
+class CoarseningData:
+    """Kernels (sorted), their IR files, and runtimes[platform] = array [n_kernels, len(FACTORS)] (NaN = none)."""
+
+    def __init__(self, data: Path) -> None:
+        root = Path(data) / "thread-coarsening"
+        if not (root / "pact-2014-runtimes.csv").is_file():
+            raise UsageError(f"no thread-coarsening data in {root} (expected pact-2014-runtimes.csv)")
+        self.root = root
+        rt = pd.read_csv(root / "pact-2014-runtimes.csv", usecols=["kernel", "cf"] + [f"runtime_{p}" for p in PLATFORMS])
+        self.kernels: list[str] = sorted(rt.kernel.unique())
+        self.ir_paths = [root / "kernels_ir" / f"{k}.ll" for k in self.kernels]
+        missing = [p for p in self.ir_paths if not p.is_file()]
+        if missing:
+            raise MirtuneError("thread-coarsening IR file missing", str(missing[0]))
+        kidx = {k: i for i, k in enumerate(self.kernels)}
+        fidx = {f: j for j, f in enumerate(FACTORS)}
+        self.runtimes: dict[str, np.ndarray] = {}
+        for p in PLATFORMS:
+            table = np.full((len(self.kernels), len(FACTORS)), np.nan)
+            for k, cf, v in zip(rt.kernel, rt.cf, rt[f"runtime_{p}"]):
+                table[kidx[k], fidx[int(cf)]] = v
+            if np.isnan(table[:, 0]).any():
+                raise MirtuneError(f"thread-coarsening: a kernel has no factor-1 runtime on {p}")
+            self.runtimes[p] = table
+        self.oracle_csv = pd.read_csv(root / "pact-2014-oracles.csv").set_index("kernel").loc[self.kernels]
+
+    def labels(self, platform: str) -> np.ndarray:
+        """Index into FACTORS of the fastest measured factor, per kernel."""
+        return np.nanargmin(self.runtimes[platform], axis=1)
+
+    def identical_groups(self) -> list[list[int]]:
+        """Kernels whose IR files are byte-identical (e.g. mt and mtLocal), as index groups of size > 1."""
+        by_hash: dict[str, list[int]] = {}
+        for i, p in enumerate(self.ir_paths):
+            by_hash.setdefault(hashlib.sha256(p.read_bytes()).hexdigest(), []).append(i)
+        return [g for g in by_hash.values() if len(g) > 1]
+
+
+# ---------------------------------------------------------------------------------------------- metrics
+
+def effective_factor_index(runtimes_row: np.ndarray, predicted: int) -> int:
+    """The largest factor index <= `predicted` that has a runtime (factor 1 always has one)."""
+    for j in range(int(predicted), -1, -1):
+        if not np.isnan(runtimes_row[j]):
+            return j
+    raise MirtuneError("a kernel has no runtime at factor 1")
+
+
+def speedup(runtimes_row: np.ndarray, predicted: int) -> float:
+    """runtime(factor 1) / runtime(predicted factor, clamped to a measured one)."""
+    return float(runtimes_row[0] / runtimes_row[effective_factor_index(runtimes_row, predicted)])
+
+
+def speedups(runtimes: np.ndarray, predicted: Sequence[int], rows: Sequence[int] | None = None) -> np.ndarray:
+    rows = np.arange(len(runtimes)) if rows is None else np.asarray(rows)
+    return np.array([speedup(runtimes[r], p) for r, p in zip(rows, predicted)])
+
+
+def oracle_speedups(runtimes: np.ndarray) -> np.ndarray:
+    return runtimes[:, 0] / np.nanmin(runtimes, axis=1)
+
+
+def code_only_ceiling(runtimes: np.ndarray, groups: Sequence[Sequence[int]]) -> float:
+    """Mean oracle speedup when each group of identical kernels must share one factor (its best common one)."""
+    best = oracle_speedups(runtimes)
+    for g in groups:
+        common = max(sum(speedup(runtimes[i], j) for i in g) for j in range(len(FACTORS)))
+        best[list(g)] = common / len(g)
+    return float(best.mean())
+
+
+def _speedup_score(runtimes: np.ndarray, idx: np.ndarray, pred: np.ndarray) -> float:
+    return float(speedups(runtimes, pred, idx).mean())
+
+
+def _kfold_inner(train_idx: np.ndarray, n_inner: int, seed: int):
+    from mirtune.predict.select import kfold
+
+    return kfold(train_idx, n_inner, seed)
+
+
+# ------------------------------------------------------------------------------------------- evaluation
+
+def make_problem(data: CoarseningData, X: np.ndarray, platform: str, kernels: Sequence[str] | None = None):
+    """Leave-one-kernel-out `Problem` for one platform (optionally only holding out the named kernels)."""
+    from mirtune.predict.select import Problem
+
+    held = list(range(len(data.kernels))) if kernels is None else [data.kernels.index(k) for k in kernels]
+    n = len(data.kernels)
+    outer = [(np.array([i for i in range(n) if i != j]), np.array([j])) for j in held]
+    return Problem(name=platform, X=X, y=data.labels(platform), n_classes=len(FACTORS), outer=outer,
+                   inner_splits=_kfold_inner, score=functools.partial(_speedup_score, data.runtimes[platform]),
+                   fold_ids=held)
+
+
+def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = False,
+        kernels: Sequence[str] | None = None, use_ray: bool = True, n_configs: int | None = None,
+        note: Callable[[str], None] = print, progress: Callable | None = None) -> dict[str, Any]:
+    """The whole thread-coarsening evaluation; returns the JSON-ready result (see mirtune evaluate)."""
+    from mirtune.predict.select import evaluate_outer, search_space, select_configs
+    from mirtune.tasks.devmap import summarise
+    from mirtune.tasks.embedders import embed_files
+
+    t0 = time.monotonic()
+    data = CoarseningData(data_root)
+    if kernels is not None:
+        unknown = [k for k in kernels if k not in data.kernels]
+        if unknown:
+            raise UsageError(f"unknown coarsening kernel {unknown[0]!r}")
+    note(f"coarsening: embedding {len(data.kernels)} IR files with {embedder.name}")
+    X = embed_files(embedder, data.ir_paths)
+    t_embed = time.monotonic() - t0
+    problems = [make_problem(data, X, p, kernels) for p in PLATFORMS]
+    configs = search_space(n_configs or (2 if quick else 8), epochs=(10, 20) if quick else (100, 200, 400),
+                           batch_size=16)
+    n_inner = 2 if quick else 3
+    note(f"coarsening: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV over "
+         f"the training kernels ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")
+    t1 = time.monotonic()
+    chosen = select_configs(problems, configs, n_inner=n_inner, use_ray=use_ray, note=note)
+    t_select = time.monotonic() - t1
+    seeds = list(seeds)
+    t2 = time.monotonic()
+    preds = evaluate_outer(problems, chosen, seeds, use_ray=use_ray, progress=progress)
+    t_fit = time.monotonic() - t2
+    groups = data.identical_groups()
+    held = problems[0].fold_ids
+    per_seed: dict[str, list[float]] = {}
+    predictions: dict[str, dict[str, list[int]]] = {}
+    for prob in problems:
+        rt = data.runtimes[prob.name]
+        per_seed[prob.name] = [float(speedups(rt, preds[prob.name][i][held], held).mean()) for i in range(len(seeds))]
+        predictions[prob.name] = {data.kernels[r]: [FACTORS[effective_factor_index(rt[r], preds[prob.name][i][r])]
+                                                    for i in range(len(seeds))] for r in held}
+    averages = [float(np.mean([per_seed[p][i] for p in PLATFORMS])) for i in range(len(seeds))]
+    result: dict[str, Any] = {
+        "task": "coarsening", "embedding": embedder.name, "embedding_key": embedder.key, "seeds": seeds,
+        "quick": bool(quick), "kernels": [data.kernels[r] for r in held], "factors": list(FACTORS),
+        "per_gpu": {p: summarise(per_seed[p])[0] for p in PLATFORMS},
+        "per_gpu_std": {p: summarise(per_seed[p])[1] for p in PLATFORMS},
+        "average": summarise(averages)[0], "average_std": summarise(averages)[1],
+        "per_seed": {**per_seed, "average": averages},
+        "oracle": {p: float(oracle_speedups(data.runtimes[p])[held].mean()) for p in PLATFORMS},
+        "code_only_ceiling": {p: code_only_ceiling(data.runtimes[p], groups) for p in PLATFORMS}
+        if kernels is None else None,
+        "identical_ir": [[data.kernels[i] for i in g] for g in groups],
+        "predicted_factors": predictions,
+        "oracle_factors": {p: {data.kernels[r]: FACTORS[int(data.labels(p)[r])] for r in held} for p in PLATFORMS},
+        "chosen_configs": {p.name: [dict(chosen[(p.name, k)], kernel=data.kernels[p.fold_ids[k]])
+                                    for k in range(len(p.outer))] for p in problems},
+    }
+    result["oracle"]["average"] = float(np.mean([result["oracle"][p] for p in PLATFORMS]))
+    if result["code_only_ceiling"]:
+        result["code_only_ceiling"]["average"] = float(np.mean([result["code_only_ceiling"][p] for p in PLATFORMS]))
+    result["timing_s"] = {"embed": round(t_embed, 1), "select": round(t_select, 1), "fit": round(t_fit, 1),
+                          "total": round(time.monotonic() - t0, 1)}
+    return result
+
+
+# ------------------------------------------------------------------------------------------- prior work
+
+def prior_from_predictions(data_root: Path) -> list[dict[str, Any]]:
+    """IR2Vec's re-runs of prior models (per-kernel predicted factors), re-scored with `speedup` here."""
+    data = CoarseningData(data_root)
+    names = {v: k for k, v in PLATFORM_NAMES.items()}
+    out = []
+    for fname in PRIOR_PREDICTIONS:
+        path = data.root / "prior_results" / fname
+        if not path.is_file():
+            continue
+        pr = pd.read_csv(path)
+        model = {"NCC_threadcoarsening": "NCC"}.get(str(pr.Model.iloc[0]), str(pr.Model.iloc[0]))
+        row: dict[str, Any] = {"model": f"{model} (IR2Vec re-run)", "source": f"{fname}, re-scored"}
+        for plat_name, g in pr.groupby("Platform"):
+            p = names.get(plat_name)
+            if p is None:
+                continue
+            idx = [data.kernels.index(k) for k in g.Kernel]
+            pred = [FACTORS.index(int(cf)) for cf in g["Predicted-CF"]]
+            row[p] = float(speedups(data.runtimes[p], pred, idx).mean())
+        if all(p in row for p in PLATFORMS):
+            row["average"] = float(np.mean([row[p] for p in PLATFORMS]))
+        out.append(row)
+    return out

@@ -1,0 +1,272 @@
+"""Heterogeneous device mapping (Grewe et al. CGO'13 / DeepTune PACT'17 data; MIREncoder Table 1).
+
+Data: <data>/devmap (see its PROVENANCE.md). 680 rows (kernel x input size) per platform, AMD Tahiti 7970 and
+NVIDIA GTX 970; the label is the oracle device (GPU = 1, CPU = 0).
+
+Features: the frozen embedding of the kernel's IR (row -> file by `kernels_ir_map_680.csv`, the patched lavaMD
+copy from `kernels_ir_patched/` where one exists) ++ log1p(transfer bytes) and log1p(work-group size), the two
+dynamic features prior work adds. The head standardises every column on its training rows.
+
+Protocol: the 10 outer folds of column `fold_deeptune_ncc_seed204` of `folds/devmap_folds_680.csv` (DeepTune's and
+NCC's StratifiedKFold(10, shuffle, 204) with scikit-learn < 0.22; `deeptune_folds` re-derives it and the tests
+check both against each other), the same for both platforms. Head hyper-parameters come from inner stratified
+3-fold CV on the training folds only (validation score = accuracy), via Ray Tune (`mirtune.predict.select`).
+
+Metrics, over all 680 test predictions of one head seed, then mean and std over the seeds:
+- accuracy (a fraction);
+- F1 of the GPU class (GPU = positive); `f1_macro` is the mean of the CPU-class and GPU-class F1;
+- speedup: per row runtime(static device) / runtime(predicted device), arithmetic mean; the static mapping is
+  CPU on AMD and GPU on NVIDIA (as DeepTune, NCC, IR2Vec); `oracle_speedup` is the same for the oracle device.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from mirtune.errors import MirtuneError, UsageError
+
+PLATFORMS = {"amd": "AMD Tahiti 7970", "nvidia": "NVIDIA GTX 970"}
+STATIC_DEVICE = {"amd": "CPU", "nvidia": "GPU"}
+FOLD_COLUMN = "fold_deeptune_ncc_seed204"
+N_FOLDS = 10
+DEVICES = ("CPU", "GPU")  # label 0, 1
+
+# Published numbers (accuracy %, speedup over static), as listed in devmap/PROVENANCE.md.
+PUBLISHED: list[dict[str, Any]] = [
+    {"model": "Static mapping", "amd": (58.82, 1.00), "nvidia": (56.91, 1.00), "source": "DeepTune notebook"},
+    {"model": "Grewe et al.", "amd": (73.38, 2.91), "nvidia": (72.94, 1.26), "source": "DeepTune notebook"},
+    {"model": "DeepTune", "amd": (83.68, 3.34), "nvidia": (80.29, 1.41), "source": "DeepTune notebook"},
+    {"model": "NCC / inst2vec", "amd": (82.79, 3.42), "nvidia": (81.76, 1.39), "source": "spcl/ncc README"},
+    {"model": "IR2Vec Symbolic", "amd": (91.77, 3.48), "nvidia": (86.98, 1.45),
+     "source": "IR2Vec DevMap.ipynb (XGBoost, seed-104 folds, 669 rows)"},
+    {"model": "IR2Vec Flow-Aware", "amd": (91.17, 3.45), "nvidia": (88.32, 1.45),
+     "source": "IR2Vec DevMap.ipynb (XGBoost, seed-104 folds, 669 rows)"},
+    {"model": "Perfograph", "amd": (94.0, None), "nvidia": (90.0, None), "source": "perfograph README (no fixed folds)"},
+    {"model": "MIREncoder (paper)", "amd": (93.6, None), "nvidia": (93.7, None), "source": "PACT'24 Table 1"},
+]
+# Cached per-row predictions of prior work, re-scored here with this module's metric code.
+PRIOR_PREDICTIONS = [
+    ("deeptune_cgo17_original_predictions.csv", "Model", "predicted_mapping", "original predictions"),
+    ("ir2vec_rerun_ncc_fix_DM.csv", "Model", "Predicted Mapping", "IR2Vec re-run"),
+]
+
+
+# ----------------------------------------------------------------------------------------------- data
+
+def devmap_dir(data: Path) -> Path:
+    root = Path(data) / "devmap"
+    if not (root / "cgo17-amd.csv").is_file():
+        raise UsageError(f"no device-mapping data in {root} (expected cgo17-amd.csv; see PROVENANCE.md)")
+    return root
+
+
+def load_platform(data: Path, platform: str) -> pd.DataFrame:
+    """The 680 rows of one platform with `label`, `fold` and `ir_path` columns added (file order)."""
+    if platform not in PLATFORMS:
+        raise UsageError(f"unknown platform {platform!r}; choose from {', '.join(PLATFORMS)}")
+    root = devmap_dir(data)
+    df = pd.read_csv(root / f"cgo17-{platform}.csv", index_col=0)
+    df = df.drop(columns=[c for c in ("seq", "src") if c in df.columns]).reset_index(drop=True)
+    folds = pd.read_csv(root / "folds" / "devmap_folds_680.csv")
+    folds = folds[folds.platform == platform].sort_values("row").reset_index(drop=True)
+    irmap = pd.read_csv(root / "kernels_ir_map_680.csv").sort_values("row").reset_index(drop=True)
+    if len(df) != len(folds) or len(df) != len(irmap):
+        raise MirtuneError(f"devmap {platform}: {len(df)} rows but {len(folds)} fold rows, {len(irmap)} IR rows")
+    if not ((folds.benchmark.values == df.benchmark.values).all() and (irmap.benchmark.values == df.benchmark.values).all()
+            and (folds.oracle.values == df.oracle.values).all()):
+        raise MirtuneError(f"devmap {platform}: fold/IR map rows do not line up with cgo17-{platform}.csv")
+    df["fold"] = folds[FOLD_COLUMN].astype(int).values
+    df["label"] = (df.oracle == "GPU").astype(int)
+    patched = root / "kernels_ir_patched"
+    df["ir_path"] = [str(patched / Path(f).name) if (patched / Path(f).name).is_file() else str(root / f)
+                     for f in irmap.ir_file]
+    return df
+
+
+def deeptune_folds(labels: Sequence[int], n_splits: int = N_FOLDS, seed: int = 204) -> np.ndarray:
+    """StratifiedKFold(n_splits, shuffle=True, random_state=seed) as scikit-learn < 0.22 assigned folds.
+
+    For each class (ascending) its rows in order get positions 0..n_c-1; `arange(max(n_c, n_splits))` is shuffled
+    by ONE RandomState(seed) shared by the classes, then cut into n_splits consecutive chunks (the first
+    n % n_splits one longer); a row's fold is the chunk that holds its position (see devmap/PROVENANCE.md).
+    """
+    labels = np.asarray(labels)
+    rng = np.random.RandomState(seed)
+    fold = np.full(len(labels), -1, dtype=int)
+    for cls in np.unique(labels):
+        rows = np.flatnonzero(labels == cls)
+        n = len(rows)
+        perm = np.arange(max(n, n_splits))
+        rng.shuffle(perm)
+        sizes = np.full(n_splits, n // n_splits, dtype=int)
+        sizes[: n % n_splits] += 1
+        start = 0
+        for k, size in enumerate(sizes):
+            for pos in perm[start:start + size]:
+                if pos < n:
+                    fold[rows[pos]] = k
+            start += size
+    return fold
+
+
+def context_features(df: pd.DataFrame) -> np.ndarray:
+    """log1p(transfer bytes), log1p(work-group size): [n, 2]."""
+    return np.log1p(df[["transfer", "wgsize"]].to_numpy(dtype=np.float64))
+
+
+# ---------------------------------------------------------------------------------------------- metrics
+
+def accuracy(y_true: Sequence[int], y_pred: Sequence[int]) -> float:
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    return float((y_true == y_pred).mean()) if len(y_true) else float("nan")
+
+
+def f1(y_true: Sequence[int], y_pred: Sequence[int], positive: int = 1) -> float:
+    """F1 of class `positive` (0 when it is never predicted and never true, as an undefined ratio)."""
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    tp = int(((y_pred == positive) & (y_true == positive)).sum())
+    fp = int(((y_pred == positive) & (y_true != positive)).sum())
+    fn = int(((y_pred != positive) & (y_true == positive)).sum())
+    return 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0
+
+
+def speedups(runtime_cpu: Sequence[float], runtime_gpu: Sequence[float], pred: Sequence[int], static: str
+             ) -> np.ndarray:
+    """Per row runtime(static device) / runtime(predicted device); pred 1 = GPU."""
+    cpu, gpu, pred = np.asarray(runtime_cpu, float), np.asarray(runtime_gpu, float), np.asarray(pred)
+    base = cpu if static == "CPU" else gpu
+    return base / np.where(pred == 1, gpu, cpu)
+
+
+def platform_metrics(df: pd.DataFrame, platform: str, pred: Sequence[int], rows: np.ndarray | None = None
+                     ) -> dict[str, float]:
+    """accuracy, f1 (GPU class), f1_macro, speedup and oracle_speedup of predictions for `rows` (default all)."""
+    rows = np.arange(len(df)) if rows is None else np.asarray(rows)
+    pred = np.asarray(pred)
+    sub = df.iloc[rows]
+    y = sub.label.to_numpy()
+    static = STATIC_DEVICE[platform]
+    sp = speedups(sub.runtime_cpu, sub.runtime_gpu, pred, static)
+    osp = speedups(sub.runtime_cpu, sub.runtime_gpu, y, static)
+    return {"accuracy": accuracy(y, pred), "f1": f1(y, pred, 1), "f1_macro": (f1(y, pred, 1) + f1(y, pred, 0)) / 2,
+            "speedup": float(sp.mean()), "oracle_speedup": float(osp.mean()), "n": int(len(rows))}
+
+
+def _accuracy_score(labels: np.ndarray, idx: np.ndarray, pred: np.ndarray) -> float:
+    return accuracy(labels[idx], pred)
+
+
+def _stratified_inner(labels: np.ndarray, train_idx: np.ndarray, n_inner: int, seed: int):
+    from mirtune.predict.select import stratified_kfold
+
+    return stratified_kfold(train_idx, labels, n_inner, seed)
+
+
+# ------------------------------------------------------------------------------------------- evaluation
+
+def make_problem(df: pd.DataFrame, X: np.ndarray, platform: str, folds: Sequence[int] | None = None):
+    """The `Problem` for one platform: outer folds = the published folds (or a subset of them)."""
+    from mirtune.predict.select import Problem
+
+    fold = df.fold.to_numpy()
+    wanted = list(range(N_FOLDS)) if folds is None else sorted(set(int(f) for f in folds))
+    bad = [f for f in wanted if f not in set(fold.tolist())]
+    if bad:
+        raise UsageError(f"devmap has folds 0..{N_FOLDS - 1}; no fold {bad[0]}")
+    outer = [(np.flatnonzero(fold != k), np.flatnonzero(fold == k)) for k in wanted]
+    labels = df.label.to_numpy()
+    return Problem(name=platform, X=X, y=labels, n_classes=2, outer=outer,
+                   inner_splits=functools.partial(_stratified_inner, labels),
+                   score=functools.partial(_accuracy_score, labels), fold_ids=wanted)
+
+
+def features(df: pd.DataFrame, embeddings: np.ndarray) -> np.ndarray:
+    return np.hstack([embeddings, context_features(df)])
+
+
+def summarise(values: Sequence[float]) -> tuple[float, float]:
+    """(mean, standard deviation with ddof=1; 0 for one value)."""
+    v = np.asarray(values, dtype=float)
+    return float(v.mean()), float(v.std(ddof=1)) if len(v) > 1 else 0.0
+
+
+def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = False,
+        folds: Sequence[int] | None = None, use_ray: bool = True, n_configs: int | None = None,
+        note: Callable[[str], None] = print, progress: Callable | None = None) -> dict[str, Any]:
+    """The whole device-mapping evaluation; returns the JSON-ready result (see mirtune evaluate)."""
+    from mirtune.predict.select import evaluate_outer, search_space, select_configs
+    from mirtune.tasks.embedders import embed_files
+
+    t0 = time.monotonic()
+    frames = {p: load_platform(data, p) for p in PLATFORMS}
+    paths = frames["amd"].ir_path.tolist()
+    if paths != frames["nvidia"].ir_path.tolist():
+        raise MirtuneError("devmap: the two platform files name different kernels")
+    note(f"devmap: embedding {len(set(paths))} IR files with {embedder.name}")
+    emb = embed_files(embedder, paths)
+    t_embed = time.monotonic() - t0
+    problems = [make_problem(frames[p], features(frames[p], emb), p, folds) for p in PLATFORMS]
+    configs = search_space(n_configs or (2 if quick else 8), epochs=(5, 10) if quick else (30, 60, 120))
+    n_inner = 2 if quick else 3
+    note(f"devmap: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV "
+         f"on the training folds ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")
+    t1 = time.monotonic()
+    chosen = select_configs(problems, configs, n_inner=n_inner, use_ray=use_ray, note=note)
+    t_select = time.monotonic() - t1
+    seeds = list(seeds)
+    note(f"devmap: fitting the chosen heads, {len(seeds)} seeds x {sum(len(p.outer) for p in problems)} folds")
+    t2 = time.monotonic()
+    preds = evaluate_outer(problems, chosen, seeds, use_ray=use_ray, progress=progress)
+    t_fit = time.monotonic() - t2
+    result: dict[str, Any] = {"task": "devmap", "embedding": embedder.name, "embedding_key": embedder.key,
+                              "seeds": seeds, "quick": bool(quick), "fold_column": FOLD_COLUMN,
+                              "folds": problems[0].fold_ids, "f1_class": "GPU",
+                              "features": f"embedding ({emb.shape[1]}) ++ log1p(transfer), log1p(wgsize)",
+                              "static_device": STATIC_DEVICE}
+    for prob in problems:
+        df = frames[prob.name]
+        rows = np.concatenate([te for _, te in prob.outer])
+        per_seed = [platform_metrics(df, prob.name, preds[prob.name][i][rows], rows) for i in range(len(seeds))]
+        entry: dict[str, Any] = {"platform": PLATFORMS[prob.name], "n_rows": int(len(rows))}
+        for key in ("accuracy", "f1", "f1_macro", "speedup"):
+            entry[key], entry[key + "_std"] = summarise([m[key] for m in per_seed])
+        entry["oracle_speedup"] = per_seed[0]["oracle_speedup"]
+        entry["per_seed"] = {key: [m[key] for m in per_seed] for key in ("accuracy", "f1", "speedup")}
+        entry["chosen_configs"] = [dict(chosen[(prob.name, k)], fold=prob.fold_ids[k]) for k in range(len(prob.outer))]
+        result[prob.name] = entry
+    result["timing_s"] = {"embed": round(t_embed, 1), "select": round(t_select, 1), "fit": round(t_fit, 1),
+                          "total": round(time.monotonic() - t0, 1)}
+    return result
+
+
+# ------------------------------------------------------------------------------------------- prior work
+
+def prior_from_predictions(data: Path) -> list[dict[str, Any]]:
+    """Prior models' cached per-row predictions re-scored with `platform_metrics` (same code as ours)."""
+    root = devmap_dir(data)
+    frames = {p: load_platform(data, p) for p in PLATFORMS}
+    names = {v: k for k, v in PLATFORMS.items()}
+    out = []
+    for fname, model_col, pred_col, how in PRIOR_PREDICTIONS:
+        path = root / "prior_results" / fname
+        if not path.is_file():
+            continue
+        pr = pd.read_csv(path)
+        for model, group in pr.groupby(model_col, sort=False):
+            label = {"ncc_devmap": "NCC (IR2Vec re-run, ncc_fix)"}.get(str(model), str(model))
+            row: dict[str, Any] = {"model": label, "source": f"{fname} ({how}), re-scored"}
+            for plat_name, g in group.groupby("Platform"):
+                plat = names.get(plat_name)
+                if plat is None:
+                    continue
+                g = g.sort_values("csv_row")
+                pred = g[pred_col].map(lambda v: 1 if v in (1, "1", "GPU", True) else 0).to_numpy()
+                row[plat] = platform_metrics(frames[plat], plat, pred, g.csv_row.to_numpy())
+            out.append(row)
+    return out

@@ -1,0 +1,173 @@
+"""Pluggable program embeddings for the downstream tasks, with an on-disk cache.
+
+    emb = get_embedder("ir2vec")                 # or "mirencoder" (optionally ablation="text"|"graph")
+    X = embed_files(emb, paths)                  # [len(paths), emb.dim], rows in input order
+
+Embedders:
+- ``mirencoder``: mirtune's frozen encoder through ``mirtune.embed.embed(paths, model_dir=None)`` (imported lazily,
+  so the tasks work before a model exists). The text/graph ablations (MIREncoder Tables 6 and 7) need
+  encoders pre-trained on one modality each; they are asked of ``mirtune.embed.embed(paths, model_dir,
+  modality="text"|"graph")`` and refused with one clear line while that entry point has no such parameter.
+- ``ir2vec``: the IR2Vec 2.1.1 Python package (``pip install 'mirtune[baselines]'``), flow-aware program vectors
+  (``ir2vec.initEmbedding(path, "fa", "p").getProgramVector()``, 300 floats), as in IR2Vec's own experiments.
+
+The cache holds one ``.npy`` per (embedder key, sha256 of the file's bytes) under
+``$MIRTUNE_EMBED_CACHE`` or ``~/.cache/mirtune/embeddings``. The mirencoder key includes a hash of the model's
+weights, so a re-trained encoder never reads stale vectors. Identical files (mt.ll / mtLocal.ll) are embedded once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from mirtune.errors import MirtuneError, UsageError
+
+EMBEDDERS = ("mirencoder", "ir2vec")
+ABLATIONS = ("text", "graph")
+
+
+def cache_dir() -> Path:
+    """Where embedding vectors are cached: $MIRTUNE_EMBED_CACHE, else ~/.cache/mirtune/embeddings."""
+    env = os.environ.get("MIRTUNE_EMBED_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "mirtune" / "embeddings"
+
+
+def file_hash(path: str | os.PathLike) -> str:
+    """sha256 of a file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+@dataclass
+class Embedder:
+    """A named embedding: `embed_batch(paths) -> [n, dim]` and a cache `key` that changes with the model."""
+
+    name: str
+    key: str
+    embed_batch: Callable[[list[Path]], np.ndarray]
+    description: str = ""
+    meta: dict = field(default_factory=dict)
+
+
+def _ir2vec_embedder(ablation: str | None) -> Embedder:
+    if ablation:
+        raise UsageError(f"--ablation {ablation} applies to the MIREncoder embedding only, not to ir2vec")
+    try:
+        import ir2vec  # type: ignore
+    except ImportError as exc:
+        raise MirtuneError("the ir2vec embedding needs the IR2Vec package: pip install 'mirtune[baselines]' "
+                           f"(IR2Vec==2.1.1) ({exc})") from None
+    version = getattr(ir2vec, "__version__", "unknown")
+
+    def embed_batch(paths: list[Path]) -> np.ndarray:
+        rows = []
+        for p in paths:
+            try:
+                vec = ir2vec.initEmbedding(str(p), "fa", "p").getProgramVector()
+            except Exception as exc:  # IR2Vec raises plain RuntimeError/ValueError on unreadable IR
+                raise MirtuneError(f"IR2Vec cannot embed this file: {exc}", str(p)) from None
+            rows.append(np.asarray(vec, dtype=np.float64))
+        return np.stack(rows) if rows else np.zeros((0, 300))
+
+    return Embedder("ir2vec", f"ir2vec-{version}-fa-p", embed_batch,
+                    f"IR2Vec {version} flow-aware program vectors (300-d)", {"version": version})
+
+
+def _model_fingerprint(model_dir: Path) -> str:
+    """A short hash of the model files (weights and config) that identifies one trained encoder."""
+    h = hashlib.sha256()
+    for f in sorted(model_dir.iterdir()):
+        if f.is_file() and f.suffix in (".safetensors", ".json"):
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | None) -> Embedder:
+    try:
+        import mirtune.embed as membed
+    except ImportError as exc:
+        raise MirtuneError(f"the MIREncoder embedding is not available in this build ({exc})") from None
+    embed_fn = getattr(membed, "embed", None)
+    if embed_fn is None:
+        raise MirtuneError("mirtune.embed has no embed(paths, model_dir) function yet")
+    # Resolve the model now, so a missing model is one clear line before any work starts.
+    resolver = getattr(membed, "default_model_dir", None)
+    if resolver is not None:
+        resolved = Path(resolver(model_dir))
+    elif model_dir is not None:
+        resolved = Path(model_dir)
+    else:
+        raise MirtuneError("no pre-trained MIREncoder available: pass --model-dir DIR")
+    kwargs: dict = {}
+    if ablation:
+        if ablation not in ABLATIONS:
+            raise UsageError(f"unknown ablation {ablation!r}; choose from {', '.join(ABLATIONS)}")
+        if "modality" not in inspect.signature(embed_fn).parameters:
+            raise MirtuneError(f"--ablation {ablation}: this MIREncoder has no {ablation}-only encoder yet "
+                               "(needs mirtune.embed.embed(paths, model_dir, modality='text'|'graph') backed by "
+                               "an encoder pre-trained on that modality alone)")
+        kwargs["modality"] = ablation
+    fingerprint = _model_fingerprint(resolved)
+
+    def embed_batch(paths: list[Path]) -> np.ndarray:
+        return np.asarray(embed_fn([str(p) for p in paths], model_dir=str(resolved), **kwargs), dtype=np.float64)
+
+    suffix = f"-{ablation}" if ablation else ""
+    return Embedder("mirencoder" + suffix, f"mirencoder-{fingerprint}{suffix}", embed_batch,
+                    f"MIREncoder {resolved}{' (' + ablation + '-only)' if ablation else ''}",
+                    {"model_dir": str(resolved), "fingerprint": fingerprint, "ablation": ablation})
+
+
+def get_embedder(name: str, ablation: str | None = None, model_dir: str | os.PathLike | None = None) -> Embedder:
+    """The embedder called `name` ("mirencoder" or "ir2vec"); MirtuneError when it cannot run here."""
+    if name == "ir2vec":
+        return _ir2vec_embedder(ablation)
+    if name == "mirencoder":
+        return _mirencoder_embedder(ablation, model_dir)
+    raise UsageError(f"unknown embedding {name!r}; choose from {', '.join(EMBEDDERS)}")
+
+
+def embed_files(embedder: Embedder, paths: Sequence[str | os.PathLike], use_cache: bool = True,
+                batch: int = 64, progress_desc: str | None = None) -> np.ndarray:
+    """Embeddings [len(paths), dim] in input order; each distinct file content is embedded once and cached."""
+    from mirtune.progress import progress
+
+    paths = [Path(p) for p in paths]
+    hashes = [file_hash(p) for p in paths]
+    root = cache_dir() / embedder.key
+    vectors: dict[str, np.ndarray] = {}
+    missing: dict[str, Path] = {}
+    for h, p in zip(hashes, paths):
+        if h in vectors or h in missing:
+            continue
+        f = root / f"{h}.npy"
+        if use_cache and f.is_file():
+            try:
+                vectors[h] = np.load(f)
+                continue
+            except (OSError, ValueError):
+                pass  # a torn write: embed again
+        missing[h] = p
+    todo = list(missing.items())
+    chunks = [todo[i:i + batch] for i in range(0, len(todo), batch)]
+    for chunk in progress(chunks, total=len(chunks), desc=progress_desc or f"embed ({embedder.name})"):
+        out = embedder.embed_batch([p for _, p in chunk])
+        if len(out) != len(chunk):
+            raise MirtuneError(f"embedder {embedder.name} returned {len(out)} rows for {len(chunk)} files")
+        for (h, _), vec in zip(chunk, out):
+            vectors[h] = np.asarray(vec, dtype=np.float64)
+            if use_cache:
+                root.mkdir(parents=True, exist_ok=True)
+                tmp = root / f".{h}.{os.getpid()}.tmp.npy"
+                np.save(tmp, vectors[h])
+                os.replace(tmp, root / f"{h}.npy")
+    if not paths:
+        return np.zeros((0, 0))
+    return np.stack([vectors[h] for h in hashes])

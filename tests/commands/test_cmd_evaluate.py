@@ -1,0 +1,118 @@
+"""`mirtune evaluate`: one-line errors with exit 2, and quick end-to-end runs with the IR2Vec embedding."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _main(argv: list[str]) -> int:
+    """`mirtune evaluate ...` through the CLI when it is registered, else through jobs/evaluate.py (same code)."""
+    from mirtune import cli
+
+    if "evaluate" in cli.COMMANDS:
+        return cli.main(["evaluate", *argv])
+    spec = importlib.util.spec_from_file_location("jobs_evaluate", REPO / "jobs" / "evaluate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main(argv)
+
+
+def _one_line_error(capsys, argv: list[str], *fragments: str) -> str:
+    rc = _main(argv)
+    err = capsys.readouterr().err.strip()
+    assert rc == 2, err
+    assert len(err.splitlines()) == 1, err
+    for f in fragments:
+        assert f in err
+    return err
+
+
+def test_unknown_task(capsys, shared_data):
+    _one_line_error(capsys, ["vectorise", "--embedding", "ir2vec"], "unknown task", "devmap")
+
+
+def test_missing_data_dir(capsys, tmp_path):
+    _one_line_error(capsys, ["devmap", "--data-dir", str(tmp_path / "nowhere"), "--embedding", "ir2vec"],
+                    "does not exist")
+
+
+def test_data_dir_without_the_task_folder(capsys, tmp_path):
+    _one_line_error(capsys, ["coarsening", "--data-dir", str(tmp_path), "--embedding", "ir2vec"],
+                    "thread-coarsening")
+
+
+def test_unknown_embedding_and_ablation(capsys, shared_data):
+    _one_line_error(capsys, ["devmap", "--embedding", "word2vec"], "unknown embedding")
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--ablation", "sound"], "unknown ablation")
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--ablation", "text"], "MIREncoder")
+
+
+def test_unavailable_encoder_model(capsys, shared_data, tmp_path):
+    _one_line_error(capsys, ["devmap", "--embedding", "mirencoder", "--model-dir", str(tmp_path / "none")],
+                    "model directory not found")
+
+
+def test_ablation_needs_a_single_modality_encoder(capsys, shared_data, tmp_path):
+    import mirtune.embed as membed
+
+    if "modality" in inspect.signature(membed.embed).parameters:
+        pytest.skip("mirtune.embed supports single-modality encoders now")
+    _one_line_error(capsys, ["devmap", "--embedding", "mirencoder", "--model-dir", str(tmp_path),
+                             "--ablation", "graph"], "graph-only")
+
+
+def test_ir2vec_not_installed(capsys, shared_data, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ir2vec", None)  # import ir2vec -> ImportError
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec"], "IR2Vec", "pip install")
+
+
+def test_bad_folds(capsys, shared_data):
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--folds", "x"], "fold numbers")
+
+
+def test_quick_devmap_with_ir2vec_writes_json_and_plot(shared_data, ray_cluster, tmp_path, capsys):
+    pytest.importorskip("ir2vec")
+    out = tmp_path / "devmap.json"
+    rc = _main(["devmap", "--embedding", "ir2vec", "--quick", "--seeds", "2", "--folds", "0,1",
+                "--json", str(out), "--plot", str(tmp_path / "devmap.png")])
+    printed = capsys.readouterr()
+    assert rc == 0, printed.err
+    result = json.loads(out.read_text())
+    for platform in ("amd", "nvidia"):
+        m = result[platform]
+        for key in ("accuracy", "f1", "speedup"):
+            assert isinstance(m[key], float) and isinstance(m[key + "_std"], float)
+            assert len(m["per_seed"][key]) == 2
+        assert 0.0 <= m["accuracy"] <= 1.0 and 0.0 <= m["f1"] <= 1.0 and m["speedup"] > 0
+        assert m["n_rows"] == {"amd": 136, "nvidia": 138}[platform]  # the rows of folds 0 and 1
+        assert [c["fold"] for c in m["chosen_configs"]] == [0, 1]
+    assert result["seeds"] == [0, 1] and result["folds"] == [0, 1] and result["embedding"] == "ir2vec"
+    assert (tmp_path / "devmap.png").stat().st_size > 1000
+    assert set(result["timing_s"]) >= {"embed", "select", "fit", "total"}
+    assert "mirtune + ir2vec (this run)" in printed.out and "MIREncoder (paper)" in printed.out
+
+
+def test_quick_coarsening_in_process_writes_json(shared_data, tmp_path, capsys):
+    pytest.importorskip("ir2vec")
+    out = tmp_path / "tc.json"
+    rc = _main(["coarsening", "--embedding", "ir2vec", "--quick", "--seeds", "2", "--folds", "mt,nbody",
+                "--no-ray", "--json", str(out), "--no-plot"])
+    printed = capsys.readouterr()
+    assert rc == 0, printed.err
+    result = json.loads(out.read_text())
+    assert set(result["per_gpu"]) == {"Cypress", "Tahiti", "Fermi", "Kepler"}
+    assert isinstance(result["average"], float) and isinstance(result["average_std"], float)
+    assert result["kernels"] == ["mt", "nbody"] and result["seeds"] == [0, 1]
+    for p in result["per_gpu"]:
+        assert result["per_gpu"][p] > 0 and len(result["per_seed"][p]) == 2
+        assert set(result["predicted_factors"][p]) == {"mt", "nbody"}
+        assert all(f in (1, 2, 4, 8, 16, 32) for f in result["predicted_factors"][p]["nbody"])

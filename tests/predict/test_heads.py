@@ -1,0 +1,138 @@
+"""The MLP head, the inner-CV splitters and the head selection (in-process; the Ray path is in test_cmd_evaluate)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mirtune.predict import select
+from mirtune.predict.heads import HeadConfig, MLPHead, Standardiser, fit_predict
+from mirtune.predict.select import Problem, inner_cv_score, kfold, search_space, select_configs, stratified_kfold
+
+
+def _blobs(n_per: int = 8, n_classes: int = 3, dim: int = 5, seed: int = 0):
+    rng = np.random.RandomState(seed)
+    centres = rng.randn(n_classes, dim) * 5
+    X = np.concatenate([c + rng.randn(n_per, dim) * 0.3 for c in centres])
+    y = np.repeat(np.arange(n_classes), n_per)
+    return X, y
+
+
+def test_head_overfits_a_tiny_separable_set():
+    X, y = _blobs()
+    head = MLPHead(3, HeadConfig(hidden=32, lr=1e-2, weight_decay=0.0, epochs=150, batch_size=24, dropout=0.0), 0)
+    assert (head.fit(X, y).predict(X) == y).all()
+    proba = head.predict_proba(X)
+    assert proba.shape == (len(y), 3) and np.allclose(proba.sum(axis=1), 1.0)
+
+
+def test_head_is_deterministic_per_seed_and_keeps_global_rng():
+    import torch
+
+    X, y = _blobs(seed=1)
+    Xt = X + np.random.RandomState(2).randn(*X.shape)
+    cfg = HeadConfig(hidden=16, epochs=5, batch_size=4)
+    torch.manual_seed(123)
+    before = torch.rand(1)
+    torch.manual_seed(123)
+    a = MLPHead(3, cfg, 7).fit(X, y).predict_proba(Xt)
+    after = torch.rand(1)
+    b = MLPHead(3, cfg, 7).fit(X, y).predict_proba(Xt)
+    c = MLPHead(3, cfg, 8).fit(X, y).predict_proba(Xt)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+    assert torch.equal(before, after)  # fitting does not advance the caller's torch RNG
+
+
+def test_standardiser_uses_training_statistics_and_survives_constant_columns():
+    X = np.array([[1.0, 5.0], [3.0, 5.0]])
+    s = Standardiser().fit(X)
+    assert np.allclose(s.transform(X), [[-1.0, 0.0], [1.0, 0.0]])
+    assert np.allclose(s.transform([[5.0, 6.0]]), [[3.0, 1.0]])
+
+
+def test_fit_predict_accepts_dict_configs():
+    X, y = _blobs(n_classes=2)
+    pred = fit_predict(X, y, X, 2, {"hidden": 16, "epochs": 50, "lr": 1e-2, "inner_score": 0.5}, seed=0)
+    assert pred.shape == y.shape
+
+
+def test_head_rejects_bad_labels():
+    with pytest.raises(ValueError):
+        MLPHead(2).fit(np.zeros((3, 2)), np.array([0, 1, 2]))
+
+
+def test_splitters_partition_the_training_rows():
+    train = np.array([0, 2, 3, 5, 7, 8, 9, 11, 12, 13])
+    labels = np.zeros(14, dtype=int)
+    labels[[2, 5, 9, 12]] = 1
+    for splits in (stratified_kfold(train, labels, 3, seed=0), kfold(train, 3, seed=0)):
+        assert len(splits) == 3
+        vals = np.concatenate([va for _, va in splits])
+        assert sorted(vals.tolist()) == train.tolist()
+        for tr, va in splits:
+            assert not set(tr) & set(va)
+            assert sorted(np.concatenate([tr, va]).tolist()) == train.tolist()
+    # stratified: every validation fold holds at least one row of the minority class
+    for _, va in stratified_kfold(train, labels, 3, seed=0):
+        assert labels[va].sum() >= 1
+
+
+def test_search_space_is_small_distinct_and_fixed():
+    a, b = search_space(8, epochs=(30, 60)), search_space(8, epochs=(30, 60))
+    assert a == b and len(a) == 8
+    assert len({tuple(sorted(c.items())) for c in a}) == 8
+    assert {c["epochs"] for c in a} <= {30, 60}
+
+
+def _toy_problem(n: int = 40, n_folds: int = 4) -> Problem:
+    X, y = _blobs(n_per=n // 2, n_classes=2, seed=3)
+    fold = np.arange(len(y)) % n_folds
+    outer = [(np.flatnonzero(fold != k), np.flatnonzero(fold == k)) for k in range(n_folds)]
+    return Problem(name="toy", X=X, y=y, n_classes=2, outer=outer,
+                   inner_splits=lambda tr, n_inner, seed: stratified_kfold(tr, y, n_inner, seed),
+                   score=lambda idx, pred: float((y[idx] == pred).mean()))
+
+
+def test_inner_cv_never_sees_the_test_fold(monkeypatch):
+    prob = _toy_problem()
+    calls = []
+
+    def recorder(problem, train_idx, val_idx, config, seed):
+        calls.append((train_idx.copy(), val_idx.copy()))
+        return problem.y[val_idx]  # a perfect "model"
+
+    for k, (train, test) in enumerate(prob.outer):
+        calls.clear()
+        assert inner_cv_score(prob, k, {}, n_inner=3, fit=recorder) == 1.0
+        assert len(calls) == 3
+        for tr, va in calls:
+            assert not set(tr.tolist()) & set(test.tolist())
+            assert not set(va.tolist()) & set(test.tolist())
+            assert set(tr.tolist()) | set(va.tolist()) == set(train.tolist())
+
+    # the same holds through select_configs, which picks per outer fold by inner score only
+    seen = []
+
+    def scored(problem, train_idx, val_idx, config, seed):
+        seen.append((train_idx, val_idx))
+        return problem.y[val_idx] if config["hidden"] == 64 else 1 - problem.y[val_idx]
+
+    monkeypatch.setattr(select, "_default_fit", scored)
+    configs = [HeadConfig(hidden=32).to_dict(), HeadConfig(hidden=64).to_dict()]
+    chosen = select_configs([prob], configs, n_inner=2, use_ray=False)
+    assert all(chosen[("toy", k)]["hidden"] == 64 for k in range(4))
+    assert all(chosen[("toy", k)]["inner_score"] == 1.0 for k in range(4))
+    tests = [set(te.tolist()) for _, te in prob.outer]
+    assert len(seen) == 2 * 4 * 2
+    for i, (tr, va) in enumerate(seen):
+        k = (i // 2) % 4  # candidate-major, then outer fold, then inner split
+        assert not (set(tr.tolist()) | set(va.tolist())) & tests[k]
+
+
+def test_evaluate_outer_fills_every_test_row():
+    prob = _toy_problem()
+    chosen = {("toy", k): HeadConfig(hidden=16, epochs=30, lr=1e-2).to_dict() for k in range(4)}
+    preds = select.evaluate_outer([prob], chosen, seeds=[0, 1], use_ray=False)["toy"]
+    assert preds.shape == (2, len(prob.y)) and (preds >= 0).all()
+    assert (preds == prob.y).mean() > 0.9  # well separated blobs

@@ -1,0 +1,123 @@
+"""Thread coarsening: labels, leave-one-kernel-out folds, the speedup metric with missing runtimes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mirtune.tasks import coarsening as tc
+
+NAN = float("nan")
+
+
+@pytest.fixture(scope="module")
+def data(shared_data):
+    return tc.CoarseningData(shared_data)
+
+
+def test_seventeen_kernels_and_labels_equal_the_oracle_file(data):
+    assert len(data.kernels) == 17 and data.kernels == sorted(data.kernels)
+    for p in tc.PLATFORMS:
+        labels = [tc.FACTORS[i] for i in data.labels(p)]
+        assert labels == [int(v) for v in data.oracle_csv[f"cf_{p}"]]
+
+
+def test_mt_and_mtlocal_are_the_one_identical_pair(data):
+    assert [[data.kernels[i] for i in g] for g in data.identical_groups()] == [["mt", "mtLocal"]]
+    i, j = data.kernels.index("mt"), data.kernels.index("mtLocal")
+    assert all(data.labels(p)[i] != data.labels(p)[j] for p in tc.PLATFORMS)
+
+
+def test_speedup_clamps_to_a_measured_factor():
+    # measured at 1, 2, 4, 8 (nothing at 16 or 32), like blackscholes
+    row = np.array([10.0, 5.0, 4.0, 8.0, NAN, NAN])
+    assert tc.speedup(row, 0) == 1.0
+    assert tc.speedup(row, 2) == pytest.approx(2.5)
+    assert tc.speedup(row, 5) == pytest.approx(10 / 8)      # 32 -> 8
+    # a hole in the middle, like nbody cf=16 on Fermi/Kepler
+    row = np.array([10.0, 5.0, 4.0, 2.0, NAN, 1.0])
+    assert tc.effective_factor_index(row, 4) == 3            # 16 -> 8
+    assert tc.speedup(row, 4) == pytest.approx(5.0)
+    assert tc.speedup(row, 5) == pytest.approx(10.0)
+    assert tc.speedups(np.array([row, row]), [0, 5]).tolist() == [1.0, 10.0]
+
+
+def test_missing_runtimes_in_the_real_data(data):
+    nb = data.kernels.index("nbody")
+    bs = data.kernels.index("blackscholes")
+    for p in ("Fermi", "Kepler"):
+        rt = data.runtimes[p]
+        assert np.isnan(rt[nb, 4])
+        assert tc.speedup(rt[nb], 4) == pytest.approx(rt[nb, 0] / rt[nb, 3])  # 16 -> 8
+        assert tc.speedup(rt[bs], 5) == pytest.approx(rt[bs, 0] / rt[bs, 3])  # 32 -> 8
+    for p in tc.PLATFORMS:
+        assert np.isfinite(tc.speedups(data.runtimes[p], [5] * 17)).all()
+
+
+def test_oracle_and_code_only_ceiling(data):
+    groups = data.identical_groups()
+    oracle = np.mean([tc.oracle_speedups(data.runtimes[p]).mean() for p in tc.PLATFORMS])
+    assert oracle == pytest.approx(1.355, abs=2e-3)
+    for p in tc.PLATFORMS:
+        assert tc.code_only_ceiling(data.runtimes[p], groups) <= tc.oracle_speedups(data.runtimes[p]).mean()
+        perfect = tc.speedups(data.runtimes[p], data.labels(p)).mean()
+        assert perfect == pytest.approx(tc.oracle_speedups(data.runtimes[p]).mean())
+    # hand-made: two identical kernels whose best factors differ
+    rt = np.array([[10.0, 5.0, NAN, NAN, NAN, NAN], [10.0, 20.0, NAN, NAN, NAN, NAN]])
+    assert tc.code_only_ceiling(rt, [[0, 1]]) == pytest.approx(1.25)  # both factor 2: (2 + 0.5) / 2 > (1 + 1) / 2
+    assert tc.oracle_speedups(rt).mean() == pytest.approx(1.5)
+
+
+def test_metric_code_reproduces_ir2vec_reruns(shared_data):
+    rows = {r["model"]: r for r in tc.prior_from_predictions(shared_data)}
+    magni = rows["Magni et al. (IR2Vec re-run)"]
+    assert [round(magni[p], 3) for p in tc.PLATFORMS] == [1.106, 1.000, 0.892, 0.868]
+    ncc = rows["NCC (IR2Vec re-run)"]
+    assert [round(ncc[p], 3) for p in tc.PLATFORMS] == [1.254, 1.071, 0.976, 1.008]
+
+
+def test_leave_one_kernel_out_problem(data):
+    prob = tc.make_problem(data, np.zeros((17, 4)), "Tahiti")
+    assert len(prob.outer) == 17 and prob.n_classes == 6
+    for j, (tr, te) in enumerate(prob.outer):
+        assert te.tolist() == [j] and sorted(tr.tolist()) == [i for i in range(17) if i != j]
+    sub = tc.make_problem(data, np.zeros((17, 4)), "Tahiti", kernels=["sgemm"])
+    assert sub.fold_ids == [data.kernels.index("sgemm")]
+    # the validation score is the mean speedup of the predicted factors
+    idx = np.array([0, 1])
+    assert prob.score(idx, data.labels("Tahiti")[idx]) == pytest.approx(
+        tc.oracle_speedups(data.runtimes["Tahiti"])[idx].mean())
+
+
+def test_pluggable_encoder_embeds_each_content_once_and_caches(data, tmp_path, monkeypatch):
+    """A stand-in for mirtune.embed: called once per distinct file (mt = mtLocal), then served from the cache."""
+    import sys
+    import types
+
+    from mirtune.tasks import embedders
+
+    calls = []
+    fake = types.ModuleType("mirtune.embed")
+
+    def embed(paths, model_dir=None):
+        calls.append(list(paths))
+        return np.array([[len(p), 1.0] for p in paths], dtype=np.float32)
+
+    fake.embed = embed
+    fake.default_model_dir = lambda model_dir=None: tmp_path
+    (tmp_path / "model.safetensors").write_bytes(b"weights")
+    monkeypatch.setitem(sys.modules, "mirtune.embed", fake)
+    monkeypatch.setenv("MIRTUNE_EMBED_CACHE", str(tmp_path / "cache"))
+    emb = embedders.get_embedder("mirencoder")
+    X = embedders.embed_files(emb, data.ir_paths)
+    assert X.shape == (17, 2) and sum(len(c) for c in calls) == 16
+    i, j = data.kernels.index("mt"), data.kernels.index("mtLocal")
+    assert np.array_equal(X[i], X[j])
+    again = embedders.embed_files(emb, data.ir_paths)
+    assert np.array_equal(X, again) and sum(len(c) for c in calls) == 16
+    # a different model is a different cache key
+    (tmp_path / "model.safetensors").write_bytes(b"other weights")
+    assert embedders.get_embedder("mirencoder").key != emb.key
+    # no single-modality entry point yet: a clear error
+    with pytest.raises(embedders.MirtuneError, match="text-only"):
+        embedders.get_embedder("mirencoder", ablation="text")
