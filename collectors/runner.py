@@ -6,12 +6,17 @@ flags; the tag hashes this node's CPU model and flags (binaries use -march=nativ
 cache shared between unlike nodes never hands one of them a binary it cannot run. A compile error is cached
 too (it is deterministic); a missing compiler or a compile timeout is not.
 
-Running: `run_once()` starts the binary with `subprocess` (no shell) in a fresh private directory, in a new
-session (process group), with a minimal environment, RLIMIT_CORE=0, an address-space limit, a CPU-time limit
+Running: `run_once()` starts the binary with `subprocess` (no shell) in a fresh private directory, in its own
+process group (not its own session: see below), with a minimal environment, RLIMIT_CORE=0, an address-space limit, a CPU-time limit
 (a backstop should the timer itself die), an output-size limit and PR_SET_PDEATHSIG=SIGKILL (the program
 dies with the worker that started it). Output goes to files, not pipes, so a grandchild that keeps a stream
 open cannot stall the collector. A timer kills the whole process group at the timeout; the group is killed
 after every run, so a program's stray grandchildren never outlive it.
+
+Why not a new session: with the kernel's autogroup scheduling (on by default in most distributions), a new
+session is a new scheduling group, and on a machine shared with other work a program in a fresh group ran
+1.4-1.6x slower than the same program run bare (benchmarks/bench_collect.py). A new process group keeps the
+caller's scheduling group, still receives no terminal signals, and is killed as a whole just the same.
 
 The program is started through a 50-line C launcher (built once per node with clang, like the programs):
 the launcher forks the program, waits for it with wait4 and writes the program's wait status, wall time
@@ -80,14 +85,17 @@ class BuildSpec:
     opt: int = 2
     extra: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
+    compiler: str = "clang"  # or "nvcc" (CUDA programs: host and device code, see `build`)
 
     def key(self) -> str:
         """Hash of the source and the flags: the same key means the same binary."""
-        blob = json.dumps({"source": self.source, "suffix": self.suffix,
-                           "defines": sorted((str(k), str(v)) for k, v in self.defines.items()),
-                           "openmp": self.openmp, "opt": self.opt, "extra": list(self.extra),
-                           "include_dirs": list(self.include_dirs)},
-                          sort_keys=True)
+        d = {"source": self.source, "suffix": self.suffix,
+             "defines": sorted((str(k), str(v)) for k, v in self.defines.items()),
+             "openmp": self.openmp, "opt": self.opt, "extra": list(self.extra),
+             "include_dirs": list(self.include_dirs)}
+        if self.compiler != "clang":  # clang keys stay what they were before the field existed
+            d["compiler"] = self.compiler
+        blob = json.dumps(d, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 
@@ -102,12 +110,58 @@ class BuildResult:
     seconds: float
     cached: bool
     tag: str
+    transient: bool = False  # a failure that is not the program's (no compiler, a compile timeout): retry later
 
 
 @lru_cache(maxsize=None)
 def node_tag() -> str:
     """This node's binary compatibility tag: CPU model and flags, and the clang version."""
     return hashlib.sha256(f"{cpu_tag()}|{clang_version()}".encode()).hexdigest()[:12]
+
+
+def spec_tag(spec: BuildSpec) -> str:
+    """The compatibility tag of `spec`'s binary on this node.
+
+    clang builds use -march=native: `node_tag()`. nvcc builds are not tuned to the host CPU (their device code
+    is chosen by -arch), so any node of the same machine architecture can run a binary built elsewhere.
+    """
+    if spec.compiler == "nvcc":
+        import platform
+
+        return hashlib.sha256(f"nvcc|{platform.system()}|{platform.machine()}".encode()).hexdigest()[:12]
+    return node_tag()
+
+
+def find_nvcc() -> str | None:
+    """$MIRTUNE_NVCC, else `nvcc` on PATH, else /usr/local/cuda/bin/nvcc; None when there is none."""
+    for cand in (os.environ.get("MIRTUNE_NVCC"), shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"):
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+NVCC_TIMEOUT_S = 600.0
+
+
+def _compile_nvcc(spec: BuildSpec, src: Path, out: Path) -> None:
+    """Build a CUDA program with nvcc (-O<opt>, the defines, -I dirs and `extra` flags such as -arch=sm_90)."""
+    from mirtune.errors import CompileError, ToolMissing
+
+    nvcc = find_nvcc()
+    if nvcc is None:
+        raise ToolMissing("nvcc not found (install the CUDA toolkit or set MIRTUNE_NVCC)")
+    cmd = [nvcc, f"-O{spec.opt}"]
+    cmd += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in spec.defines.items()]
+    cmd += [f"-I{d}" for d in spec.include_dirs] + list(spec.extra) + [str(src), "-o", str(out)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=NVCC_TIMEOUT_S,
+                              stdin=subprocess.DEVNULL, cwd=str(src.parent))
+    except subprocess.TimeoutExpired:
+        raise CompileError(f"nvcc timed out after {NVCC_TIMEOUT_S:g}s", str(src)) from None
+    if proc.returncode != 0:
+        lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if ln.strip()]
+        errors = [ln for ln in lines if "error" in ln.lower()] or lines
+        raise CompileError("\n".join(errors[:8]) or f"nvcc exited with status {proc.returncode}", str(src))
 
 
 def default_cache_dir() -> Path:
@@ -133,7 +187,7 @@ def _atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
 
 def cached(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildResult | None:
     """The cached outcome of building `spec` on this node (a binary or a compile error), or None."""
-    key, tag = spec.key(), node_tag()
+    key, tag = spec.key(), spec_tag(spec)
     folder = Path(cache_dir or default_cache_dir()) / f"{key}-{tag}"
     exe, failed = folder / "prog", folder / "build_failed.txt"
     if exe.exists():
@@ -151,7 +205,7 @@ def build(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildR
     hit = cached(spec, cache_dir)
     if hit is not None:
         return hit
-    key, tag = spec.key(), node_tag()
+    key, tag = spec.key(), spec_tag(spec)
     folder = Path(cache_dir or default_cache_dir()) / f"{key}-{tag}"
     exe, failed = folder / "prog", folder / "build_failed.txt"
     folder.mkdir(parents=True, exist_ok=True)
@@ -161,16 +215,22 @@ def build(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildR
     extra = [f"-I{d}" for d in spec.include_dirs] + list(spec.extra)
     start = time.perf_counter()
     try:
-        compile_executable(src, tmp_exe, opt=spec.opt, openmp=spec.openmp,
-                           defines={str(k): str(v) for k, v in spec.defines.items()}, extra=extra)
+        if spec.compiler == "nvcc":
+            _compile_nvcc(spec, src, tmp_exe)
+        elif spec.compiler == "clang":
+            compile_executable(src, tmp_exe, opt=spec.opt, openmp=spec.openmp,
+                               defines={str(k): str(v) for k, v in spec.defines.items()}, extra=extra)
+        else:
+            raise MirtuneError(f"unknown compiler {spec.compiler!r} (clang or nvcc)")
     except CompileError as exc:
         reason = " | ".join(ln.strip() for ln in str(exc).replace(f"{folder}/", "").splitlines() if ln.strip())
         tmp_exe.unlink(missing_ok=True)
-        if "timed out" not in reason:
+        transient = "timed out" in reason
+        if not transient:
             _atomic_write(failed, reason.encode())
-        return BuildResult(key, "build_failed", reason, None, time.perf_counter() - start, False, tag)
+        return BuildResult(key, "build_failed", reason, None, time.perf_counter() - start, False, tag, transient)
     except MirtuneError as exc:  # no clang, unsupported language: not the program's fault, not cached
-        return BuildResult(key, "build_failed", exc.line(), None, time.perf_counter() - start, False, tag)
+        return BuildResult(key, "build_failed", exc.line(), None, time.perf_counter() - start, False, tag, True)
     if not tmp_exe.exists():
         return BuildResult(key, "build_failed", "the compiler wrote no executable", None,
                            time.perf_counter() - start, False, tag)
@@ -184,7 +244,7 @@ def install(spec: BuildSpec, exe_bytes: bytes | None, built_tag: str | None,
 
     Uses the local cache, else the bytes built elsewhere when that node had the same tag, else builds here.
     """
-    key, tag = spec.key(), node_tag()
+    key, tag = spec.key(), spec_tag(spec)
     folder = Path(cache_dir or default_cache_dir()) / f"{key}-{tag}"
     exe = folder / "prog"
     if not exe.exists() and exe_bytes is not None and built_tag == tag:
@@ -203,12 +263,15 @@ class RunLimits:
     memory_bytes: RLIMIT_AS (None: the machine's memory, at least 8 GiB, since OpenMP threads reserve address
     space generously). cpu_s: RLIMIT_CPU, a backstop should the wall-clock timer die with its worker (None:
     timeout x logical cores + 10 s). output_bytes: RLIMIT_FSIZE, the largest file (stdout included) it may write.
+    limit_address_space: False leaves RLIMIT_AS alone (CUDA programs reserve far more address space than memory,
+    and fail to initialise under any realistic RLIMIT_AS).
     """
 
     timeout_s: float = 300.0
     memory_bytes: int | None = None
     cpu_s: int | None = None
     output_bytes: int = 64 << 20
+    limit_address_space: bool = True
 
 
 @dataclass
@@ -265,6 +328,8 @@ def _preexec(limits: RunLimits):
     cpu = limits.cpu_s or int(math.ceil(limits.timeout_s * logical_cores() + 10))
     wanted = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_AS, mem), (resource.RLIMIT_CPU, cpu),
               (resource.RLIMIT_FSIZE, limits.output_bytes)]
+    if not limits.limit_address_space:
+        wanted = [w for w in wanted if w[0] != resource.RLIMIT_AS]
     settings = []
     for which, value in wanted:
         _, hard = resource.getrlimit(which)
@@ -453,7 +518,7 @@ def run_once(cmd: Sequence[str], env: Mapping[str, Any] | None = None, limits: R
         try:
             with open(out_path, "wb") as fo, open(err_path, "wb") as fe:
                 proc = subprocess.Popen(argv, cwd=work, env=full_env, stdin=subprocess.DEVNULL, stdout=fo,
-                                        stderr=fe, start_new_session=True, preexec_fn=preexec, close_fds=True)
+                                        stderr=fe, process_group=0, preexec_fn=preexec, close_fds=True)
         except OSError as exc:  # only without the launcher: the program itself could not be started
             return ProcessRun(seconds=0.0, exit_code=127, signal=None, timed_out=False, stdout="",
                               stderr=f"cannot execute {argv[0]}: {exc.strerror}", maxrss_kib=None, user_s=0.0,
@@ -503,6 +568,18 @@ def parse_checksum(stdout: str) -> str | None:
     """The value of the last `checksum: <value>` line, or None."""
     found = _CHECKSUM_RE.findall(stdout)
     return found[-1] if found else None
+
+
+def parse_reported(stdout: str, key: str) -> float | None:
+    """The number on the last `<key>: <number>` line (a figure the program measured itself), or None."""
+    found = re.findall(rf"^\s*{re.escape(key)}:\s*(\S+)\s*$", stdout, re.MULTILINE)
+    if not found:
+        return None
+    try:
+        value = float(found[-1])
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def checksums_match(a: str | None, b: str | None, rtol: float = 1e-9) -> bool:
@@ -659,6 +736,8 @@ class Measurement:
     peak_rss_kib: int | None = None
     user_s: float | None = None
     sys_s: float | None = None
+    reported: list[float] = field(default_factory=list)
+    reported_median: float | None = None
     telemetry: Telemetry = field(default_factory=Telemetry)
 
     def row(self) -> dict[str, Any]:
@@ -703,11 +782,15 @@ def _judge(run: ProcessRun, limits: RunLimits, checksum_seen: str | None, refere
 
 def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats: int = 3, warmup: int = 1,
             limits: RunLimits = RunLimits(), reference: str | None = None, rtol: float = 1e-9,
-            nvml: NvmlStatus | None = None, gpu_index: int = 0) -> Measurement:
+            nvml: NvmlStatus | None = None, gpu_index: int = 0, report: str | None = None) -> Measurement:
     """Warm up `warmup` times, then time `repeats` runs of `cmd` with `env` (see `minimal_env`).
 
     `reference` is the default configuration's checksum (None when this IS the default configuration).
     `nvml` injects an NVML status (tests); by default NVML is loaded once per process.
+    `report` names a figure the program prints itself (`<report>: <number>`, e.g. a CUDA kernel's time
+    measured with events, which the process wall time would bury under the context creation): every timed
+    run's value goes into `reported` and their median into `reported_median`; a run without it is
+    `wrong_output`.
     """
     if repeats < 1 or warmup < 0:
         raise ValueError("repeats must be >= 1 and warmup >= 0")
@@ -731,6 +814,9 @@ def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats
             if run.maxrss_kib is not None:
                 rss.append(run.maxrss_kib)
             status, reason = _judge(run, limits, seen, reference, rtol)
+            value = parse_reported(run.stdout, report) if report else None
+            if status == "ok" and report and value is None:
+                status, reason = "wrong_output", f"no '{report}: <number>' line in the output"
             if status != "ok":
                 m.status, m.reason = status, reason
                 m.exit_code, m.signal = run.exit_code, run.signal
@@ -740,6 +826,8 @@ def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats
             m.exit_code = run.exit_code
             if timed:
                 m.runtimes_s.append(run.seconds)
+                if value is not None:
+                    m.reported.append(value)
                 user.append(run.user_s)
                 system.append(run.sys_s)
             else:
@@ -750,6 +838,7 @@ def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats
         m.checksum = seen
         m.median_s = statistics.median(m.runtimes_s)
         m.cv = spread(m.runtimes_s)
+        m.reported_median = statistics.median(m.reported) if m.reported else None
     m.peak_rss_kib = max(rss) if rss else None
     m.user_s = statistics.fmean(user) if user else None
     m.sys_s = statistics.fmean(system) if system else None

@@ -122,7 +122,9 @@ def point_id(sweep: str, program: str, program_sha256: str, input_size: int, par
 @dataclass
 class SweepPlan:
     """Everything one sweep measures. `columns` types the sweep's own columns (params and extras);
-    `power_kind` is 'cpu' or 'gpu' when points carry power limits."""
+    `power_kind` is 'cpu' or 'gpu' when points carry power limits; `num_gpus` is what each timed run asks
+    Ray for besides the timed-run resource (1 for CUDA programs); `report` names a figure the programs print
+    themselves (see `collectors.runner.measure`)."""
 
     sweep: str
     builds: dict[str, BuildJob]
@@ -130,6 +132,8 @@ class SweepPlan:
     columns: dict[str, pa.DataType]
     power_kind: str | None = None
     notes: list[str] = field(default_factory=list)
+    num_gpus: float = 0.0
+    report: str | None = None
 
 
 # --------------------------------------------------------------------------------------------- the rows
@@ -217,7 +221,7 @@ def build_item(item: dict[str, Any]) -> dict[str, Any]:
     res = build(_spec_from_json(item["spec_json"]), cache)
     data = Path(res.exe).read_bytes() if res.exe else None
     return {"key": res.key, "status": res.status, "reason": res.reason, "seconds": res.seconds,
-            "cached": res.cached, "tag": res.tag, "exe_bytes": data}
+            "cached": res.cached, "tag": res.tag, "exe_bytes": data, "transient": res.transient}
 
 
 def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: str | None,
@@ -237,20 +241,35 @@ def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: 
         pass
     spec = _spec_from_json(spec_json)
     res: BuildResult = install(spec, build.get("exe_bytes"), build.get("tag"), settings.get("cache_dir"))
+    env = dict(point.env)
+    gpu_index = 0
+    if settings.get("num_gpus"):
+        # the runner's environment is minimal: hand on the GPU Ray gave this task, and sample that one
+        visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+        if visible is not None:
+            env.setdefault("CUDA_VISIBLE_DEVICES", visible)
+        try:
+            import ray
+
+            ids = ray.get_gpu_ids() if ray.is_initialized() else []
+            gpu_index = int(ids[0]) if ids else 0
+        except Exception:
+            gpu_index = 0
     if res.status != "ok" or res.exe is None:
         m = failed("build_failed", res.reason)
     else:
         cmd = [res.exe, *point.args]
         kwargs = dict(repeats=settings["repeats"], warmup=settings["warmup"], limits=settings["limits"],
-                      reference=reference, rtol=settings["rtol"])
+                      reference=reference, rtol=settings["rtol"], report=settings.get("report"),
+                      gpu_index=gpu_index)
         if point.power_w is None:
-            m = measure(cmd, point.env, **kwargs)
+            m = measure(cmd, env, **kwargs)
         else:
             try:
                 ctl = pw.controller_for(settings.get("power_kind") or "cpu",
                                         rapl_root=settings.get("rapl_root") or pw.DEFAULT_POWERCAP_ROOT)
                 with pw.power_limit(point.power_w, ctl):
-                    m = measure(cmd, point.env, **kwargs)
+                    m = measure(cmd, env, **kwargs)
             except pw.PowerError as exc:
                 m = failed("unsupported", f"power limit {point.power_w:g} W: {exc}")
     return _row(point, m, build, settings["columns"].get(point.build_key, {}), settings,
@@ -361,6 +380,8 @@ class Summary:
     wall_s: float = 0.0
     files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    build_failures: int = 0
+    not_timed: int = 0
 
     def lines(self) -> list[str]:
         """A human-readable summary."""
@@ -370,6 +391,8 @@ class Summary:
                f"time: {self.wall_s:.1f}s in all, {self.build_s:.1f}s building {self.builds} program(s), "
                f"{self.run_s:.1f}s measuring"]
         out += [f"note: {n}" for n in self.notes]
+        if self.not_timed:
+            out.append(f"{self.not_timed} point(s) built but not timed (rerun where they can be timed)")
         if self.errors:
             out.append(f"{len(self.errors)} point(s) not measured because of errors (rerun to retry); first: "
                        f"{self.errors[0][1]}")
@@ -480,10 +503,13 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
               cache_dir: str | os.PathLike | None = None, max_points: int | None = None,
               flush_every: int = 16, flush_seconds: float = 30.0, max_retries: int = 3,
               progress: bool = True, log: Callable[[str], None] = _stderr,
-              rapl_root: str | None = None) -> Summary:
+              rapl_root: str | None = None, time_points: bool = True) -> Summary:
     """Measure the points of `plan` not yet in `out_dir`; write rows as they complete; return a summary.
 
     `max_points` caps how many new points this call measures (a smoke run, or a sweep done in slices).
+    `time_points=False` only builds (a cluster that cannot time these programs, e.g. CUDA without a GPU):
+    the points of programs that failed to build are written as `build_failed` rows, the others are left
+    for a later run and counted in `summary.not_timed`.
     """
     import ray
 
@@ -516,23 +542,51 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
             return summary
 
         ensure_ray(address)
-        capacity = timed_capacity()
+        capacity = timed_capacity() if time_points else 1
         keys = sorted({p.build_key for p in todo})
         tb = time.monotonic()
         builds = _run_builds(plan, keys, str(cache_dir) if cache_dir else None)
         summary.builds = len(keys)
         summary.build_s = time.monotonic() - tb
 
+        summary.build_failures = sum(1 for b in builds.values() if b["status"] != "ok")
         settings = {"repeats": repeats, "warmup": warmup, "limits": limits, "rtol": rtol,
                     "cache_dir": str(cache_dir) if cache_dir else None, "power_kind": plan.power_kind,
-                    "rapl_root": rapl_root,
+                    "rapl_root": rapl_root, "report": plan.report, "num_gpus": plan.num_gpus,
                     "columns": {k: job.columns for k, job in plan.builds.items() if k in builds}}
         settings_ref = ray.put(settings)
         build_refs = {k: ray.put(b) for k, b in builds.items()}
         spec_json = {k: _spec_to_json(plan.builds[k].spec) for k in keys}
         remote = ray.remote(timed_point).options(
-            num_cpus=1, resources={TIMED_RUN_RESOURCE: 1}, max_retries=max_retries, retry_exceptions=False,
-            name="mirtune_timed_point")
+            num_cpus=1, num_gpus=plan.num_gpus, resources={TIMED_RUN_RESOURCE: 1}, max_retries=max_retries,
+            retry_exceptions=False, name="mirtune_timed_point")
+        if not time_points:
+            # build-only: rows for what failed to build (a deterministic outcome), nothing else
+            writer = PartWriter(out, schema_for(plan.columns), flush_every, flush_seconds)
+            host = None
+            try:
+                for p in todo:
+                    b = builds.get(p.build_key)
+                    if b is not None and b["status"] == "ok":
+                        summary.not_timed += 1
+                        continue
+                    if b is not None and b.get("transient"):
+                        summary.errors.append((p.point_id, f"{p.program}: not built: {b.get('reason')}"))
+                        continue
+                    if host is None:
+                        from collectors.host import host_info
+
+                        host = host_info().row()
+                    row = _row(p, failed("build_failed", (b or {}).get("reason") or "not built"), b or {},
+                               plan.builds[p.build_key].columns, settings, host, None)
+                    writer.add(row)
+                    summary.by_status["build_failed"] += 1
+            finally:
+                writer.flush()
+                summary.measured = writer.written
+                summary.files = [str(f) for f in writer.files]
+                summary.wall_s = time.monotonic() - t0
+            return summary
 
         writer = PartWriter(out, schema_for(plan.columns), flush_every, flush_seconds)
         bar = _Progress(len(todo), progress, log)
@@ -579,6 +633,14 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
                 while ready and len(inflight) < max(2, 2 * capacity):
                     p = ready.popleft()
                     b = builds.get(p.build_key)
+                    if b is not None and b.get("transient"):  # not the program's fault: a rerun retries it
+                        summary.errors.append((p.point_id, f"{p.program}: not built: {b.get('reason')}"))
+                        bar.update("error")
+                        if p.is_default:
+                            for q in waiting.pop(p.group, []):
+                                summary.errors.append((q.point_id, f"{q.program}: its default configuration "
+                                                       "was not built"))
+                        continue
                     if b is None or b["status"] != "ok":
                         row = local_row(p, failed("build_failed", (b or {}).get("reason") or "not built"))
                         emit(row)

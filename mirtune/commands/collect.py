@@ -3,10 +3,15 @@
     mirtune collect openmp --programs collectors/programs/openmp --out data/openmp \\
         [--space threads=1,2 schedule=static chunk=1,64] [--repeats 3] [--warmup 1] [--timeout 300] \\
         [--sizes 1,2] [--address ADDR]
+    mirtune collect vectorize --programs collectors/programs/vectorize/kernels --out data/vectorize \\
+        [--space vf=1,4 if=1,2] [--repeats 3] [--opt 2]
+    mirtune collect lscat --programs collectors/programs/cuda --out data/lscat \\
+        [--space matrix=240,496 block=8x8,1x64] [--arch sm_90]
+    mirtune collect summary DIR [DIR ...]
 
 Rows are written as part files into the --out directory as points complete; running the same command again
 measures only the points that are missing. Read the result with `collectors.sweep.read_rows(DIR)` or any
-Parquet reader (one row per point id).
+Parquet reader (one row per point id); `mirtune collect summary DIR` prints the counts by status and the noise.
 """
 
 from __future__ import annotations
@@ -17,19 +22,16 @@ import sys
 from mirtune.errors import UsageError
 
 
-def add_openmp_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of the OpenMP sweep (shared with jobs/collect_openmp.py)."""
-    p.add_argument("--programs", nargs="+", required=True, metavar="PATH",
-                   help="C/C++ OpenMP programs, or directories holding them")
+def _add_common(p: argparse.ArgumentParser, *, programs_help: str, space_help: str, timeout: float,
+                warmup: int = 1, programs_flags: tuple[str, ...] = ("--programs",)) -> None:
+    p.add_argument(*programs_flags, dest="programs", nargs="+", required=True, metavar="PATH", help=programs_help)
     p.add_argument("--out", required=True, metavar="DIR", help="output directory for the Parquet part files")
-    p.add_argument("--space", nargs="+", action="extend", default=None, metavar="KEY=V1,V2",
-                   help="restrict the space: power=W,... threads=N,... schedule=static|dynamic|guided,... "
-                        "chunk=N,...")
+    p.add_argument("--space", nargs="+", action="extend", default=None, metavar="KEY=V1,V2", help=space_help)
     p.add_argument("--repeats", type=int, default=3, metavar="R", help="timed runs per point (default 3)")
-    p.add_argument("--warmup", type=int, default=1, metavar="W", help="untimed runs first (default 1)")
-    p.add_argument("--timeout", type=float, default=300.0, metavar="S",
-                   help="seconds one run may take before its process group is killed (default 300)")
-    p.add_argument("--sizes", default="1,2", metavar="N,N", help="input sizes (-DMIRTUNE_SIZE), default 1,2")
+    p.add_argument("--warmup", type=int, default=warmup, metavar="W",
+                   help=f"untimed runs first (default {warmup})")
+    p.add_argument("--timeout", type=float, default=timeout, metavar="S",
+                   help=f"seconds one run may take before its process group is killed (default {timeout:g})")
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="Ray cluster to join (default: $RAY_ADDRESS, else a private local cluster)")
     p.add_argument("--build-dir", default=None, metavar="DIR",
@@ -39,18 +41,90 @@ def add_openmp_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
 
 
+def add_openmp_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of the OpenMP sweep (shared with jobs/collect_openmp.py)."""
+    _add_common(p, programs_help="C/C++ OpenMP programs, or directories holding them",
+                space_help="restrict the space: power=W,... threads=N,... schedule=static|dynamic|guided,... "
+                           "chunk=N,...", timeout=300.0)
+    p.add_argument("--sizes", default="1,2", metavar="N,N", help="input sizes (-DMIRTUNE_SIZE), default 1,2")
+
+
+def add_vectorize_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of the VF/IF sweep (shared with jobs/collect_vectorize.py)."""
+    _add_common(p, programs_help="C loop kernels with a MIRTUNE_LOOP_PRAGMA marker, or directories holding them "
+                                 "(collectors/programs/vectorize/kernels)",
+                space_help="restrict the space: vf=1,2,4,8,16,32,64 if=1,2,4,8,16", timeout=60.0)
+    p.add_argument("--opt", type=int, default=2, choices=(1, 2, 3), help="optimisation level (default 2)")
+
+
+def add_lscat_arguments(p: argparse.ArgumentParser, programs_flags: tuple[str, ...] = ("--programs",)) -> None:
+    """The options of the CUDA block-size sweep (shared with jobs/collect_lscat.py, which also says --lscat-dir)."""
+    _add_common(p, programs_help="CUDA kernels in the LS-CAT layout: a directory per kernel holding main.cu, "
+                                 "or a folder of such directories (collectors/programs/cuda)",
+                space_help="restrict the space: matrix=240,496,... block=8x8,1x64,... (BLOCKXxBLOCKY)",
+                timeout=120.0, warmup=0, programs_flags=programs_flags)
+    p.add_argument("--arch", default=None, metavar="ARCH",
+                   help="nvcc -arch value, e.g. sm_90 or native (default: nvcc's own, which JIT-compiles "
+                        "its PTX on newer GPUs)")
+    p.add_argument("--nvcc-flag", action="append", default=None, metavar="FLAG",
+                   help="an extra nvcc flag (repeatable)")
+
+
+def _check_limit(args: argparse.Namespace) -> None:
+    if args.limit is not None and args.limit < 0:
+        raise UsageError("--limit must be >= 0")
+
+
+def _finish(summary) -> int:
+    for line in summary.lines():
+        print(line)
+    return 1 if summary.errors else 0
+
+
 def run_openmp(args: argparse.Namespace) -> int:
     """Run the OpenMP sweep from parsed arguments; print the summary; 0 unless some point hit an error."""
     from collectors.openmp import collect_openmp
 
-    if args.limit is not None and args.limit < 0:
-        raise UsageError("--limit must be >= 0")
+    _check_limit(args)
     summary = collect_openmp(args.programs, args.out, space=args.space, sizes=args.sizes, repeats=args.repeats,
                              warmup=args.warmup, timeout=args.timeout, address=args.address,
                              cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress)
-    for line in summary.lines():
-        print(line)
-    return 1 if summary.errors else 0
+    return _finish(summary)
+
+
+def run_vectorize(args: argparse.Namespace) -> int:
+    """Run the VF/IF sweep from parsed arguments; print the summary; 0 unless some point hit an error."""
+    from collectors.vectorize import collect_vectorize
+
+    _check_limit(args)
+    summary = collect_vectorize(args.programs, args.out, space=args.space, repeats=args.repeats,
+                                warmup=args.warmup, timeout=args.timeout, opt=args.opt, address=args.address,
+                                cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress)
+    return _finish(summary)
+
+
+def run_lscat(args: argparse.Namespace) -> int:
+    """Run the CUDA block-size sweep (or, with no GPU, only build); print the summary."""
+    from collectors.lscat import collect_lscat
+
+    _check_limit(args)
+    summary = collect_lscat(args.programs, args.out, space=args.space, repeats=args.repeats, warmup=args.warmup,
+                            timeout=args.timeout, arch=args.arch, nvcc_flags=args.nvcc_flag,
+                            address=args.address, cache_dir=args.build_dir, max_points=args.limit,
+                            progress=not args.no_progress)
+    return _finish(summary)
+
+
+def run_summary(args: argparse.Namespace) -> int:
+    """Print what a dataset folder holds: points by status, noise, and per-sweep figures."""
+    from collectors.summarize import summarize
+
+    for i, d in enumerate(args.dirs):
+        if i:
+            print()
+        for line in summarize(d, as_json=args.json):
+            print(line)
+    return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -62,6 +136,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          description="The MIREncoder Table 4 OpenMP space over programs and two input sizes.")
     add_openmp_arguments(omp)
     omp.set_defaults(func=run_openmp)
+    vec = sub.add_parser("vectorize", help="loop vectorization factor x interleave count (VF x IF)",
+                         description="VF 1..64 x IF 1..16 on the marked innermost loop of each kernel, plus "
+                                     "LLVM's own choice as the baseline.")
+    add_vectorize_arguments(vec)
+    vec.set_defaults(func=run_vectorize)
+    cu = sub.add_parser("lscat", help="CUDA thread-block sizes (LS-CAT layout; timed on GPU nodes only)",
+                        description="Table 5 matrix sizes x block sizes for CUDA kernels built with nvcc; "
+                                    "timed only where the cluster has GPUs, otherwise only built.")
+    add_lscat_arguments(cu)
+    cu.set_defaults(func=run_lscat)
+    sm = sub.add_parser("summary", help="counts by status and measurement noise of dataset folders",
+                        description="Points by status, median coefficient of variation, and per-sweep figures.")
+    sm.add_argument("dirs", nargs="+", metavar="DIR", help="folders of Parquet part files")
+    sm.add_argument("--json", action="store_true", help="print one JSON object per folder")
+    sm.set_defaults(func=run_summary)
     p.set_defaults(func=lambda args: _no_sweep(p))
 
 

@@ -1,0 +1,53 @@
+"""cluster.yaml: valid YAML and a valid Ray cluster-launcher config with head, CPU and GPU groups, each node offering
+one unit of the timed-run resource (one timed measurement per node at a time)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mirtune.cluster import TIMED_RUN_RESOURCE
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def config() -> dict:
+    return yaml.safe_load((REPO / "cluster.yaml").read_text())
+
+
+def test_parses_and_matches_rays_schema(config):
+    assert isinstance(config, dict) and config["cluster_name"] == "mirtune"
+    jsonschema = pytest.importorskip("jsonschema")
+    import ray
+
+    schema = json.loads((Path(ray.__file__).parent / "autoscaler" / "ray-schema.json").read_text())
+    jsonschema.validate(config, schema)
+
+
+def test_groups_and_the_timed_run_resource(config):
+    types = config["available_node_types"]
+    assert config["head_node_type"] in types
+    gpu = [n for n, t in types.items() if t["resources"].get("GPU", 0) >= 1]
+    cpu = [n for n, t in types.items() if n != config["head_node_type"] and not t["resources"].get("GPU")]
+    assert gpu and cpu
+    for name, t in types.items():
+        assert t["resources"][TIMED_RUN_RESOURCE] == 1, name
+    starts = config["head_start_ray_commands"] + config["worker_start_ray_commands"]
+    declared = [c for c in starts if "ray start" in c]
+    assert len(declared) == 2 and all(f'"{TIMED_RUN_RESOURCE}": 1' in c for c in declared)
+    assert config["max_workers"] >= sum(t["max_workers"] for n, t in types.items() if n != config["head_node_type"])
+
+
+def test_setup_installs_the_toolchain_and_mirtune(config):
+    lists = [config["setup_commands"]] + [t["worker_setup_commands"] for t in config["available_node_types"].values()
+                                          if "worker_setup_commands" in t]
+    for commands in lists:
+        text = "\n".join(commands)
+        for package in ("clang-14", "libomp-14-dev", "libtinfo5"):
+            assert package in text
+        assert "pip install" in text and "-e ~/mirtune" in text
+    assert config["file_mounts"]["~/mirtune"] == "."
