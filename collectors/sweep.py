@@ -303,6 +303,41 @@ def read_parts(out_dir: str | os.PathLike) -> list[pa.Table]:
     return out
 
 
+def compact(out_dir: str | os.PathLike) -> tuple[int, int]:
+    """Rewrite the part files of `out_dir` as one (one row per point id, the latest wins); (files before, rows).
+
+    Holds the directory lock, so it never runs beside a sweep writing there. The new file is written (atomically)
+    before the old ones are removed; a part file that cannot be read is left alone.
+    """
+    import pandas as pd
+
+    out = Path(out_dir)
+    with _DirLock(out):
+        paths, tables = [], []
+        for path in sorted(out.glob(PART_GLOB)):
+            try:
+                tables.append(pq.read_table(path))
+                paths.append(path)
+            except Exception as exc:
+                print(f"warning: leaving unreadable {path}: {exc}", file=sys.stderr)
+        if len(paths) < 2:
+            return len(paths), sum(t.num_rows for t in tables)
+        table = pa.concat_tables(tables, promote_options="permissive")
+        keys = pd.DataFrame({"point_id": table.column("point_id").to_pylist(),
+                             "timestamp": table.column("timestamp").to_pylist()
+                             if "timestamp" in table.column_names else [""] * table.num_rows})
+        keys = keys.sort_values("timestamp", kind="stable").drop_duplicates("point_id", keep="last")
+        table = table.take(pa.array(sorted(keys.index.tolist()), type=pa.int64()))
+        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+        name = f"part-{stamp}-compact-{uuid.uuid4().hex[:8]}.parquet"
+        tmp = out / f".{name}.tmp"
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, out / name)
+        for path in paths:
+            path.unlink()
+        return len(paths), table.num_rows
+
+
 class PartWriter:
     """Buffers rows and writes them as new Parquet part files, each atomically (temporary name, rename)."""
 

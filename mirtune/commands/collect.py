@@ -7,7 +7,8 @@
         [--space vf=1,4 if=1,2] [--repeats 3] [--opt 2]
     mirtune collect lscat --programs collectors/programs/cuda --out data/lscat \\
         [--space matrix=240,496 block=8x8,1x64] [--arch sm_90]
-    mirtune collect summary DIR [DIR ...]
+    mirtune collect summary DIR [DIR ...]      # counts by status, noise
+    mirtune collect compact DIR [DIR ...]      # one part file per folder
 
 Rows are written as part files into the --out directory as points complete; running the same command again
 measures only the points that are missing. Read the result with `collectors.sweep.read_rows(DIR)` or any
@@ -127,6 +128,20 @@ def run_summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_compact(args: argparse.Namespace) -> int:
+    """Rewrite each folder's part files as one file (one row per point)."""
+    from pathlib import Path
+
+    from collectors.sweep import compact
+
+    for d in args.dirs:
+        if not Path(d).is_dir():
+            raise UsageError("not a directory", d)
+        files, rows = compact(d)
+        print(f"{d}: {files} part file(s) -> 1, {rows} row(s)" if files > 1 else f"{d}: nothing to compact")
+    return 0
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `collect` and its sweeps."""
     p = subparsers.add_parser("collect", help="measure configurations of programs into a Parquet dataset",
@@ -151,6 +166,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sm.add_argument("dirs", nargs="+", metavar="DIR", help="folders of Parquet part files")
     sm.add_argument("--json", action="store_true", help="print one JSON object per folder")
     sm.set_defaults(func=run_summary)
+    cp = sub.add_parser("compact", help="rewrite a dataset folder's part files as one file",
+                        description="Rewrite the Parquet part files of each folder as one (one row per point id); "
+                                    "refuses while a sweep writes there.")
+    cp.add_argument("dirs", nargs="+", metavar="DIR", help="folders of Parquet part files")
+    cp.set_defaults(func=run_compact)
     p.set_defaults(func=lambda args: _no_sweep(p))
 
 

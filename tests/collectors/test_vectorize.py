@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -14,7 +15,7 @@ from collectors.openmp import Program
 from collectors.runner import BuildSpec, build, run_once
 from collectors.space import parse_space
 from collectors.summarize import summary_dict
-from collectors.sweep import read_rows
+from collectors.sweep import compact, read_rows
 from collectors.vectorize import (DIMENSIONS, MARKER, collect_vectorize, find_kernels, kernel_meta, plan_vectorize,
                                   pragma)
 from mirtune.errors import UsageError
@@ -111,6 +112,13 @@ def test_sweep_measures_and_catches_wrong_code(ray_cluster, tmp_path, cache):
     summ = summary_dict(out)
     assert summ["by_status"] == {"ok": 5, "wrong_output": 1}
     assert summ["vectorize"]["wrong_output_templates"] == ["shift_dep"]
+    # compacting: a duplicated part file collapses into one file holding each point once
+    part = next(out.glob("part-*.parquet"))
+    shutil.copy(part, out / "part-zz-copy.parquet")
+    assert compact(out) == (2, 6)
+    assert len(list(out.glob("part-*.parquet"))) == 1
+    again = read_rows(out)
+    assert len(again) == 6 and set(again["point_id"]) == set(df["point_id"])
 
 
 def test_cli_rejects_a_bad_space_in_one_line(tmp_path):
