@@ -24,6 +24,7 @@ import argparse
 import csv
 import dataclasses
 import json
+import logging
 import math
 import os
 import sys
@@ -264,6 +265,40 @@ class _ShardCache:
             self.rows = kept
 
 
+def _checkpoint_step(path: str | Path) -> int:
+    try:
+        return int(Path(str(path)).name.split("-")[1])
+    except (IndexError, ValueError):
+        return -1
+
+
+def _restore(reported: Any, storage: Path, net: Any, optimizer: Any) -> dict[str, Any] | None:
+    """Load the newest readable checkpoint: the one Ray hands over, or a newer complete one in storage.
+
+    Ray registers a checkpoint when its controller next polls the workers; a worker killed before that
+    poll leaves a checkpoint in storage that Ray does not know about, so storage is checked too. A
+    checkpoint that fails to load (cut short by the failure) is skipped for the one before it.
+    """
+    from mirtune.progress import note
+
+    candidates: list[tuple[int, Any]] = []
+    if reported is not None:
+        candidates.append((_checkpoint_step(reported.path), reported))
+    run = storage / RUN_NAME
+    if run.is_dir():
+        for p in run.glob("step-*"):
+            candidates.append((_checkpoint_step(p), p))
+    for step, cand in sorted(candidates, key=lambda c: c[0], reverse=True):
+        try:
+            if isinstance(cand, Path):
+                return load_checkpoint(cand, net, optimizer)
+            with cand.as_directory() as d:
+                return load_checkpoint(Path(d), net, optimizer)
+        except MirtuneError as exc:
+            note(f"mirtune pretrain: skipping checkpoint at step {step}: {exc.line()}")
+    return None
+
+
 def _lr_factor(step: int, total: int, warmup: int) -> float:
     """Linear warm-up, then cosine decay to 10% of the peak."""
     if step < warmup:
@@ -359,12 +394,9 @@ def train_loop(config: dict[str, Any]) -> None:
 
     state: dict[str, Any] = {"step": 0, "samples": 0, "epoch": 0, "time_s": 0.0, "history": [], "heldout": [],
                              "restarts": 0}
-    ckpt = ray.train.get_checkpoint()
-    if ckpt is None and config.get("resume_dir"):
-        ckpt = ray.train.Checkpoint(config["resume_dir"])
-    if ckpt is not None:
-        with ckpt.as_directory() as d:
-            state = load_checkpoint(Path(d), net, optimizer)
+    restored = _restore(ray.train.get_checkpoint(), Path(config["storage"]), net, optimizer)
+    if restored is not None:
+        state = restored
         state["restarts"] = state.get("restarts", 0) + 1
         scheduler.last_epoch = state["step"] - 1
         scheduler.step()  # sets the learning rate of the restored step
@@ -682,12 +714,14 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
         raise UsageError(f"the training split has {n_train} samples, fewer than --workers {tc.workers}")
     init_ray(tc.address)
     columns = list(COLUMNS)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
     # A corpus that fits the object store is read once, before the workers take their CPUs: streaming
     # reads need free CPUs next to the workers, which a small machine (2 cores, 2 workers) does not have.
     materialize = _parquet_bytes(train_dir) <= tc.materialize_mb * 2**20
-    datasets = {"train": ray.data.read_parquet(str(train_dir), columns=columns, partitioning=None)}
+    datasets = {"train": ray.data.read_parquet(str(train_dir), partitioning=None).select_columns(columns)}
     if heldout_dir:
-        datasets["heldout"] = ray.data.read_parquet(str(heldout_dir), columns=columns, partitioning=None)
+        datasets["heldout"] = ray.data.read_parquet(str(heldout_dir), partitioning=None).select_columns(columns)
     else:
         note("mirtune pretrain: the corpus has no held-out split; no held-out evaluation")
     if materialize:
@@ -698,7 +732,7 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
     queue = Queue(actor_options={"num_cpus": 0})
     train_dict = dataclasses.asdict(tc)
     loop_config = {"train": train_dict, "encoder": enc_cfg.to_dict(), "progress_queue": queue,
-                   "resume_dir": str(latest) if (tc.resume and latest) else None}
+                   "storage": str(storage)}
     trainer = TorchTrainer(
         train_loop,
         train_loop_config=loop_config,

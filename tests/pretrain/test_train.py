@@ -1,0 +1,181 @@
+"""Distributed pre-training on Ray Train: a short 2-worker run, resume, and a worker killed mid-run."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from mirtune.errors import MirtuneError, UsageError
+from mirtune.ir.frontend import compile_to_ir
+from mirtune.ir.module import IRModule
+from mirtune.model.io import load_model
+from mirtune.pretrain.samples import write_corpus
+from mirtune.pretrain.train import TrainConfig, latest_checkpoint_dir, load_checkpoint, pretrain
+
+TYPES = ("int", "float", "double", "long")
+OPS = ("+", "-", "*")
+
+
+def _program(i: int) -> str:
+    ty, op = TYPES[i % 4], OPS[i % 3]
+    code = (f"{ty} k{i}({ty} *a, {ty} *b, int n) {{ {ty} s = 0;\n"
+            f"  for (int i = {i % 3}; i < n - {i % 2}; i++) {{ if (a[i] > {i}) s = s {op} a[i] * b[i];"
+            f" else b[i] = a[i] {op} {i + 1}; }}\n  return s; }}\n")
+    if i % 2:
+        code += f"void w{i}({ty} *x, int n) {{ for (int j = 0; j < n; j++) x[j] = k{i}(x, x, j) {op} 2; }}\n"
+    return code
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    d = tmp_path_factory.mktemp("corpus")
+    modules = []
+    for i in range(10):
+        (d / f"p{i}.c").write_text(_program(i))
+        for opt in (0, 2):
+            modules.append(IRModule.from_text(compile_to_ir(d / f"p{i}.c", opt=opt), f"p{i}-O{opt}"))
+    write_corpus(d / "corpus", {"train": modules[:16], "heldout": modules[16:]}, vocab_size=400, rows_per_shard=4)
+    return d / "corpus"
+
+
+def _config(corpus: Path, out: Path, **kw) -> TrainConfig:
+    base = dict(corpus=str(corpus), out=str(out), preset="tiny", workers=2, steps=6, batch_size=4,
+                checkpoint_every=3, log_every=3, eval_samples=4, command=["pytest"])
+    base.update(kw)
+    return TrainConfig(**base)
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def _steps_log(trace: Path) -> list[int]:
+    return [int(x) for x in (trace / "steps.log").read_text().split()]
+
+
+def test_two_workers_write_checkpoints_metrics_plot_and_model(corpus, tmp_path, ray_cluster):
+    out, trace = tmp_path / "run", tmp_path / "trace"
+    res = pretrain(_config(corpus, out, trace_dir=str(trace)))
+    assert res.steps == 6
+    # checkpoints every K=3 steps, in safetensors + JSON only
+    ckpts = sorted(p.name for p in (out / "checkpoints" / "pretrain").glob("step-*"))
+    assert ckpts == ["step-00000003", "step-00000006"]
+    files = {p.name for p in (out / "checkpoints" / "pretrain" / "step-00000006").iterdir()}
+    assert {"model.safetensors", "optimizer.safetensors", "optimizer.json", "trainer_state.json"} <= files
+    assert not [f for f in files if f.endswith((".pt", ".pkl", ".pth"))]
+    # two workers ran (one pid file each), rank 0 logged each step once
+    assert len(list(trace.glob("worker-0-*.pid"))) == 1 and len(list(trace.glob("worker-1-*.pid"))) == 1
+    assert _steps_log(trace) == [1, 2, 3, 4, 5, 6]
+    # every loss, accuracy and per-flow AUC per step; 2 workers x 4 files per step
+    rows = _rows(out / "metrics.csv")
+    assert [int(r["step"]) for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert [int(r["samples"]) for r in rows] == [8, 16, 24, 32, 40, 48]
+    for key in ("loss", "mlm_loss", "mlm_accuracy", "recon_loss", "auc_control", "auc_data", "auc_call",
+                "match_loss", "match_accuracy", "samples_per_s", "lr"):
+        assert all(r[key] != "" for r in rows), key
+    assert all(0.0 <= float(r["auc_data"]) <= 1.0 for r in rows)
+    held = _rows(out / "heldout.csv")
+    assert [int(r["step"]) for r in held] == [3, 6]
+    png = (out / "learning_curves.png").read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 10_000
+    # the final model in io.py format, with provenance
+    model = load_model(out)
+    prov = model.provenance
+    assert prov["steps"] == 6 and prov["preset"] == "tiny" and prov["command"] == "pytest"
+    assert prov["tokenizer_sha256"] == model.tokenizer.sha256
+    assert prov["corpus"]["train_samples"] == 16 and prov["corpus"]["heldout_samples"] == 4
+    assert set(prov["heldout_metrics"]) >= {"mlm_accuracy", "match_accuracy", "auc_control", "auc_data", "auc_call"}
+    assert prov["training"]["workers"] == 2
+
+    # --resume continues from the latest checkpoint (step 6) up to the new step count
+    res2 = pretrain(_config(corpus, out, workers=1, steps=8, checkpoint_every=2, resume=True,
+                            trace_dir=str(trace)))
+    assert res2.steps == 8
+    assert _steps_log(trace) == [1, 2, 3, 4, 5, 6, 7, 8]
+    rows = _rows(out / "metrics.csv")
+    assert [int(r["step"]) for r in rows] == list(range(1, 9))
+    state = json.loads((latest_checkpoint_dir(out / "checkpoints") / "trainer_state.json").read_text())
+    assert state["step"] == 8 and state["samples"] == 48 + 2 * 4
+
+    # without --resume, an existing run is never overwritten
+    with pytest.raises(UsageError, match="--resume"):
+        pretrain(_config(corpus, out))
+
+
+def test_a_killed_worker_is_replaced_and_at_most_k_steps_are_lost(corpus, tmp_path, ray_cluster):
+    out, trace = tmp_path / "run", tmp_path / "trace"
+    k, steps = 4, 16
+    cfg = _config(corpus, out, steps=steps, checkpoint_every=k, log_every=4, max_failures=2,
+                  step_delay_s=0.4, eval_every=0, trace_dir=str(trace))
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            box["result"] = pretrain(cfg)
+        except BaseException as exc:  # noqa: BLE001 - reported by the test thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    deadline = time.monotonic() + 240
+    killed = None
+    while time.monotonic() < deadline and thread.is_alive():
+        done = _steps_log(trace) if (trace / "steps.log").exists() else []
+        if len(done) >= k + 2:  # past the first checkpoint
+            pids = sorted(trace.glob("worker-1-*.pid"))
+            killed = int(pids[0].read_text())
+            os.kill(killed, signal.SIGKILL)
+            break
+        time.sleep(0.2)
+    assert killed is not None, "training never got past the first checkpoint"
+    thread.join(timeout=300)
+    assert not thread.is_alive()
+    assert "error" not in box, box.get("error")
+    res = box["result"]
+    assert res.steps == steps
+    log = _steps_log(trace)
+    assert log[-1] == steps
+    # the step sequence went back once, to the last checkpoint: at most K steps were redone
+    backs = [(a, b) for a, b in zip(log, log[1:]) if b <= a]
+    assert len(backs) == 1
+    before, after = backs[0]
+    assert (after - 1) % k == 0 and before - (after - 1) <= k
+    # a replacement worker started, and the history has each step exactly once
+    assert len(list(trace.glob("worker-1-*.pid"))) == 2
+    rows = _rows(out / "metrics.csv")
+    assert [int(r["step"]) for r in rows] == list(range(1, steps + 1))
+    assert load_model(out).provenance["training"]["restarts"] >= 1
+
+
+def test_bad_corpus_and_corrupt_checkpoint_are_clear_errors(corpus, tmp_path):
+    with pytest.raises(UsageError, match="corpus folder not found"):
+        pretrain(_config(tmp_path / "nothing", tmp_path / "o"))
+    empty = tmp_path / "empty"
+    (empty / "samples" / "split=train").mkdir(parents=True)
+    (empty / "tokenizer.json").write_text((corpus / "tokenizer.json").read_text())
+    with pytest.raises(UsageError, match="no training shards"):
+        pretrain(_config(empty, tmp_path / "o"))
+    # a truncated checkpoint cannot be loaded and says so in one line
+    from mirtune.model.config import preset
+    from mirtune.ir.tokenizer import IRTokenizer
+    from mirtune.pretrain.train import _make_model, save_checkpoint
+    import torch
+
+    cfg = preset("tiny", IRTokenizer.load(corpus / "tokenizer.json"))
+    net = _make_model(cfg)
+    opt = torch.optim.AdamW(net.parameters())
+    ck = tmp_path / "ck"
+    save_checkpoint(ck, net, opt, {"step": 1})
+    data = (ck / "model.safetensors").read_bytes()
+    (ck / "model.safetensors").write_bytes(data[:100])
+    with pytest.raises(MirtuneError) as err:
+        load_checkpoint(ck, _make_model(cfg), None)
+    assert "corrupt or truncated" in err.value.line() and "\n" not in err.value.line()
