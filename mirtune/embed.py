@@ -9,15 +9,16 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.paths import ASSETS_DIR
 
 DEFAULT_MODEL_DIR = ASSETS_DIR / "encoder"
 BATCH_FILES = 16
+
+if TYPE_CHECKING:  # numpy and torch load on first use, so `import mirtune` stays fast
+    import numpy as np
 
 
 def default_model_dir(model_dir: str | os.PathLike | None = None) -> Path:
@@ -46,6 +47,8 @@ def load_encoder(model_dir: str | os.PathLike | None = None):
 
 
 def _embed_samples(model, samples: list[dict]) -> np.ndarray:
+    import numpy as np
+
     from mirtune.model.encoder import collate
 
     batch = collate(samples, model.config.n_flows)
@@ -55,6 +58,8 @@ def _embed_samples(model, samples: list[dict]) -> np.ndarray:
 def embed_modules(modules: Sequence, model_dir: str | os.PathLike | None = None,
                   batch_files: int = BATCH_FILES) -> np.ndarray:
     """Embeddings [len(modules), dim] of parsed IRModules, rows in order."""
+    import numpy as np
+
     from mirtune.pretrain.samples import module_to_sample, sample_arrays
 
     model = load_encoder(model_dir)
@@ -109,6 +114,8 @@ def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str
 
     Raises MirtuneError on the first input that cannot be read or compiled.
     """
+    import numpy as np
+
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     vectors = []

@@ -446,13 +446,18 @@ def train_loop(config: dict[str, Any]) -> None:
             except Exception:
                 pass
 
-    def checkpoint_and_report(metrics: dict[str, float], final: bool) -> None:
+    def maybe_evaluate(final: bool) -> None:
+        """Rank 0 evaluates the held-out files every `eval_every` steps and at the end (the other
+        workers wait for it at their next collective)."""
         step = state["step"]
         if rank == 0 and ((eval_every and step % eval_every == 0) or final):
             ev = evaluate(model, heldout(), tc.batch_size, device, autocast=autocast)
             if ev:
                 state["heldout"].append({"step": step, **ev})
                 send("heldout", {"step": step, **ev})
+
+    def checkpoint_and_report(metrics: dict[str, float]) -> None:
+        step = state["step"]
         if rank == 0:
             with tempfile.TemporaryDirectory(prefix="mirtune-ckpt-") as tmp:
                 save_checkpoint(Path(tmp), net, optimizer, state)
@@ -520,9 +525,11 @@ def train_loop(config: dict[str, Any]) -> None:
                 window, window_samples, window_start = [], 0, time.perf_counter()
                 if not (state["step"] % tc.checkpoint_every == 0 or done):
                     ray.train.report({**_finite(mean), "step": state["step"]})
+            paused = time.perf_counter()
+            maybe_evaluate(final=done)
             if state["step"] % tc.checkpoint_every == 0 or done:
-                checkpoint_and_report(last_metrics, final=done)
-                window, window_samples, window_start = [], 0, time.perf_counter()  # rates exclude checkpoints
+                checkpoint_and_report(last_metrics)
+            window_start += time.perf_counter() - paused  # rates exclude evaluations and checkpoints
             if done:
                 break
         if n_batches == 0:
@@ -714,8 +721,10 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
         raise UsageError(f"the training split has {n_train} samples, fewer than --workers {tc.workers}")
     init_ray(tc.address)
     columns = list(COLUMNS)
+    data_log = logging.getLogger("ray.data")
+    data_log.setLevel(logging.ERROR)  # no "progress bars disabled" warning
     ray.data.DataContext.get_current().enable_progress_bars = False
-    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    data_log.setLevel(logging.WARNING)
     # A corpus that fits the object store is read once, before the workers take their CPUs: streaming
     # reads need free CPUs next to the workers, which a small machine (2 cores, 2 workers) does not have.
     materialize = _parquet_bytes(train_dir) <= tc.materialize_mb * 2**20

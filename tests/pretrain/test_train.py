@@ -112,9 +112,9 @@ def test_two_workers_write_checkpoints_metrics_plot_and_model(corpus, tmp_path, 
 
 def test_a_killed_worker_is_replaced_and_at_most_k_steps_are_lost(corpus, tmp_path, ray_cluster):
     out, trace = tmp_path / "run", tmp_path / "trace"
-    k, steps = 4, 16
+    k, steps = 4, 12
     cfg = _config(corpus, out, steps=steps, checkpoint_every=k, log_every=4, max_failures=2,
-                  step_delay_s=0.4, eval_every=0, trace_dir=str(trace))
+                  step_delay_s=0.3, eval_every=0, trace_dir=str(trace))
     box: dict[str, object] = {}
 
     def run() -> None:
