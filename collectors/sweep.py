@@ -471,6 +471,45 @@ def _stderr(line: str) -> None:
 # --------------------------------------------------------------------------------------------- the sweep
 
 
+def _interrupt_on_signals() -> None:
+    """Make SIGTERM (and SIGINT, which a shell's background job ignores) raise KeyboardInterrupt in the main
+    thread, so that a stopped sweep writes the rows it measured and stops a private Ray cluster."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def interrupt(signum, frame):  # noqa: ARG001
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGINT, interrupt)
+
+
+class _signals_interrupt:
+    """Context: `_interrupt_on_signals()` inside, the previous SIGTERM/SIGINT handlers restored on exit."""
+
+    def __enter__(self) -> None:
+        import signal
+        import threading
+
+        self.saved = None
+        if threading.current_thread() is threading.main_thread():
+            self.saved = (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT))
+            _interrupt_on_signals()
+
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        if self.saved is not None:
+            for sig, handler in zip((signal.SIGTERM, signal.SIGINT), self.saved):
+                try:
+                    signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+                except (TypeError, ValueError):
+                    pass
+
+
 def ensure_ray(address: str | None = None) -> bool:
     """Initialise Ray if needed (join `address`/$RAY_ADDRESS or start a private head); True if this call did."""
     import ray
@@ -558,7 +597,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
         raise UsageError("the output must be a directory (Parquet part files are written into it)", str(out))
     out.mkdir(parents=True, exist_ok=True)
     summary = Summary(out_dir=str(out), total=len(plan.points), notes=list(plan.notes))
-    with _DirLock(out):
+    with _DirLock(out), _signals_interrupt():
         existing = read_rows(out)
         done_ids = set(existing["point_id"]) if len(existing) else set()
         references: dict[str, tuple[str, str | None]] = {}  # group -> (status, checksum) of its default
@@ -577,6 +616,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
             return summary
 
         ensure_ray(address)
+        _interrupt_on_signals()  # again: ray.init installs its own SIGTERM handler, which kills without flushing
         capacity = timed_capacity() if time_points else 1
         keys = sorted({p.build_key for p in todo})
         tb = time.monotonic()
