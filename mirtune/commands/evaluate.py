@@ -131,6 +131,27 @@ def coarsening_table(result: dict[str, Any], prior: list[dict[str, Any]]) -> str
 
 # ---------------------------------------------------------------------------------------------- plots
 
+def _colour(label: str):
+    """One colour per model name, the same in every panel; this run in black, the oracle in grey."""
+    import matplotlib
+
+    if label.startswith("mirtune"):
+        return "black"
+    if label == "Oracle":
+        return "0.65"
+    names = [r["model"] for r in _published_models()]
+    palette = [c for i, c in enumerate(matplotlib.colormaps["tab10"].colors) if i != 7]  # no grey
+    palette += list(matplotlib.colormaps["Dark2"].colors)
+    return palette[names.index(label) % len(palette)] if label in names else None
+
+
+def _published_models() -> list[dict[str, Any]]:
+    from mirtune.tasks import coarsening, devmap
+
+    return devmap.PUBLISHED + [r for r in coarsening.PUBLISHED
+                               if r["model"] not in {m["model"] for m in devmap.PUBLISHED}]
+
+
 def _bars(ax, groups: list[str], series: list[tuple[str, list, list | None]], ylabel: str) -> None:
     import numpy as np
 
@@ -138,8 +159,8 @@ def _bars(ax, groups: list[str], series: list[tuple[str, list, list | None]], yl
     x = np.arange(len(groups))
     for i, (label, values, errs) in enumerate(series):
         vals = [np.nan if v is None else v for v in values]
-        ax.bar(x + (i - (len(series) - 1) / 2) * width, vals, width, label=label,
-               yerr=errs, capsize=2 if errs else 0)
+        ax.bar(x + (i - (len(series) - 1) / 2) * width, vals, width, label=label, color=_colour(label),
+               yerr=errs, capsize=2 if errs else 0, ecolor="red")
     ax.set_xticks(x, groups)
     ax.set_ylabel(ylabel)
     ax.grid(axis="y", alpha=0.3)

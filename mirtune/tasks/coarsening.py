@@ -186,7 +186,8 @@ def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool 
     t_select = time.monotonic() - t1
     seeds = list(seeds)
     t2 = time.monotonic()
-    preds = evaluate_outer(problems, chosen, seeds, use_ray=use_ray, progress=progress)
+    # quick runs are a handful of tiny fits: in-process beats starting Ray workers
+    preds = evaluate_outer(problems, chosen, seeds, use_ray=use_ray and not quick, progress=progress)
     t_fit = time.monotonic() - t2
     groups = data.identical_groups()
     held = problems[0].fold_ids
@@ -200,6 +201,7 @@ def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool 
     averages = [float(np.mean([per_seed[p][i] for p in PLATFORMS])) for i in range(len(seeds))]
     result: dict[str, Any] = {
         "task": "coarsening", "embedding": embedder.name, "embedding_key": embedder.key, "seeds": seeds,
+        "candidates": configs, "inner_folds": n_inner,
         "quick": bool(quick), "kernels": [data.kernels[r] for r in held], "factors": list(FACTORS),
         "per_gpu": {p: summarise(per_seed[p])[0] for p in PLATFORMS},
         "per_gpu_std": {p: summarise(per_seed[p])[1] for p in PLATFORMS},

@@ -212,7 +212,7 @@ def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = Fal
     emb = embed_files(embedder, paths)
     t_embed = time.monotonic() - t0
     problems = [make_problem(frames[p], features(frames[p], emb), p, folds) for p in PLATFORMS]
-    configs = search_space(n_configs or (2 if quick else 8), epochs=(5, 10) if quick else (30, 60, 120))
+    configs = search_space(n_configs or (2 if quick else 8), epochs=(5, 10) if quick else (60, 120, 240))
     n_inner = 2 if quick else 3
     note(f"devmap: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV "
          f"on the training folds ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")
@@ -222,10 +222,12 @@ def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = Fal
     seeds = list(seeds)
     note(f"devmap: fitting the chosen heads, {len(seeds)} seeds x {sum(len(p.outer) for p in problems)} folds")
     t2 = time.monotonic()
-    preds = evaluate_outer(problems, chosen, seeds, use_ray=use_ray, progress=progress)
+    # quick runs are a handful of tiny fits: in-process beats starting Ray workers
+    preds = evaluate_outer(problems, chosen, seeds, use_ray=use_ray and not quick, progress=progress)
     t_fit = time.monotonic() - t2
     result: dict[str, Any] = {"task": "devmap", "embedding": embedder.name, "embedding_key": embedder.key,
-                              "seeds": seeds, "quick": bool(quick), "fold_column": FOLD_COLUMN,
+                              "seeds": seeds, "quick": bool(quick), "candidates": configs,
+                              "inner_folds": n_inner, "fold_column": FOLD_COLUMN,
                               "folds": problems[0].fold_ids, "f1_class": "GPU",
                               "features": f"embedding ({emb.shape[1]}) ++ log1p(transfer), log1p(wgsize)",
                               "static_device": STATIC_DEVICE}
