@@ -1,8 +1,8 @@
 """`mirtune demo`: the main job on the shipped defaults (what `make run` runs).
 
 Compiles the shipped OpenMP example with clang, parses its IR, builds its ProGraML graph, lists its
-worksharing loops, writes the graph JSON and prints a summary. Later stages (embedding and
-recommendation) join this job as the pre-trained model and task heads ship.
+worksharing loops, writes the graph JSON, embeds the program with the shipped pre-trained MIREncoder
+and prints a summary. Recommendation joins this job when the task heads ship.
 """
 
 from __future__ import annotations
@@ -54,7 +54,30 @@ def run(args: argparse.Namespace) -> int:
           + ", ".join(f"{edges[f]} {f}" for f in FLOWS) + f"), built in {(t2 - t1) * 1000:.1f} ms")
     _print_loops(module)
     print(f"  wrote {out / (src.stem + '.json')}")
+    _print_embedding(module, out / f"{src.stem}.embedding.npy")
     return 0
+
+
+def _print_embedding(module, path: Path) -> None:
+    from mirtune.embed import DEFAULT_MODEL_DIR, embed_modules, load_encoder
+
+    if not (DEFAULT_MODEL_DIR / "model.safetensors").is_file():
+        print("  no shipped encoder yet: embedding skipped")
+        return
+    import numpy as np
+
+    t0 = time.perf_counter()
+    model = load_encoder()
+    t1 = time.perf_counter()
+    vector = embed_modules([module])[0]
+    t2 = time.perf_counter()
+    np.save(path, vector)
+    prov = model.provenance or {}
+    steps = prov.get("steps", "?")
+    print(f"  MIREncoder ({model.config.preset}, {steps} pre-training steps): loaded in {t1 - t0:.2f}s, "
+          f"embedded in {(t2 - t1) * 1000:.0f} ms -> {vector.shape[0]}-d vector "
+          f"(text {model.config.d_model} ++ graph {model.config.gcn_hidden}), |v| = {float(np.linalg.norm(vector)):.2f}")
+    print(f"  wrote {path}")
 
 
 def _print_loops(module) -> None:
