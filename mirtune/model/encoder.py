@@ -109,7 +109,7 @@ class StatementEncoder(nn.Module):
         self.layers = nn.TransformerEncoder(layer, cfg.n_layers, norm=nn.LayerNorm(cfg.d_model),
                                             enable_nested_tensor=False)
 
-    def forward(self, ids: Tensor, chunk: int = 128) -> Tensor:
+    def forward(self, ids: Tensor, chunk: int = 64) -> Tensor:
         """States [S, L', d] for ids [S, L] (right padding), L' = the longest statement of the batch.
 
         Statements are sorted by length and run in chunks of `chunk`, each trimmed to its own longest

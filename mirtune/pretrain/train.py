@@ -520,6 +520,7 @@ def train_loop(config: dict[str, Any]) -> None:
                 for r in state["history"][-len(window):]:
                     r["samples_per_s"] = round(rate, 3)
                 mean = _mean_metrics(window)
+                send("rows", {"rows": state["history"][-len(window):]})
                 send("progress", {"step": state["step"], "steps": tc.steps, "samples_per_s": rate, **mean,
                                   "lr": scheduler.get_last_lr()[0]})
                 window, window_samples, window_start = [], 0, time.perf_counter()
@@ -578,10 +579,13 @@ def _count_rows(folder: Path) -> int:
 
 
 class _ProgressPrinter:
-    """Drains (kind, payload) messages that rank 0 puts on a Ray queue and prints progress lines."""
+    """Drains the (kind, payload) messages rank 0 puts on a Ray queue: prints progress lines and keeps
+    OUT/metrics.csv up to date while training runs (a restarted step replaces its earlier row)."""
 
-    def __init__(self, queue: Any, out: Path, history: dict[int, dict[str, Any]]) -> None:
-        self.queue, self.out, self.history = queue, out, history
+    def __init__(self, queue: Any, metrics_csv: Path, history: list[dict[str, Any]]) -> None:
+        self.queue, self.metrics_csv = queue, metrics_csv
+        self.rows: dict[int, dict[str, Any]] = {int(r["step"]): r for r in history}
+        self.dirty = False
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.last_rate: float | None = None
@@ -594,11 +598,27 @@ class _ProgressPrinter:
         self.stop.set()
         self.thread.join(timeout=5)
         self._drain()
+        self._flush()
 
     def _run(self) -> None:
+        last = time.monotonic()
         while not self.stop.is_set():
             self._drain()
+            if time.monotonic() - last > 10:
+                self._flush()
+                last = time.monotonic()
             self.stop.wait(1.0)
+
+    def _flush(self) -> None:
+        if self.dirty:
+            rows = [self.rows[k] for k in sorted(self.rows)]
+            tmp = self.metrics_csv.with_name(self.metrics_csv.name + ".tmp")
+            try:
+                write_metrics_csv(tmp, rows, CSV_FIELDS)
+                os.replace(tmp, self.metrics_csv)
+            except OSError:
+                return
+            self.dirty = False
 
     def _drain(self) -> None:
         from mirtune.progress import note
@@ -608,7 +628,14 @@ class _ProgressPrinter:
         except Exception:
             return
         for kind, p in items:
-            if kind == "progress":
+            if kind == "rows":
+                for r in p["rows"]:
+                    step = int(r["step"])
+                    for later in [k for k in self.rows if k > step]:  # a restart went back: drop the future
+                        del self.rows[later]
+                    self.rows[step] = r
+                self.dirty = True
+            elif kind == "progress":
                 self.last_rate = p.get("samples_per_s")
                 note(f"step {p['step']}/{p['steps']}  loss {p['loss']:.3f}  mlm {p['mlm_loss']:.3f} "
                      f"(acc {p['mlm_accuracy']:.3f})  recon {p['recon_loss']:.3f} (auc c/d/k "
@@ -712,8 +739,7 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
     if tc.resume and latest is None:
         note(f"mirtune pretrain: no checkpoint in {run_dir}; starting from step 0")
     if latest is not None:
-        state = json.loads((latest / "trainer_state.json").read_text())
-        note(f"mirtune pretrain: resuming from {latest.name} (step {state.get('step')})")
+        note(f"mirtune pretrain: resuming from {latest.name} (step {_checkpoint_step(latest)})")
 
     n_train = _count_rows(train_dir)
     n_heldout = _count_rows(heldout_dir) if heldout_dir else 0
@@ -759,7 +785,13 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
          f"{tc.workers} worker(s) on {'GPU' if tc.gpus else 'CPU'}, {tc.steps} steps of "
          f"{tc.batch_size} x {tc.workers} files; checkpoints in {run_dir}")
     start = time.perf_counter()
-    with _ProgressPrinter(queue, out, {}) as printer:
+    history: list[dict[str, Any]] = []
+    if latest is not None:
+        try:
+            history = json.loads((latest / "trainer_state.json").read_text()).get("history", [])
+        except (OSError, json.JSONDecodeError):
+            history = []
+    with _ProgressPrinter(queue, out / "metrics.csv", history) as printer:
         try:
             result = trainer.fit()
         except Exception as exc:
