@@ -46,6 +46,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="devmap: evaluate only these outer folds (0-9); coarsening: only these held-out kernels")
     p.add_argument("--configs", type=int, default=None, metavar="N",
                    help="number of candidate head configurations (default 8; 2 with --quick)")
+    p.add_argument("--protocol", default=None, metavar="NAME",
+                   help="coarsening only: loko (default; per-GPU leave-one-kernel-out as DeepTune/NCC) or ir2vec "
+                        "(IR2Vec's joint model over the 4 GPUs with 68 leave-one-row-out folds, for comparison)")
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="Ray cluster to join (default: $RAY_ADDRESS, else a private local cluster)")
     p.add_argument("--no-ray", action="store_true", help="run the trials in this process instead of on Ray")
@@ -117,8 +120,14 @@ def coarsening_table(result: dict[str, Any], prior: list[dict[str, Any]]) -> str
     rows.append([f"mirtune + {result['embedding']} (this run)"]
                 + [_pm(result["per_gpu"][p], result["per_gpu_std"][p], ".3f") for p in PLATFORMS]
                 + [_pm(result["average"], result["average_std"], ".3f"),
-                   f"mean±std over {n} head seeds, leave-one-kernel-out"
+                   f"mean±std over {n} head seeds, "
+                   + ("leave-one-kernel-out" if result.get("protocol", "loko") == "loko"
+                      else "IR2Vec protocol: joint model, 68 leave-one-row-out folds")
                    + (f" ({len(result['kernels'])} kernels)" if len(result["kernels"]) < 17 else "")])
+    if result.get("fixed_factor_baseline"):
+        b = result["fixed_factor_baseline"]
+        rows.append(["Best fixed factor (no code)"] + [f"{b[p]:.3f}" for p in PLATFORMS]
+                    + [f"{b['average']:.3f}", "the factor best on the other kernels, same leave-one-kernel-out"])
     rows.append(["Oracle"] + [f"{result['oracle'][p]:.3f}" for p in PLATFORMS]
                 + [f"{result['oracle']['average']:.3f}", "best measured factor per kernel"])
     if result.get("code_only_ceiling"):
@@ -139,6 +148,8 @@ def _colour(label: str):
         return "black"
     if label == "Oracle":
         return "0.65"
+    if label.startswith("Best fixed factor"):
+        return "0.85"
     names = [r["model"] for r in _published_models()]
     palette = [c for i, c in enumerate(matplotlib.colormaps["tab10"].colors) if i != 7]  # no grey
     palette += list(matplotlib.colormaps["Dark2"].colors)
@@ -214,6 +225,9 @@ def plot_coarsening(result: dict[str, Any], out: Path) -> None:
     series.append((f"mirtune + {result['embedding']}",
                    [result["per_gpu"][p] for p in PLATFORMS] + [result["average"]],
                    [result["per_gpu_std"][p] for p in PLATFORMS] + [result["average_std"]]))
+    if result.get("fixed_factor_baseline"):
+        b = result["fixed_factor_baseline"]
+        series.append(("Best fixed factor (no code)", [b[p] for p in PLATFORMS] + [b["average"]], None))
     series.append(("Oracle", [result["oracle"][p] for p in PLATFORMS] + [result["oracle"]["average"]], None))
     fig, ax = plt.subplots(figsize=(12, 4.8))
     _bars(ax, groups, series, "mean speedup over factor 1")
@@ -257,9 +271,25 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     folds = _parse_folds(args.task, args.folds)
+    if args.protocol is not None and args.task != "coarsening":
+        raise UsageError("--protocol applies to coarsening only")
     data = data_dir(args.data_dir)
     if not (data / ("devmap" if args.task == "devmap" else "thread-coarsening")).is_dir():
         raise UsageError(f"{data} has no {'devmap' if args.task == 'devmap' else 'thread-coarsening'}/ folder")
+    if args.task == "devmap" and folds is not None:
+        from mirtune.tasks.devmap import N_FOLDS
+
+        bad = [f for f in folds if not 0 <= f < N_FOLDS]
+        if bad:
+            raise UsageError(f"devmap has folds 0..{N_FOLDS - 1}; no fold {bad[0]}")
+    if args.task == "coarsening":
+        from mirtune.tasks.coarsening import PROTOCOLS, CoarseningData
+
+        if args.protocol is not None and args.protocol not in PROTOCOLS:
+            raise UsageError(f"unknown coarsening protocol {args.protocol!r}; choose from {', '.join(PROTOCOLS)}")
+        unknown = [k for k in folds or [] if k not in CoarseningData(data).kernels]
+        if unknown:
+            raise UsageError(f"unknown coarsening kernel {unknown[0]!r}")
     embedder = get_embedder(args.embedding, ablation=args.ablation, model_dir=args.model_dir)
     tag = embedder.name
     plot_path = None
@@ -292,7 +322,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
             from mirtune.tasks import coarsening
 
             result = coarsening.run(data, embedder, seeds=seeds, quick=args.quick, kernels=folds, use_ray=use_ray,
-                                    n_configs=args.configs, note=note, progress=progress)
+                                    n_configs=args.configs, note=note, progress=progress,
+                                    protocol=args.protocol or "loko")
             prior = coarsening.prior_from_predictions(data)
             table = coarsening_table(result, prior)
     finally:

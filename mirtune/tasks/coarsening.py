@@ -22,7 +22,8 @@ the largest factor measured for the kernel") extended to the NaN hole, which no 
 mt / mtLocal: their IR files (and sources) are byte-identical while their oracle factors differ on every
 platform. Both stay in the protocol as separate kernels, as in all prior work, so results compare; when one is
 held out, the other (identical features, different label) is in the training set, and any code-only model
-gives both the same factor. `code_only_ceiling` reports the best mean speedup a code-only model can reach
+gives both the same factor. `fixed_factor_baseline` is a code-free reference under the same protocol (the one
+factor that is best on the other 16 kernels, applied to the held-out one). `code_only_ceiling` reports the best mean speedup a code-only model can reach
 (the oracle, except that each group of identical files gets its best common factor) next to the oracle.
 """
 
@@ -134,6 +135,19 @@ def code_only_ceiling(runtimes: np.ndarray, groups: Sequence[Sequence[int]]) -> 
     return float(best.mean())
 
 
+def fixed_factor_baseline(runtimes: np.ndarray, held: Sequence[int] | None = None) -> float:
+    """A code-free reference under the same protocol: for each held-out kernel, the one factor with the best
+    mean speedup over the OTHER kernels, applied to it; the mean speedup over the held-out kernels."""
+    n = len(runtimes)
+    held = list(range(n)) if held is None else list(held)
+    out = []
+    for k in held:
+        others = [i for i in range(n) if i != k]
+        best = max(range(len(FACTORS)), key=lambda j: np.mean([speedup(runtimes[i], j) for i in others]))
+        out.append(speedup(runtimes[k], best))
+    return float(np.mean(out))
+
+
 def _speedup_score(runtimes: np.ndarray, idx: np.ndarray, pred: np.ndarray) -> float:
     return float(speedups(runtimes, pred, idx).mean())
 
@@ -158,14 +172,41 @@ def make_problem(data: CoarseningData, X: np.ndarray, platform: str, kernels: Se
                    fold_ids=held)
 
 
+def make_joint_problem(data: CoarseningData, X: np.ndarray, kernels: Sequence[str] | None = None):
+    """IR2Vec's protocol: ONE head over all (platform, kernel) rows, features = embedding ++ one-hot platform,
+    leaving out one row at a time (68 folds). The held-out kernel's code stays in training through the other
+    three platforms, so figures are not comparable with leave-one-kernel-out (see PROVENANCE.md)."""
+    from mirtune.predict.select import Problem
+
+    n, n_p = len(data.kernels), len(PLATFORMS)
+    Xj = np.vstack([np.hstack([X, np.tile(np.eye(n_p)[i], (n, 1))]) for i in range(n_p)])
+    yj = np.concatenate([data.labels(p) for p in PLATFORMS])
+    rt = np.vstack([data.runtimes[p] for p in PLATFORMS])
+    held = list(range(n)) if kernels is None else [data.kernels.index(k) for k in kernels]
+    rows = [i * n + k for i in range(n_p) for k in held]
+    outer = [(np.array([r for r in range(n_p * n) if r != t]), np.array([t])) for t in rows]
+    return Problem(name="joint", X=Xj, y=yj, n_classes=len(FACTORS), outer=outer, inner_splits=_kfold_inner,
+                   score=functools.partial(_speedup_score, rt), fold_ids=rows)
+
+
+PROTOCOLS = ("loko", "ir2vec")
+
+
 def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = False,
         kernels: Sequence[str] | None = None, use_ray: bool = True, n_configs: int | None = None,
-        note: Callable[[str], None] = print, progress: Callable | None = None) -> dict[str, Any]:
-    """The whole thread-coarsening evaluation; returns the JSON-ready result (see mirtune evaluate)."""
+        note: Callable[[str], None] = print, progress: Callable | None = None,
+        protocol: str = "loko") -> dict[str, Any]:
+    """The whole thread-coarsening evaluation; returns the JSON-ready result (see mirtune evaluate).
+
+    protocol "loko" (default): per platform, leave one kernel out (DeepTune, NCC); "ir2vec": IR2Vec's joint
+    model with 68 leave-one-row-out folds (`make_joint_problem`), only to compare with figures measured that way.
+    """
     from mirtune.predict.select import evaluate_outer, search_space, select_configs
     from mirtune.tasks.devmap import summarise
     from mirtune.tasks.embedders import embed_files
 
+    if protocol not in PROTOCOLS:
+        raise UsageError(f"unknown coarsening protocol {protocol!r}; choose from {', '.join(PROTOCOLS)}")
     t0 = time.monotonic()
     data = CoarseningData(data_root)
     if kernels is not None:
@@ -175,7 +216,10 @@ def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool 
     note(f"coarsening: embedding {len(data.kernels)} IR files with {embedder.name}")
     X = embed_files(embedder, data.ir_paths)
     t_embed = time.monotonic() - t0
-    problems = [make_problem(data, X, p, kernels) for p in PLATFORMS]
+    if protocol == "loko":
+        problems = [make_problem(data, X, p, kernels) for p in PLATFORMS]
+    else:
+        problems = [make_joint_problem(data, X, kernels)]
     configs = search_space(n_configs or (2 if quick else 8), epochs=(10, 20) if quick else (100, 200, 400),
                            batch_size=16)
     n_inner = 2 if quick else 3
@@ -190,18 +234,20 @@ def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool 
     preds = evaluate_outer(problems, chosen, seeds, use_ray=use_ray and not quick, progress=progress)
     t_fit = time.monotonic() - t2
     groups = data.identical_groups()
-    held = problems[0].fold_ids
+    n = len(data.kernels)
+    held = list(range(n)) if kernels is None else [data.kernels.index(k) for k in kernels]
     per_seed: dict[str, list[float]] = {}
     predictions: dict[str, dict[str, list[int]]] = {}
-    for prob in problems:
-        rt = data.runtimes[prob.name]
-        per_seed[prob.name] = [float(speedups(rt, preds[prob.name][i][held], held).mean()) for i in range(len(seeds))]
-        predictions[prob.name] = {data.kernels[r]: [FACTORS[effective_factor_index(rt[r], preds[prob.name][i][r])]
-                                                    for i in range(len(seeds))] for r in held}
+    for ip, p in enumerate(PLATFORMS):
+        rt = data.runtimes[p]
+        pp = preds[p] if protocol == "loko" else preds["joint"][:, ip * n:(ip + 1) * n]  # [n_seeds, n_kernels]
+        per_seed[p] = [float(speedups(rt, pp[i][held], held).mean()) for i in range(len(seeds))]
+        predictions[p] = {data.kernels[r]: [FACTORS[effective_factor_index(rt[r], pp[i][r])]
+                                            for i in range(len(seeds))] for r in held}
     averages = [float(np.mean([per_seed[p][i] for p in PLATFORMS])) for i in range(len(seeds))]
     result: dict[str, Any] = {
         "task": "coarsening", "embedding": embedder.name, "embedding_key": embedder.key, "seeds": seeds,
-        "candidates": configs, "inner_folds": n_inner,
+        "candidates": configs, "inner_folds": n_inner, "protocol": protocol,
         "quick": bool(quick), "kernels": [data.kernels[r] for r in held], "factors": list(FACTORS),
         "per_gpu": {p: summarise(per_seed[p])[0] for p in PLATFORMS},
         "per_gpu_std": {p: summarise(per_seed[p])[1] for p in PLATFORMS},
@@ -210,13 +256,19 @@ def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool 
         "oracle": {p: float(oracle_speedups(data.runtimes[p])[held].mean()) for p in PLATFORMS},
         "code_only_ceiling": {p: code_only_ceiling(data.runtimes[p], groups) for p in PLATFORMS}
         if kernels is None else None,
+        "fixed_factor_baseline": {p: fixed_factor_baseline(data.runtimes[p], held) for p in PLATFORMS}
+        if protocol == "loko" else None,
         "identical_ir": [[data.kernels[i] for i in g] for g in groups],
         "predicted_factors": predictions,
         "oracle_factors": {p: {data.kernels[r]: FACTORS[int(data.labels(p)[r])] for r in held} for p in PLATFORMS},
-        "chosen_configs": {p.name: [dict(chosen[(p.name, k)], kernel=data.kernels[p.fold_ids[k]])
+        "chosen_configs": {p.name: [dict(chosen[(p.name, k)], kernel=data.kernels[p.fold_ids[k] % n],
+                                         **({} if protocol == "loko" else {"platform": PLATFORMS[p.fold_ids[k] // n]}))
                                     for k in range(len(p.outer))] for p in problems},
     }
     result["oracle"]["average"] = float(np.mean([result["oracle"][p] for p in PLATFORMS]))
+    if result["fixed_factor_baseline"]:
+        result["fixed_factor_baseline"]["average"] = float(
+            np.mean([result["fixed_factor_baseline"][p] for p in PLATFORMS]))
     if result["code_only_ceiling"]:
         result["code_only_ceiling"]["average"] = float(np.mean([result["code_only_ceiling"][p] for p in PLATFORMS]))
     result["timing_s"] = {"embed": round(t_embed, 1), "select": round(t_select, 1), "fit": round(t_fit, 1),

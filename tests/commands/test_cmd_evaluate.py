@@ -75,8 +75,12 @@ def test_ir2vec_not_installed(capsys, shared_data, monkeypatch):
     _one_line_error(capsys, ["devmap", "--embedding", "ir2vec"], "IR2Vec", "pip install")
 
 
-def test_bad_folds(capsys, shared_data):
+def test_bad_folds_and_protocol(capsys, shared_data):
     _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--folds", "x"], "fold numbers")
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--folds", "12"], "no fold 12")
+    _one_line_error(capsys, ["coarsening", "--embedding", "ir2vec", "--folds", "nokernel"], "unknown coarsening kernel")
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--protocol", "ir2vec"], "coarsening only")
+    _one_line_error(capsys, ["coarsening", "--embedding", "ir2vec", "--protocol", "x"], "unknown coarsening protocol")
 
 
 def test_quick_devmap_with_ir2vec_writes_json_and_plot(shared_data, ray_cluster, tmp_path, capsys):

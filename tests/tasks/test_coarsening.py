@@ -121,3 +121,29 @@ def test_pluggable_encoder_embeds_each_content_once_and_caches(data, tmp_path, m
     # no single-modality entry point yet: a clear error
     with pytest.raises(embedders.MirtuneError, match="text-only"):
         embedders.get_embedder("mirencoder", ablation="text")
+
+
+def test_fixed_factor_baseline_uses_only_the_other_kernels():
+    # kernel 0 loves factor 2, kernels 1 and 2 love factor 1 (factor 2 halves their speed)
+    rt = np.array([[10.0, 2.0, NAN, NAN, NAN, NAN],
+                   [10.0, 20.0, NAN, NAN, NAN, NAN],
+                   [10.0, 20.0, NAN, NAN, NAN, NAN]])
+    # held out 0: others prefer 1 -> 1.0; held out 1: others average (5 + 0.5)/2 > 1 -> factor 2 -> 0.5; same for 2
+    assert tc.fixed_factor_baseline(rt) == pytest.approx((1.0 + 0.5 + 0.5) / 3)
+    assert tc.fixed_factor_baseline(rt, held=[0]) == pytest.approx(1.0)
+
+
+def test_ir2vec_joint_protocol_problem(data):
+    X = np.arange(17 * 3, dtype=float).reshape(17, 3)
+    prob = tc.make_joint_problem(data, X)
+    assert prob.X.shape == (68, 3 + 4) and len(prob.outer) == 68
+    assert prob.y.tolist() == np.concatenate([data.labels(p) for p in tc.PLATFORMS]).tolist()
+    for i, p in enumerate(tc.PLATFORMS):
+        assert (prob.X[i * 17:(i + 1) * 17, 3 + i] == 1).all()
+    tr, te = prob.outer[0]
+    assert te.tolist() == [0] and len(tr) == 67
+    # the leak that makes this protocol incomparable: kernel 0's code is in training via the other platforms
+    assert {17, 34, 51} <= set(tr.tolist())
+    sub = tc.make_joint_problem(data, X, kernels=["sgemm"])
+    k = data.kernels.index("sgemm")
+    assert sub.fold_ids == [k, 17 + k, 34 + k, 51 + k]
