@@ -46,6 +46,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="devmap: evaluate only these outer folds (0-9); coarsening: only these held-out kernels")
     p.add_argument("--configs", type=int, default=None, metavar="N",
                    help="number of candidate head configurations (default 8; 2 with --quick)")
+    p.add_argument("--epochs", default=None, metavar="E,E",
+                   help="candidate training epochs of the head search (default devmap 30,60,120; coarsening "
+                        "100,200,400)")
     p.add_argument("--protocol", default=None, metavar="NAME",
                    help="coarsening only: loko (default; per-GPU leave-one-kernel-out as DeepTune/NCC) or ir2vec "
                         "(IR2Vec's joint model over the 4 GPUs with 68 leave-one-row-out folds, for comparison)")
@@ -271,6 +274,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     folds = _parse_folds(args.task, args.folds)
+    try:
+        epochs = [int(e) for e in args.epochs.split(",")] if args.epochs else None
+    except ValueError:
+        raise UsageError(f"--epochs takes whole numbers like 30,60,120, got {args.epochs!r}") from None
+    if epochs is not None and (not epochs or min(epochs) < 1):
+        raise UsageError("--epochs values must be >= 1")
     if args.protocol is not None and args.task != "coarsening":
         raise UsageError("--protocol applies to coarsening only")
     data = data_dir(args.data_dir)
@@ -315,7 +324,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
             from mirtune.tasks import devmap
 
             result = devmap.run(data, embedder, seeds=seeds, quick=args.quick, folds=folds, use_ray=use_ray,
-                                n_configs=args.configs, note=note, progress=progress)
+                                n_configs=args.configs, note=note, progress=progress, epochs=epochs)
             prior = devmap.prior_from_predictions(data)
             table = devmap_table(result, prior)
         else:
@@ -323,7 +332,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
             result = coarsening.run(data, embedder, seeds=seeds, quick=args.quick, kernels=folds, use_ray=use_ray,
                                     n_configs=args.configs, note=note, progress=progress,
-                                    protocol=args.protocol or "loko")
+                                    protocol=args.protocol or "loko", epochs=epochs)
             prior = coarsening.prior_from_predictions(data)
             table = coarsening_table(result, prior)
     finally:

@@ -195,6 +195,7 @@ PROTOCOLS = ("loko", "ir2vec")
 def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = False,
         kernels: Sequence[str] | None = None, use_ray: bool = True, n_configs: int | None = None,
         note: Callable[[str], None] = print, progress: Callable | None = None,
+        epochs: Sequence[int] | None = None,
         protocol: str = "loko") -> dict[str, Any]:
     """The whole thread-coarsening evaluation; returns the JSON-ready result (see mirtune evaluate).
 
@@ -220,7 +221,8 @@ def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool 
         problems = [make_problem(data, X, p, kernels) for p in PLATFORMS]
     else:
         problems = [make_joint_problem(data, X, kernels)]
-    configs = search_space(n_configs or (2 if quick else 8), epochs=(10, 20) if quick else (100, 200, 400),
+    epochs = tuple(epochs) if epochs else ((10, 20) if quick else (100, 200, 400))
+    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs,
                            batch_size=16)
     n_inner = 2 if quick else 3
     note(f"coarsening: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV over "

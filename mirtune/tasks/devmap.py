@@ -198,7 +198,8 @@ def summarise(values: Sequence[float]) -> tuple[float, float]:
 
 def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = False,
         folds: Sequence[int] | None = None, use_ray: bool = True, n_configs: int | None = None,
-        note: Callable[[str], None] = print, progress: Callable | None = None) -> dict[str, Any]:
+        note: Callable[[str], None] = print, progress: Callable | None = None,
+        epochs: Sequence[int] | None = None) -> dict[str, Any]:
     """The whole device-mapping evaluation; returns the JSON-ready result (see mirtune evaluate)."""
     from mirtune.predict.select import evaluate_outer, search_space, select_configs
     from mirtune.tasks.embedders import embed_files
@@ -212,7 +213,8 @@ def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = Fal
     emb = embed_files(embedder, paths)
     t_embed = time.monotonic() - t0
     problems = [make_problem(frames[p], features(frames[p], emb), p, folds) for p in PLATFORMS]
-    configs = search_space(n_configs or (2 if quick else 8), epochs=(5, 10) if quick else (30, 60, 120))
+    epochs = tuple(epochs) if epochs else ((5, 10) if quick else (30, 60, 120))
+    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs)
     n_inner = 2 if quick else 3
     note(f"devmap: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV "
          f"on the training folds ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")
