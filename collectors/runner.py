@@ -20,7 +20,9 @@ caller's scheduling group, still receives no terminal signals, and is killed as 
 
 The program is started through a 50-line C launcher (built once per node with clang, like the programs):
 the launcher forks the program, waits for it with wait4 and writes the program's wait status, wall time
-(CLOCK_MONOTONIC from the program's exec to its reaping) and rusage to a file. This matters for peak RSS:
+(CLOCK_MONOTONIC from just before the program's exec, read in the child, to its reaping) and rusage to a file.
+(Reading the start in the launcher instead, once the exec is done, made runs look up to 1000x faster on a
+machine so busy that the launcher got the CPU back only after the program had nearly finished.) This matters for peak RSS:
 a child forked straight from a Ray worker inherits the worker's resident pages, and Linux reports
 max(worker, program) as its ru_maxrss; forked from the small launcher the figure is the program's own. The
 launcher also keeps the fork of a large parent out of the measured time.
@@ -416,7 +418,9 @@ int main(int argc, char **argv)
     if (argc < 3)
         return 125;
     pid_t self = getpid();
-    int gate[2]; /* closed by the child's exec: the clock starts once the program is in place */
+    /* The child reads the clock just before its exec and sends the time here: on a busy machine this process
+     * may get the CPU back long after the program started, so a clock read here would start late. */
+    int gate[2];
     if (pipe2(gate, O_CLOEXEC) != 0)
         return 125;
     struct timespec t0, t1;
@@ -428,15 +432,20 @@ int main(int argc, char **argv)
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != self)
             _exit(137);
+        struct timespec start;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        if (write(gate[1], &start, sizeof start) != (ssize_t)sizeof start)
+            _exit(125);
         execv(argv[2], argv + 2);
-        fprintf(stderr, "mirtune-launch: cannot execute %s: %s\\n", argv[2], strerror(errno));
+        fprintf(stderr, "mirtune-launch: cannot execute %s: %s\n", argv[2], strerror(errno));
         _exit(127);
     }
     close(gate[1]);
-    char byte;
-    while (read(gate[0], &byte, 1) < 0 && errno == EINTR)
+    ssize_t got;
+    while ((got = read(gate[0], &t0, sizeof t0)) < 0 && errno == EINTR)
         ;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (got != (ssize_t)sizeof t0)
+        clock_gettime(CLOCK_MONOTONIC, &t0);
     close(gate[0]);
     int status = 0;
     struct rusage ru;

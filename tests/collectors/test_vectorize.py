@@ -131,3 +131,4 @@ def test_cli_rejects_a_bad_space_in_one_line(tmp_path):
     job = subprocess.run([sys.executable, str(REPO / "jobs" / "collect_vectorize.py"), "--help"],
                          capture_output=True, text=True, timeout=120)
     assert job.returncode == 0 and "--space" in job.stdout
+
