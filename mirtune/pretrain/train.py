@@ -70,7 +70,7 @@ class TrainConfig:
     max_failures: int = 3
     cpus_per_worker: float = 1.0
     cache_mb: int = 2048                # keep a worker's shard in memory up to this size (MB)
-    materialize_mb: int = 2048          # read a corpus up to this size (MB on disk) before training; else stream
+    materialize_mb: int = 1024          # a corpus up to this size (MB on disk) is read by the driver; else streamed
     address: str | None = None
     command: list[str] = field(default_factory=list)
     trace_dir: str | None = None        # tests: workers write their pid and each executed step here
@@ -751,16 +751,22 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
     data_log.setLevel(logging.ERROR)  # no "progress bars disabled" warning
     ray.data.DataContext.get_current().enable_progress_bars = False
     data_log.setLevel(logging.WARNING)
-    # A corpus that fits the object store is read once, before the workers take their CPUs: streaming
-    # reads need free CPUs next to the workers, which a small machine (2 cores, 2 workers) does not have.
-    materialize = _parquet_bytes(train_dir) <= tc.materialize_mb * 2**20
-    datasets = {"train": ray.data.read_parquet(str(train_dir), partitioning=None).select_columns(columns)}
-    if heldout_dir:
-        datasets["heldout"] = ray.data.read_parquet(str(heldout_dir), partitioning=None).select_columns(columns)
-    else:
+    # A corpus that fits comfortably in memory is read here, by the driver, into the object store
+    # (ray.data.from_arrow, one block per shard file): no read tasks, so nothing waits for CPUs that the
+    # workers hold (a 2-core machine with 2 workers has none left) and nothing is re-read per epoch.
+    # A larger corpus streams from its Parquet files (ray.data.read_parquet), which needs free CPUs.
+    splits = {"train": train_dir, **({"heldout": heldout_dir} if heldout_dir else {})}
+    if not heldout_dir:
         note("mirtune pretrain: the corpus has no held-out split; no held-out evaluation")
-    if materialize:
-        datasets = {k: v.materialize() for k, v in datasets.items()}
+    if _parquet_bytes(train_dir) <= tc.materialize_mb * 2**20:
+        import pyarrow.parquet as pq
+
+        datasets = {name: ray.data.from_arrow([pq.read_table(f, columns=columns)
+                                               for f in sorted(folder.glob("*.parquet"))])
+                    for name, folder in splits.items()}
+    else:
+        datasets = {name: ray.data.read_parquet(str(folder), partitioning=None).select_columns(columns)
+                    for name, folder in splits.items()}
 
     from ray.util.queue import Queue
 

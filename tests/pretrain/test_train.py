@@ -95,9 +95,10 @@ def test_two_workers_write_checkpoints_metrics_plot_and_model(corpus, tmp_path, 
     assert set(prov["heldout_metrics"]) >= {"mlm_accuracy", "match_accuracy", "auc_control", "auc_data", "auc_call"}
     assert prov["training"]["workers"] == 2
 
-    # --resume continues from the latest checkpoint (step 6) up to the new step count
+    # --resume continues from the latest checkpoint (step 6) up to the new step count; this run streams
+    # the corpus with read_parquet (materialize_mb=0), as a corpus too large for the driver would be
     res2 = pretrain(_config(corpus, out, workers=1, steps=8, checkpoint_every=2, resume=True,
-                            trace_dir=str(trace)))
+                            trace_dir=str(trace), materialize_mb=0))
     assert res2.steps == 8
     assert _steps_log(trace) == [1, 2, 3, 4, 5, 6, 7, 8]
     rows = _rows(out / "metrics.csv")
