@@ -33,6 +33,10 @@ PROVENANCE_FILE = "provenance.json"
 FORMAT = "mirtune-mirencoder-1"
 
 
+class WeightsMismatch(MirtuneError):
+    """Readable weights that belong to a different architecture (names or shapes differ)."""
+
+
 # ------------------------------------------------------------------------------------ raw tensors
 def canonical_state(module: nn.Module, prefix: str = "") -> dict[str, torch.Tensor]:
     """The module's state dict with tied (aliased) tensors kept once, contiguous, on the CPU."""
@@ -84,11 +88,11 @@ def load_into(module: nn.Module, tensors: dict[str, torch.Tensor], prefix: str, 
         detail = (f"missing {', '.join(missing[:3])}" if missing else "") + \
                  ("; " if missing and unexpected else "") + \
                  (f"unexpected {', '.join(unexpected[:3])}" if unexpected else "")
-        raise MirtuneError(f"weights do not match the model config: {detail}", source)
+        raise WeightsMismatch(f"weights do not match the model config: {detail}", source)
     for k, v in given.items():
         if tuple(v.shape) != tuple(expected[k].shape):
-            raise MirtuneError(f"weights do not match the model config: {k} has shape {tuple(v.shape)}, "
-                               f"expected {tuple(expected[k].shape)}", source)
+            raise WeightsMismatch(f"weights do not match the model config: {k} has shape {tuple(v.shape)}, "
+                                  f"expected {tuple(expected[k].shape)}", source)
     state = {k[len(prefix):]: v for k, v in given.items()}
     module.load_state_dict(state, strict=False)  # aliases of tied tensors are absent by design
 

@@ -277,8 +277,10 @@ def _restore(reported: Any, storage: Path, net: Any, optimizer: Any) -> dict[str
 
     Ray registers a checkpoint when its controller next polls the workers; a worker killed before that
     poll leaves a checkpoint in storage that Ray does not know about, so storage is checked too. A
-    checkpoint that fails to load (cut short by the failure) is skipped for the one before it.
+    checkpoint that fails to load (cut short by the failure) is skipped for the one before it; one
+    of another architecture (WeightsMismatch) stops the run rather than silently starting over.
     """
+    from mirtune.model.io import WeightsMismatch
     from mirtune.progress import note
 
     candidates: list[tuple[int, Any]] = []
@@ -294,6 +296,8 @@ def _restore(reported: Any, storage: Path, net: Any, optimizer: Any) -> dict[str
                 return load_checkpoint(cand, net, optimizer)
             with cand.as_directory() as d:
                 return load_checkpoint(Path(d), net, optimizer)
+        except WeightsMismatch:
+            raise
         except MirtuneError as exc:
             note(f"mirtune pretrain: skipping checkpoint at step {step}: {exc.line()}")
     return None

@@ -180,6 +180,14 @@ def test_matching_loss_is_bce_and_learns(samples, cfg):
     assert res.accuracy >= 0.75
 
 
+def test_matching_head_takes_a_single_file_batch(cfg):
+    head = MatchingHead(cfg).train()
+    logit = head(torch.randn(1, cfg.d_model), torch.randn(1, cfg.gcn_hidden))
+    assert logit.shape == (1,) and torch.isfinite(logit).all()
+    pairs = matching_pairs(1)
+    assert pairs.labels.tolist() == [1.0] and pairs.graph_index.tolist() == [0]
+
+
 # ------------------------------------------------------------------------------------ all three
 def test_all_objectives_in_one_backward_reach_every_parameter(samples, cfg):
     torch.manual_seed(0)
