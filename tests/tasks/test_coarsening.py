@@ -90,33 +90,33 @@ def test_leave_one_kernel_out_problem(data):
 
 
 def test_pluggable_encoder_embeds_each_content_once_and_caches(data, tmp_path, monkeypatch):
-    """A stand-in for mirtune.embed: called once per distinct file (mt = mtLocal), then served from the cache."""
-    import sys
-    import types
+    """The shipped encoder through mirtune.embed: called once per distinct file (mt = mtLocal), then cached."""
+    import shutil
 
+    import mirtune.embed as membed
     from mirtune.tasks import embedders
 
     calls = []
-    fake = types.ModuleType("mirtune.embed")
+    real_embed = membed.embed
 
-    def embed(paths, model_dir=None):
+    def spy(paths, model_dir=None, **kwargs):
         calls.append(list(paths))
-        return np.array([[len(p), 1.0] for p in paths], dtype=np.float32)
+        return real_embed(paths, model_dir, **kwargs)
 
-    fake.embed = embed
-    fake.default_model_dir = lambda model_dir=None: tmp_path
-    (tmp_path / "model.safetensors").write_bytes(b"weights")
-    monkeypatch.setitem(sys.modules, "mirtune.embed", fake)
+    model = tmp_path / "model"
+    shutil.copytree(membed.DEFAULT_MODEL_DIR, model)
+    monkeypatch.setattr(membed, "embed", spy)
+    monkeypatch.setenv("MIRTUNE_MODEL", str(model))
     monkeypatch.setenv("MIRTUNE_EMBED_CACHE", str(tmp_path / "cache"))
     emb = embedders.get_embedder("mirencoder")
     X = embedders.embed_files(emb, data.ir_paths)
-    assert X.shape == (17, 2) and sum(len(c) for c in calls) == 16
+    assert X.shape == (17, 256) and sum(len(c) for c in calls) == 16
     i, j = data.kernels.index("mt"), data.kernels.index("mtLocal")
     assert np.array_equal(X[i], X[j])
     again = embedders.embed_files(emb, data.ir_paths)
     assert np.array_equal(X, again) and sum(len(c) for c in calls) == 16
     # a different model is a different cache key
-    (tmp_path / "model.safetensors").write_bytes(b"other weights")
+    (model / "model.safetensors").write_bytes((model / "model.safetensors").read_bytes() + b" ")
     assert embedders.get_embedder("mirencoder").key != emb.key
     # no single-modality entry point yet: a clear error
     with pytest.raises(embedders.MirtuneError, match="text-only"):
