@@ -199,7 +199,7 @@ def _make_model(enc_cfg: Any):
             self.encoder = MIREncoder(enc_cfg)
             self.heads = PretrainingHeads(enc_cfg)
 
-        def forward(self, batch, generator: torch.Generator, training_step: bool = True):
+        def forward(self, batch, generator: torch.Generator):
             res = self.heads.losses(self.encoder, batch, generator)
             return res.loss, res.metrics
 
