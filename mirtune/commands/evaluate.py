@@ -47,7 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--configs", type=int, default=None, metavar="N",
                    help="number of candidate head configurations (default 8; 2 with --quick)")
     p.add_argument("--epochs", default=None, metavar="E,E",
-                   help="candidate training epochs of the head search (default devmap 30,60,120; coarsening "
+                   help="candidate training epochs of the head search (default devmap 60,120,240; coarsening "
                         "100,200,400)")
     p.add_argument("--protocol", default=None, metavar="NAME",
                    help="coarsening only: loko (default; per-GPU leave-one-kernel-out as DeepTune/NCC) or ir2vec "

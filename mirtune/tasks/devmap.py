@@ -213,7 +213,7 @@ def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = Fal
     emb = embed_files(embedder, paths)
     t_embed = time.monotonic() - t0
     problems = [make_problem(frames[p], features(frames[p], emb), p, folds) for p in PLATFORMS]
-    epochs = tuple(epochs) if epochs else ((5, 10) if quick else (30, 60, 120))
+    epochs = tuple(epochs) if epochs else ((5, 10) if quick else (60, 120, 240))
     configs = search_space(n_configs or (2 if quick else 8), epochs=epochs)
     n_inner = 2 if quick else 3
     note(f"devmap: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV "
