@@ -1,3 +1,22 @@
 """mirtune: autotuning driven by MIREncoder embeddings of LLVM IR."""
 
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    import numpy as np
+
 __version__ = "0.1.0"
+
+
+def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None
+          ) -> "np.ndarray":
+    """Frozen MIREncoder embeddings [n_files, dim] of .ll/.bc files or sources, rows in input order.
+
+    See mirtune.embedding.embed; imported on first use so that `import mirtune` stays light.
+    """
+    from mirtune.embedding import embed as _embed
+
+    return _embed(paths, model_dir)

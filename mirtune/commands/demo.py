@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_embedding(module, path: Path) -> None:
-    from mirtune.embed import DEFAULT_MODEL_DIR, embed_modules, load_encoder
+    from mirtune.embedding import DEFAULT_MODEL_DIR, embed_modules, load_encoder
 
     if not (DEFAULT_MODEL_DIR / "model.safetensors").is_file():
         print("  no shipped encoder yet: embedding skipped")

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from mirtune.embed import iter_embeddings, load_encoder
+    from mirtune.embedding import iter_embeddings, load_encoder
     from mirtune.ir.inputs import expand_inputs
     from mirtune.progress import note, progress
 

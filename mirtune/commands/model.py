@@ -33,7 +33,7 @@ def run_info(args: argparse.Namespace) -> int:
     provenance = None
     source = None
     if args.model or (not args.preset and _shipped()):
-        from mirtune.embed import default_model_dir
+        from mirtune.embedding import default_model_dir
         from mirtune.model.io import load_model
 
         model_dir = default_model_dir(args.model)
@@ -78,6 +78,6 @@ def run_info(args: argparse.Namespace) -> int:
 
 
 def _shipped() -> bool:
-    from mirtune.embed import DEFAULT_MODEL_DIR
+    from mirtune.embedding import DEFAULT_MODEL_DIR
 
     return (DEFAULT_MODEL_DIR / "model.safetensors").is_file()

@@ -15,6 +15,9 @@ from typing import Any
 from mirtune.errors import MirtuneError, UsageError
 
 
+MODALITIES = ("both", "text", "graph")
+
+
 @dataclass(frozen=True)
 class EncoderConfig:
     """Every size and special id the encoder and its pre-training heads need."""
@@ -38,11 +41,20 @@ class EncoderConfig:
     mask_id: int = 4
     n_special: int = 5          # ids below this are special tokens (never drawn as random MLM tokens)
     preset: str = "custom"
+    modality: str = "both"      # both; or text / graph: a single-modality encoder (the paper's ablations)
+
+    @property
+    def has_text(self) -> bool:
+        return self.modality in ("both", "text")
+
+    @property
+    def has_graph(self) -> bool:
+        return self.modality in ("both", "graph")
 
     @property
     def embedding_dim(self) -> int:
-        """Length of an embedding vector: text vector ++ graph vector."""
-        return self.d_model + self.gcn_hidden
+        """Length of an embedding vector: text vector ++ graph vector (only one of them for one modality)."""
+        return (self.d_model if self.has_text else 0) + (self.gcn_hidden if self.has_graph else 0)
 
     def with_tokenizer(self, tokenizer: Any) -> "EncoderConfig":
         """The same sizes with the vocabulary size and special ids of an IRTokenizer."""
@@ -87,6 +99,9 @@ class EncoderConfig:
                 raise MirtuneError(f"model config field {name!r} must be positive", source)
         if self.d_model % self.n_heads:
             raise MirtuneError(f"d_model {self.d_model} is not a multiple of n_heads {self.n_heads}", source)
+        if self.modality not in MODALITIES:
+            raise MirtuneError(f"model config field 'modality' must be one of {', '.join(MODALITIES)}, "
+                               f"got {self.modality!r}", source)
         if not 0.0 <= self.dropout < 1.0:
             raise MirtuneError("model config field 'dropout' must be in [0, 1)", source)
         ids = (self.pad_id, self.unk_id, self.cls_id, self.sep_id, self.mask_id)
@@ -105,9 +120,11 @@ PRESETS: dict[str, EncoderConfig] = {
 }
 
 
-def preset(name: str, tokenizer: Any = None) -> EncoderConfig:
-    """A named preset, sized to a tokenizer's vocabulary when one is given."""
+def preset(name: str, tokenizer: Any = None, modality: str = "both") -> EncoderConfig:
+    """A named preset, sized to a tokenizer's vocabulary when one is given, for one or both modalities."""
     if name not in PRESETS:
         raise UsageError(f"unknown model preset {name!r}; choose from {', '.join(PRESETS)}")
-    cfg = PRESETS[name]
+    if modality not in MODALITIES:
+        raise UsageError(f"unknown modality {modality!r}; choose from {', '.join(MODALITIES)}")
+    cfg = dataclasses.replace(PRESETS[name], modality=modality)
     return cfg.with_tokenizer(tokenizer) if tokenizer is not None else cfg

@@ -182,29 +182,35 @@ class GraphEncoder(nn.Module):
 
 @dataclass
 class EncoderOutput:
-    text: Tensor            # [B, d_model] file text vectors
-    graph: Tensor           # [B, gcn_hidden] file graph vectors
-    nodes: Tensor           # [N, gcn_hidden] node latents
-    statements: Tensor      # [S, L', d_model] statement states (masked ids in pre-training), unique rows
-    stmt_inverse: Tensor    # [S_batch] index into `statements` for each statement of the batch
+    """What one pass gives; the fields of a modality the encoder does not have are None."""
+
+    text: Tensor | None         # [B, d_model] file text vectors
+    graph: Tensor | None        # [B, gcn_hidden] file graph vectors
+    nodes: Tensor | None        # [N, gcn_hidden] node latents
+    statements: Tensor | None   # [S, L', d_model] statement states (masked ids in pre-training), unique rows
+    stmt_inverse: Tensor | None  # [S_batch] index into `statements` for each statement of the batch
 
 
 class MIREncoder(nn.Module):
-    """The two-modality encoder; `embed` gives the frozen embedding, `forward` what pre-training needs."""
+    """The two-modality encoder; `embed` gives the frozen embedding, `forward` what pre-training needs.
+
+    With `cfg.modality` "text" or "graph" only that half exists (the single-modality ablations)."""
 
     def __init__(self, cfg: EncoderConfig) -> None:
         super().__init__()
         cfg.validate()
         self.cfg = cfg
         self.token_embedding = nn.Embedding(cfg.vocab_size, cfg.d_model, padding_idx=cfg.pad_id)
-        self.text = StatementEncoder(cfg, self.token_embedding)
-        self.graph = GraphEncoder(cfg, self.token_embedding)
+        self.text = StatementEncoder(cfg, self.token_embedding) if cfg.has_text else None
+        self.graph = GraphEncoder(cfg, self.token_embedding) if cfg.has_graph else None
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         nn.init.normal_(self.token_embedding.weight, std=0.02)
-        nn.init.normal_(self.text.position_embedding.weight, std=0.02)
-        nn.init.normal_(self.graph.type_embedding.weight, std=0.02)
+        if self.text is not None:
+            nn.init.normal_(self.text.position_embedding.weight, std=0.02)
+        if self.graph is not None:
+            nn.init.normal_(self.graph.type_embedding.weight, std=0.02)
         with torch.no_grad():
             self.token_embedding.weight[self.cfg.pad_id].zero_()
 
@@ -216,28 +222,31 @@ class MIREncoder(nn.Module):
                 dedup: bool = True) -> EncoderOutput:
         """Encode a batch. Pre-training passes de-duplicated, masked `stmt_ids` with their `stmt_inverse`
         (one index per statement of the batch); otherwise the batch's statements are de-duplicated here."""
-        if stmt_ids is None:
-            if dedup and batch.stmt_ids.shape[0] > 1:
-                stmt_ids, stmt_inverse = torch.unique(batch.stmt_ids, dim=0, return_inverse=True)
-            else:
-                stmt_ids = batch.stmt_ids
-                stmt_inverse = torch.arange(stmt_ids.shape[0], device=stmt_ids.device)
-        assert stmt_inverse is not None
-        states = self.encode_statements(stmt_ids)
-        cls = states[:, 0][stmt_inverse]
-        text = mean_by_group(cls, batch.stmt_file, batch.num_files)
-        nodes = self.graph(batch.node_ids, batch.node_type, batch.edge_index)
-        graph = mean_by_group(nodes, batch.node_file, batch.num_files)
+        text = graph = nodes = states = None
+        if self.text is not None:
+            if stmt_ids is None:
+                if dedup and batch.stmt_ids.shape[0] > 1:
+                    stmt_ids, stmt_inverse = torch.unique(batch.stmt_ids, dim=0, return_inverse=True)
+                else:
+                    stmt_ids = batch.stmt_ids
+                    stmt_inverse = torch.arange(stmt_ids.shape[0], device=stmt_ids.device)
+            assert stmt_inverse is not None
+            states = self.encode_statements(stmt_ids)
+            cls = states[:, 0][stmt_inverse]
+            text = mean_by_group(cls, batch.stmt_file, batch.num_files)
+        if self.graph is not None:
+            nodes = self.graph(batch.node_ids, batch.node_type, batch.edge_index)
+            graph = mean_by_group(nodes, batch.node_file, batch.num_files)
         return EncoderOutput(text, graph, nodes, states, stmt_inverse)
 
     def embed(self, batch: IRBatch, dedup: bool = True) -> Tensor:
-        """Embeddings [B, d_model + gcn_hidden] = text vector ++ graph vector, in inference mode."""
+        """Embeddings [B, cfg.embedding_dim] = text vector ++ graph vector (those present), in inference mode."""
         was_training = self.training
         self.eval()
         try:
             with torch.inference_mode():
                 out = self.forward(batch, dedup=dedup)
-                return torch.cat([out.text, out.graph], dim=1)
+                return torch.cat([v for v in (out.text, out.graph) if v is not None], dim=1)
         finally:
             self.train(was_training)
 
@@ -249,8 +258,8 @@ class MIREncoder(nn.Module):
         shared = {id(self.token_embedding.weight)}
         parts = {
             "token_embedding": self.token_embedding.weight.numel(),
-            "statement_transformer": count(self.text, shared),
-            "graph_gcn": count(self.graph, shared),
+            "statement_transformer": count(self.text, shared) if self.text is not None else 0,
+            "graph_gcn": count(self.graph, shared) if self.graph is not None else 0,
         }
         parts["total"] = sum(parts.values())
         return parts

@@ -241,31 +241,50 @@ class PretrainLosses:
 
 
 class PretrainingHeads(nn.Module):
-    """MLM head, per-flow decoders and the matching classifier; `losses` runs the three objectives."""
+    """MLM head, per-flow decoders and the matching classifier; `losses` runs the three objectives.
+
+    A single-modality encoder gets only its own objective: MLM for text, graph auto-encoding for graph
+    (matching needs both halves)."""
 
     def __init__(self, cfg: EncoderConfig) -> None:
         super().__init__()
         self.cfg = cfg
-        self.mlm = MLMHead(cfg)
-        self.flows = FlowDecoders(cfg)
-        self.matching = MatchingHead(cfg)
+        self.mlm = MLMHead(cfg) if cfg.has_text else None
+        self.flows = FlowDecoders(cfg) if cfg.has_graph else None
+        self.matching = MatchingHead(cfg) if cfg.has_text and cfg.has_graph else None
 
     def losses(self, encoder: MIREncoder, batch: IRBatch, generator: torch.Generator | None = None,
                weights: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> PretrainLosses:
-        """One encoder pass on masked, de-duplicated statements; the weighted sum of the three losses."""
-        uniq, inverse = torch.unique(batch.stmt_ids, dim=0, return_inverse=True)
-        masked = mask_tokens(uniq.cpu(), self.cfg, generator)
+        """One encoder pass on masked, de-duplicated statements; the weighted sum of the objectives this
+        encoder has (the metrics of the others are NaN)."""
+        nan = float("nan")
         device = batch.stmt_ids.device
-        out = encoder(batch, stmt_ids=masked.ids.to(device), stmt_inverse=inverse)
-        mlm = mlm_loss(self.mlm, out.statements, masked.labels.to(device), encoder.token_embedding.weight)
-        rec = reconstruction_loss(self.flows, out.nodes, batch, generator)
-        pairs = matching_pairs(batch.num_files, generator, device)
-        match = matching_loss(self.matching, out.text, out.graph, pairs)
-        loss = weights[0] * mlm.loss + weights[1] * rec.loss + weights[2] * match.loss
-        metrics = {"loss": loss.item(), "mlm_loss": mlm.loss.item(), "mlm_accuracy": mlm.accuracy,
-                   "recon_loss": rec.loss.item(), "match_loss": match.loss.item(),
-                   "match_accuracy": match.accuracy}
-        for name, l, a in zip(FLOW_NAMES, rec.per_flow_loss, rec.per_flow_auc):
-            metrics[f"recon_loss_{name}"] = l
-            metrics[f"auc_{name}"] = a
+        masked = inverse = None
+        if self.mlm is not None:
+            uniq, inverse = torch.unique(batch.stmt_ids, dim=0, return_inverse=True)
+            masked = mask_tokens(uniq.cpu(), self.cfg, generator)
+        out = encoder(batch, stmt_ids=masked.ids.to(device) if masked is not None else None, stmt_inverse=inverse)
+        terms = []
+        metrics = {"mlm_loss": nan, "mlm_accuracy": nan, "recon_loss": nan, "match_loss": nan,
+                   "match_accuracy": nan}
+        for name in FLOW_NAMES:
+            metrics[f"recon_loss_{name}"] = metrics[f"auc_{name}"] = nan
+        if self.mlm is not None:
+            mlm = mlm_loss(self.mlm, out.statements, masked.labels.to(device), encoder.token_embedding.weight)
+            terms.append(weights[0] * mlm.loss)
+            metrics.update(mlm_loss=mlm.loss.item(), mlm_accuracy=mlm.accuracy)
+        if self.flows is not None:
+            rec = reconstruction_loss(self.flows, out.nodes, batch, generator)
+            terms.append(weights[1] * rec.loss)
+            metrics["recon_loss"] = rec.loss.item()
+            for name, l, a in zip(FLOW_NAMES, rec.per_flow_loss, rec.per_flow_auc):
+                metrics[f"recon_loss_{name}"] = l
+                metrics[f"auc_{name}"] = a
+        if self.matching is not None:
+            pairs = matching_pairs(batch.num_files, generator, device)
+            match = matching_loss(self.matching, out.text, out.graph, pairs)
+            terms.append(weights[2] * match.loss)
+            metrics.update(match_loss=match.loss.item(), match_accuracy=match.accuracy)
+        loss = torch.stack(terms).sum()
+        metrics["loss"] = loss.item()
         return PretrainLosses(loss, metrics)

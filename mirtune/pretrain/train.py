@@ -65,6 +65,7 @@ class TrainConfig:
     log_every: int = 10
     max_statements: int = 256           # statements per file per step (a random, ordered subset)
     seed: int = 0
+    modality: str = "both"              # both, or text / graph alone (the paper's ablations)
     storage: str | None = None          # checkpoint storage path; default OUT/checkpoints
     resume: bool = False
     max_failures: int = 3
@@ -112,6 +113,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--storage", help="checkpoint storage path (default OUT/checkpoints; a shared folder on a cluster)")
     p.add_argument("--max-failures", type=int, default=3, help="worker failures tolerated (default 3)")
     p.add_argument("--cpus-per-worker", type=float, default=1.0, help="CPUs reserved per worker (default 1)")
+    p.add_argument("--modality", default="both", choices=("both", "text", "graph"),
+                   help="both (default), or pre-train a text-only (MLM) or graph-only (auto-encoding) encoder")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--address", help="Ray cluster address (default: $RAY_ADDRESS, else a private local cluster)")
 
@@ -121,7 +124,8 @@ def config_from_args(args: argparse.Namespace, command: list[str] | None = None)
                       steps=args.steps, batch_size=args.batch_size, lr=args.lr,
                       checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
                       eval_samples=args.eval_samples, log_every=args.log_every,
-                      max_statements=args.max_statements, seed=args.seed, storage=args.storage,
+                      max_statements=args.max_statements, seed=args.seed, modality=args.modality,
+                      storage=args.storage,
                       resume=args.resume, max_failures=args.max_failures, cpus_per_worker=args.cpus_per_worker,
                       address=args.address, command=list(command if command is not None else sys.argv))
     cfg.validate()
@@ -731,7 +735,7 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
     corpus = Path(tc.corpus).resolve()
     train_dir, heldout_dir = _corpus_info(corpus)
     tokenizer = IRTokenizer.load(corpus / "tokenizer.json")
-    enc_cfg = preset(tc.preset, tokenizer)
+    enc_cfg = preset(tc.preset, tokenizer, tc.modality)
     out = Path(tc.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     storage = tc.storage_path

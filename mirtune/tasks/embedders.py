@@ -4,10 +4,10 @@
     X = embed_files(emb, paths)                  # [len(paths), emb.dim], rows in input order
 
 Embedders:
-- ``mirencoder``: mirtune's frozen encoder through ``mirtune.embed.embed(paths, model_dir=None)`` (imported lazily,
-  so the tasks work before a model exists). The text/graph ablations (MIREncoder Tables 6 and 7) need
-  encoders pre-trained on one modality each; they are asked of ``mirtune.embed.embed(paths, model_dir,
-  modality="text"|"graph")`` and refused with one clear line while that entry point has no such parameter.
+- ``mirencoder``: mirtune's frozen encoder through ``mirtune.embedding.embed(paths, model_dir)``. The text/graph
+  ablations (MIREncoder Tables 6 and 7) use encoders pre-trained on one modality each
+  (``mirtune pretrain --modality text|graph``): ``--model-dir``, else the shipped ``mirtune/assets/encoder-text``
+  or ``encoder-graph``; a model of another modality is refused with one clear line.
 - ``ir2vec``: the IR2Vec 2.1.1 Python package (``pip install 'mirtune[baselines]'``), flow-aware program vectors
   (``ir2vec.initEmbedding(path, "fa", "p").getProgramVector()``, 300 floats), as in IR2Vec's own experiments.
 
@@ -19,7 +19,6 @@ weights, so a re-trained encoder never reads stale vectors. Identical files (mt.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,39 +89,32 @@ def _model_fingerprint(model_dir: Path) -> str:
 
 
 def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | None) -> Embedder:
-    try:
-        import mirtune.embed as membed
-    except ImportError as exc:
-        raise MirtuneError(f"the MIREncoder embedding is not available in this build ({exc})") from None
-    embed_fn = getattr(membed, "embed", None)
-    if embed_fn is None:
-        raise MirtuneError("mirtune.embed has no embed(paths, model_dir) function yet")
-    # Resolve the model now, so a missing model is one clear line before any work starts.
-    resolver = getattr(membed, "default_model_dir", None)
-    if resolver is not None:
-        resolved = Path(resolver(model_dir))
-    elif model_dir is not None:
-        resolved = Path(model_dir)
-    else:
-        raise MirtuneError("no pre-trained MIREncoder available: pass --model-dir DIR")
-    kwargs: dict = {}
-    if ablation:
-        if ablation not in ABLATIONS:
-            raise UsageError(f"unknown ablation {ablation!r}; choose from {', '.join(ABLATIONS)}")
-        if "modality" not in inspect.signature(embed_fn).parameters:
-            raise MirtuneError(f"--ablation {ablation}: this MIREncoder has no {ablation}-only encoder yet "
-                               "(needs mirtune.embed.embed(paths, model_dir, modality='text'|'graph') backed by "
-                               "an encoder pre-trained on that modality alone)")
-        kwargs["modality"] = ablation
+    from mirtune import embedding
+
+    if ablation is not None and ablation not in ABLATIONS:
+        raise UsageError(f"unknown ablation {ablation!r}; choose from {', '.join(ABLATIONS)}")
+    # Resolve and load the model now, so a missing or wrong model is one clear line before any work starts.
+    if ablation and model_dir is None and not os.environ.get("MIRTUNE_MODEL"):
+        model_dir = embedding.ablation_model_dir(ablation)
+        if not model_dir.is_dir():
+            raise UsageError(f"--ablation {ablation}: no shipped {ablation}-only encoder; pre-train one with "
+                             f"`mirtune pretrain --modality {ablation}` and pass --model-dir DIR")
+    resolved = embedding.default_model_dir(model_dir)
+    modality = embedding.load_encoder(resolved).config.modality
+    if ablation and modality != ablation:
+        raise MirtuneError(f"--ablation {ablation} needs an encoder pre-trained on the {ablation} modality alone "
+                           f"(`mirtune pretrain --modality {ablation}`); this one was pre-trained on {modality}",
+                           str(resolved))
     fingerprint = _model_fingerprint(resolved)
 
     def embed_batch(paths: list[Path]) -> np.ndarray:
-        return np.asarray(embed_fn([str(p) for p in paths], model_dir=str(resolved), **kwargs), dtype=np.float64)
+        return np.asarray(embedding.embed([str(p) for p in paths], model_dir=str(resolved)), dtype=np.float64)
 
-    suffix = f"-{ablation}" if ablation else ""
+    suffix = f"-{modality}" if modality != "both" else ""
     return Embedder("mirencoder" + suffix, f"mirencoder-{fingerprint}{suffix}", embed_batch,
-                    f"MIREncoder {resolved}{' (' + ablation + '-only)' if ablation else ''}",
-                    {"model_dir": str(resolved), "fingerprint": fingerprint, "ablation": ablation})
+                    f"MIREncoder {resolved}{' (' + modality + '-only)' if suffix else ''}",
+                    {"model_dir": str(resolved), "fingerprint": fingerprint, "ablation": ablation,
+                     "modality": modality})
 
 
 def get_embedder(name: str, ablation: str | None = None, model_dir: str | os.PathLike | None = None) -> Embedder:

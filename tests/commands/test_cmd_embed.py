@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from mirtune.cli import main
-from mirtune.embed import embed, embed_modules
+from mirtune.embedding import embed, embed_modules
 from mirtune.ir.frontend import compile_to_ir
 from mirtune.ir.module import IRModule
 from mirtune.ir.tokenizer import IRTokenizer
@@ -71,6 +71,16 @@ def test_python_api_rows_in_input_order(files, model_dir):
     mods = [IRModule.from_file(p) for p in order]
     np.testing.assert_allclose(embed_modules(mods, model_dir=model_dir, batch_files=3), vecs, atol=1e-5,
                                rtol=1e-4)
+
+
+def test_package_level_embed_is_the_same_function(files, model_dir):
+    """`mirtune.embed(paths)` works at package level, and stays a function after the module is imported."""
+    import mirtune
+    import mirtune.embedding as membedding
+
+    want = embed([files["a.ll"]], model_dir=model_dir)
+    np.testing.assert_array_equal(mirtune.embed([files["a.ll"]], model_dir=model_dir), want)
+    assert callable(mirtune.embed) and mirtune.embed is not membedding
 
 
 def test_python_api_raises_on_a_bad_input(files, model_dir):

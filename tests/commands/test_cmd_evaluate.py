@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import inspect
 import json
 from pathlib import Path
 
@@ -59,13 +58,17 @@ def test_unavailable_encoder_model(capsys, shared_data, tmp_path):
                     "model directory not found")
 
 
-def test_ablation_needs_a_single_modality_encoder(capsys, shared_data, tmp_path):
-    import mirtune.embed as membed
+def test_ablation_needs_a_single_modality_encoder(capsys, shared_data, tmp_path, monkeypatch):
+    """The shipped two-modality encoder is refused for an ablation; no shipped ablation encoder says how to
+    make one."""
+    from mirtune.embedding import DEFAULT_MODEL_DIR
 
-    if "modality" in inspect.signature(membed.embed).parameters:
-        pytest.skip("mirtune.embed supports single-modality encoders now")
-    _one_line_error(capsys, ["devmap", "--embedding", "mirencoder", "--model-dir", str(tmp_path),
-                             "--ablation", "graph"], "graph-only")
+    _one_line_error(capsys, ["devmap", "--embedding", "mirencoder", "--model-dir", str(DEFAULT_MODEL_DIR),
+                             "--ablation", "graph"], "graph modality alone", "pre-trained on both")
+    monkeypatch.delenv("MIRTUNE_MODEL", raising=False)
+    monkeypatch.setattr("mirtune.embedding.ablation_model_dir", lambda modality: tmp_path / "absent")
+    _one_line_error(capsys, ["devmap", "--embedding", "mirencoder", "--ablation", "text"],
+                    "no shipped text-only encoder", "--modality text")
 
 
 def test_ir2vec_not_installed(capsys, shared_data, monkeypatch):

@@ -202,3 +202,32 @@ def test_all_objectives_in_one_backward_reach_every_parameter(samples, cfg):
     res.loss.backward()
     missing = [n for n, p in list(enc.named_parameters()) + list(heads.named_parameters()) if p.grad is None]
     assert missing == []
+
+
+@pytest.mark.parametrize("modality", ["text", "graph"])
+def test_single_modality_encoder_trains_its_own_objective_only(samples, tokenizer, modality):
+    """The ablation encoders: text = statement Transformer + MLM, graph = GCN + auto-encoding, no matching."""
+    torch.manual_seed(0)
+    cfg = preset("tiny", tokenizer, modality)
+    batch = collate(samples)
+    enc, heads = MIREncoder(cfg), PretrainingHeads(cfg)
+    assert (enc.text is None) == (modality == "graph") and (enc.graph is None) == (modality == "text")
+    res = heads.losses(enc, batch, torch.Generator().manual_seed(8))
+    own = "mlm_loss" if modality == "text" else "recon_loss"
+    other = "recon_loss" if modality == "text" else "mlm_loss"
+    assert math.isfinite(res.metrics[own]) and math.isnan(res.metrics[other])
+    assert math.isnan(res.metrics["match_loss"]) and math.isnan(res.metrics["match_accuracy"])
+    assert res.metrics["loss"] == pytest.approx(res.metrics[own], rel=1e-5)
+    res.loss.backward()
+    missing = [n for n, p in list(enc.named_parameters()) + list(heads.named_parameters()) if p.grad is None]
+    assert missing == []
+    vectors = enc.embed(batch)
+    width = cfg.d_model if modality == "text" else cfg.gcn_hidden
+    assert vectors.shape == (len(samples), width) == (len(samples), cfg.embedding_dim)
+
+
+def test_unknown_modality_is_refused(tokenizer):
+    from mirtune.errors import UsageError
+
+    with pytest.raises(UsageError, match="modality"):
+        preset("tiny", tokenizer, "audio")

@@ -93,7 +93,7 @@ def test_pluggable_encoder_embeds_each_content_once_and_caches(data, tmp_path, m
     """The shipped encoder through mirtune.embed: called once per distinct file (mt = mtLocal), then cached."""
     import shutil
 
-    import mirtune.embed as membed
+    import mirtune.embedding as membed
     from mirtune.tasks import embedders
 
     calls = []

@@ -1,6 +1,7 @@
 """Frozen MIREncoder embeddings of IR files and sources: `mirtune.embed(paths) -> numpy array`.
 
-The model comes from `model_dir`, else $MIRTUNE_MODEL, else the shipped default in mirtune/assets/encoder.
+The model comes from `model_dir`, else $MIRTUNE_MODEL, else the shipped default in mirtune/assets/encoder
+(the single-modality ablation encoders, when shipped, in mirtune/assets/encoder-text and encoder-graph).
 Files are embedded in batches; identical statements across a batch are encoded once.
 """
 
@@ -19,6 +20,11 @@ BATCH_FILES = 16
 
 if TYPE_CHECKING:  # numpy and torch load on first use, so `import mirtune` stays fast
     import numpy as np
+
+
+def ablation_model_dir(modality: str) -> Path:
+    """Where the shipped encoder pre-trained on `modality` ("text" or "graph") alone lives."""
+    return ASSETS_DIR / f"encoder-{modality}"
 
 
 def default_model_dir(model_dir: str | os.PathLike | None = None) -> Path:
