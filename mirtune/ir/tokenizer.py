@@ -39,12 +39,16 @@ def _new_tokenizer() -> Tokenizer:
     return tok
 
 
+CACHE_ENTRIES = 200_000  # encode_ids' memory of tokenised texts (about 60 MB when full)
+
+
 class IRTokenizer:
     """Encode IR statements to fixed-length id rows; train, save and load tokenizer.json."""
 
     def __init__(self, tokenizer: Tokenizer, seq_len: int = SEQ_LEN) -> None:
         self.tk = tokenizer
         self.seq_len = seq_len
+        self._ids_cache: dict[str, np.ndarray] = {}
         self.pad_id = tokenizer.token_to_id(PAD)
         self.unk_id = tokenizer.token_to_id(UNK)
         self.cls_id = tokenizer.token_to_id(CLS)
@@ -100,6 +104,24 @@ class IRTokenizer:
         ids = np.array([e.ids for e in encs], dtype=np.int32)
         mask = np.array([e.attention_mask for e in encs], dtype=np.uint8)
         return ids, mask
+
+    def encode_ids(self, texts: list[str]) -> np.ndarray:
+        """Ids [len(texts), seq_len] (int32), the same as encode()'s; each distinct text is tokenised once per
+        tokenizer object and remembered (IR repeats the same statements within and across files)."""
+        cache = self._ids_cache
+        missing = list(dict.fromkeys(t for t in texts if t not in cache))
+        if missing:
+            if len(cache) + len(missing) > CACHE_ENTRIES:
+                cache.clear()
+            for text, row in zip(missing, self.encode(missing)[0]):
+                cache[text] = row
+        if not texts:
+            return np.zeros((0, self.seq_len), np.int32)
+        return np.stack([cache[t] for t in texts])
+
+    def clear_cache(self) -> None:
+        """Forget what encode_ids remembered."""
+        self._ids_cache.clear()
 
     def decode(self, ids: Iterable[int]) -> str:
         """Text of one id row, special tokens dropped."""

@@ -239,16 +239,41 @@ class MIREncoder(nn.Module):
             graph = mean_by_group(nodes, batch.node_file, batch.num_files)
         return EncoderOutput(text, graph, nodes, states, stmt_inverse)
 
-    def embed(self, batch: IRBatch, dedup: bool = True) -> Tensor:
-        """Embeddings [B, cfg.embedding_dim] = text vector ++ graph vector (those present), in inference mode."""
+    def embed(self, batch: IRBatch, dedup: bool = True, statement_cache: dict[bytes, Tensor] | None = None
+              ) -> Tensor:
+        """Embeddings [B, cfg.embedding_dim] = text vector ++ graph vector (those present), in inference mode.
+
+        With `statement_cache`, each distinct statement's [CLS] state is computed once and kept there across
+        calls (IR repeats the same statements across files); the vectors equal the uncached ones up to float
+        rounding."""
         was_training = self.training
         self.eval()
         try:
             with torch.inference_mode():
-                out = self.forward(batch, dedup=dedup)
-                return torch.cat([v for v in (out.text, out.graph) if v is not None], dim=1)
+                if statement_cache is None or self.text is None:
+                    out = self.forward(batch, dedup=dedup)
+                    return torch.cat([v for v in (out.text, out.graph) if v is not None], dim=1)
+                parts = [self._cached_text(batch, statement_cache)]
+                if self.graph is not None:
+                    nodes = self.graph(batch.node_ids, batch.node_type, batch.edge_index)
+                    parts.append(mean_by_group(nodes, batch.node_file, batch.num_files))
+                return torch.cat(parts, dim=1)
         finally:
             self.train(was_training)
+
+    def _cached_text(self, batch: IRBatch, cache: dict[bytes, Tensor]) -> Tensor:
+        """File text vectors, reading and filling `cache` (statement ids -> [CLS] state)."""
+        if batch.stmt_ids.shape[0] == 0:
+            return batch.stmt_ids.new_zeros((batch.num_files, self.cfg.d_model), dtype=torch.float32)
+        uniq, inverse = torch.unique(batch.stmt_ids, dim=0, return_inverse=True)
+        keys = [row.tobytes() for row in uniq.cpu().numpy()]
+        missing = [i for i, k in enumerate(keys) if k not in cache]
+        if missing:
+            states = self.encode_statements(uniq[missing])[:, 0]
+            for i, vector in zip(missing, states):
+                cache[keys[i]] = vector
+        cls = torch.stack([cache[k] for k in keys])[inverse]
+        return mean_by_group(cls, batch.stmt_file, batch.num_files)
 
     def parameter_counts(self) -> dict[str, int]:
         """Parameters per part (the shared token embedding counted once, on its own)."""

@@ -45,23 +45,13 @@ def arrow_schema() -> Any:
     ])
 
 
-def encode_unique(tokenizer: IRTokenizer, texts: list[str]) -> np.ndarray:
-    """Ids [len(texts), seq_len] (int32), tokenising each distinct text once."""
-    uniq: dict[str, int] = {}
-    inverse = np.fromiter((uniq.setdefault(t, len(uniq)) for t in texts), dtype=np.int64, count=len(texts))
-    ids, _ = tokenizer.encode(list(uniq))
-    if not texts:
-        return ids
-    return ids[inverse]
-
-
 def module_to_sample(module: IRModule, tokenizer: IRTokenizer, origin: str = "",
                      graph: ProgramGraph | None = None) -> dict[str, Any]:
     """A corpus row (see the module docstring) for one parsed module; `graph` if already built."""
     graph = graph if graph is not None else build_graph(module)
-    stmt_ids = encode_unique(tokenizer, module.statements())
+    stmt_ids = tokenizer.encode_ids(module.statements())
     node_texts = [full or text for full, text in zip(graph.node_full_text, graph.node_text)]
-    node_ids = encode_unique(tokenizer, node_texts)
+    node_ids = tokenizer.encode_ids(node_texts)
     edges = np.asarray(graph.edges, dtype=np.int32).reshape(-1, 4)
     return {
         "id": module.content_hash,

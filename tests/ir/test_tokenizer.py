@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from mirtune.errors import MirtuneError
@@ -61,3 +62,14 @@ def test_a_broken_tokenizer_file_is_one_clear_error(tmp_path):
     bad.write_text("{not json")
     with pytest.raises(MirtuneError, match="cannot load tokenizer"):
         IRTokenizer.load(bad)
+
+
+def test_encode_ids_remembers_texts_and_equals_encode(tokenizer, split):
+    _, held = split
+    texts = held[:50] + held[:50][::-1] + ["%1 = add i32 %0, 1"]
+    tokenizer.clear_cache()
+    first = tokenizer.encode_ids(texts)
+    np.testing.assert_array_equal(first, tokenizer.encode(texts)[0])
+    assert len(tokenizer._ids_cache) == len(set(texts))
+    np.testing.assert_array_equal(tokenizer.encode_ids(texts[::-1]), first[::-1])  # now from the cache
+    assert tokenizer.encode_ids([]).shape == (0, tokenizer.seq_len)

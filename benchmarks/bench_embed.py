@@ -1,0 +1,191 @@
+"""Embedding and pre-training throughput: the shipped MIREncoder vs IR2Vec on the device-mapping kernels.
+
+Embedding: both read the same .ll files in one process on one core (torch limited to one thread),
+interleaved round by round; the figures are medians over rounds and the ratio is taken within each round.
+mirtune's time is from the IR text to the vector (parse, graph, tokens, model); IR2Vec's is
+`ir2vec.initEmbedding(path, "fa", "p").getProgramVector()` per file, as in IR2Vec's own experiments.
+Pre-training: `small` preset steps on a corpus built by `mirtune corpus build`, with 1 and then 2 Ray Train
+workers (one CPU each); samples/s is the median over logging windows after the first.
+
+    .venv/bin/python benchmarks/bench_embed.py [--rounds 3] [--limit N] [--corpus build/corpus]
+        [--pretrain-steps 40] [--out benchmarks/results/embed.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from mirtune.embedding import DEFAULT_MODEL_DIR, clear_caches, embed_modules, load_encoder
+from mirtune.ir.module import IRModule
+from mirtune.model.encoder import collate
+from mirtune.paths import devmap_kernel_files
+from mirtune.pretrain.samples import module_to_sample, sample_arrays
+
+
+def time_mirtune(texts: list[tuple[str, str]]) -> float:
+    """Seconds from IR text to embeddings for every file, batched as `mirtune embed` does, from cold caches."""
+    clear_caches()
+    t0 = time.perf_counter()
+    embed_modules([IRModule.from_text(text, name) for name, text in texts])
+    return time.perf_counter() - t0
+
+
+def time_ir2vec(files: list[Path]) -> float:
+    """Seconds for IR2Vec's flow-aware program vector of every file."""
+    import ir2vec
+
+    t0 = time.perf_counter()
+    for path in files:
+        ir2vec.initEmbedding(str(path), "fa", "p").getProgramVector()
+    return time.perf_counter() - t0
+
+
+def time_split(texts: list[tuple[str, str]], batch_files: int = 16) -> dict[str, float]:
+    """Where mirtune's embedding time goes (shares), and how many statements de-duplication saves."""
+    model = load_encoder()
+    clear_caches()
+    parse = graph = forward = 0.0
+    stmts = unique = 0
+    cache: dict = {}
+    for start in range(0, len(texts), batch_files):
+        chunk = texts[start:start + batch_files]
+        t0 = time.perf_counter()
+        mods = [IRModule.from_text(text, name) for name, text in chunk]
+        t1 = time.perf_counter()
+        samples = [sample_arrays(module_to_sample(m, model.tokenizer), model.config.seq_len) for m in mods]
+        t2 = time.perf_counter()
+        batch = collate(samples, model.config.n_flows)
+        model.encoder.embed(batch, statement_cache=cache)
+        t3 = time.perf_counter()
+        parse, graph, forward = parse + t1 - t0, graph + t2 - t1, forward + t3 - t2
+        stmts += batch.stmt_ids.shape[0]
+    unique = len(cache)
+    total = parse + graph + forward
+    return {"parse_and_print": parse / total, "graph_and_tokens": graph / total, "model": forward / total,
+            "statements": stmts, "statements_encoded": unique}
+
+
+def per_file_latency_ms(texts: list[tuple[str, str]]) -> dict[str, float]:
+    """Median and 90th percentile of one file embedded alone (text to vector, cold caches), in ms."""
+    times = []
+    for name, text in texts:
+        clear_caches()
+        t0 = time.perf_counter()
+        embed_modules([IRModule.from_text(text, name)])
+        times.append((time.perf_counter() - t0) * 1e3)
+    return {"median": float(np.median(times)), "p90": float(np.percentile(times, 90))}
+
+
+def pretrain_rate(corpus: Path, workers: int, steps: int) -> float | None:
+    """Median training samples/s of a short `small` pre-training run with `workers` workers."""
+    from mirtune.pretrain.train import TrainConfig, pretrain
+
+    with tempfile.TemporaryDirectory(prefix="mirtune-bench-") as tmp:
+        tc = TrainConfig(corpus=str(corpus), out=tmp, preset="small", workers=workers, steps=steps,
+                         checkpoint_every=steps, eval_every=0, eval_samples=16, log_every=5,
+                         command=["bench_embed.py"])
+        pretrain(tc)
+        with open(Path(tmp) / "metrics.csv") as f:
+            rates = [float(r["samples_per_s"]) for r in csv.DictReader(f) if r["samples_per_s"]]
+    windows = [r for i, r in enumerate(rates) if i == 0 or r != rates[i - 1]][1:]  # one value per window
+    return statistics.median(windows) if windows else None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--limit", type=int, default=None, help="use the first N kernels only")
+    ap.add_argument("--corpus", default="build/corpus", help="pre-training corpus (skipped when absent)")
+    ap.add_argument("--pretrain-steps", type=int, default=40, help="steps per pre-training run (0: skip)")
+    ap.add_argument("--out", default="benchmarks/results/embed.json")
+    args = ap.parse_args()
+
+    files = devmap_kernel_files()
+    files = files[:args.limit] if args.limit else files
+    texts = [(str(p), p.read_text()) for p in files]
+    result: dict = {"benchmark": "frozen embeddings of the device-mapping kernels, one core; pre-training "
+                                 "throughput with 1 and 2 workers",
+                    "files": len(files), "rounds": args.rounds, "model": str(DEFAULT_MODEL_DIR),
+                    "model_preset": load_encoder().config.preset}
+
+    affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    if affinity:
+        os.sched_setaffinity(0, {sorted(affinity)[0]})
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        time_mirtune(texts[:20])  # warm-up: imports, model load
+        time_ir2vec(files[:20])
+        ours, ref, ratios = [], [], []
+        for r in range(args.rounds):
+            a = time_mirtune(texts)
+            b = time_ir2vec(files)
+            ours.append(len(files) / a)
+            ref.append(len(files) / b)
+            ratios.append(b / a)
+            print(f"round {r + 1}/{args.rounds}: mirtune {ours[-1]:.1f} files/s, IR2Vec {ref[-1]:.1f} files/s, "
+                  f"ratio {ratios[-1]:.2f}", file=sys.stderr, flush=True)
+        result.update({
+            "mirtune_files_per_s_median": statistics.median(ours),
+            "ir2vec_files_per_s_median": statistics.median(ref),
+            "speed_ratio_median": statistics.median(ratios),
+            "mirtune_files_per_s": ours, "ir2vec_files_per_s": ref,
+            "mirtune_time_split": time_split(texts),
+            "mirtune_latency_ms_one_file": per_file_latency_ms(texts),
+        })
+    finally:
+        torch.set_num_threads(threads)
+        if affinity:
+            os.sched_setaffinity(0, affinity)
+
+    corpus = Path(args.corpus)
+    if args.pretrain_steps > 0 and (corpus / "samples").is_dir():
+        rates = {}
+        for workers in (1, 2):
+            rates[workers] = pretrain_rate(corpus, workers, args.pretrain_steps)
+            print(f"pre-training, {workers} worker(s): {rates[workers]:.2f} samples/s", file=sys.stderr,
+                  flush=True)
+        result["pretrain"] = {"corpus": str(corpus), "steps": args.pretrain_steps, "preset": "small",
+                              "samples_per_s": {str(k): v for k, v in rates.items()},
+                              "scaling_2_over_1": rates[2] / rates[1] if rates[1] and rates[2] else None}
+    else:
+        result["pretrain"] = {"skipped": f"no corpus at {corpus} (build one with `mirtune corpus build`)"
+                              if args.pretrain_steps > 0 else "--pretrain-steps 0"}
+    result.update({"host": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
+                            "python": platform.python_version(), "torch": torch.__version__},
+                   "loadavg_1m_end": os.getloadavg()[0], "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                   "command": "python " + " ".join(sys.argv)})
+
+    split = result["mirtune_time_split"]
+    print(f"mirtune: {result['mirtune_files_per_s_median']:.1f} files/s  IR2Vec: "
+          f"{result['ir2vec_files_per_s_median']:.1f} files/s  (medians of {args.rounds} rounds, one core)")
+    print(f"ratio mirtune / IR2Vec (same round): {result['speed_ratio_median']:.2f}")
+    print(f"mirtune time: parse+print {split['parse_and_print']:.0%}, graph+tokens {split['graph_and_tokens']:.0%}, "
+          f"model {split['model']:.0%}; {split['statements_encoded']} of {split['statements']} statements encoded "
+          f"(the others repeat one already encoded)")
+    lat = result["mirtune_latency_ms_one_file"]
+    print(f"one file alone: median {lat['median']:.0f} ms, p90 {lat['p90']:.0f} ms")
+    if "samples_per_s" in result["pretrain"]:
+        p = result["pretrain"]
+        print(f"pre-training (small): 1 worker {p['samples_per_s']['1']:.2f} samples/s, 2 workers "
+              f"{p['samples_per_s']['2']:.2f} samples/s, scaling {p['scaling_2_over_1']:.2f}x")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    print(f"saved {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
