@@ -15,12 +15,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                      "else the small preset)")
     i.add_argument("--tokenizer", metavar="JSON", help="size a preset's vocabulary to this tokenizer.json "
                                                        "(default vocabulary: 8000)")
+    i.add_argument("--modality", default="both", choices=("both", "text", "graph"),
+                   help="size a preset for one modality only (the ablation encoders); default both")
     i.add_argument("--json", action="store_true", help="print JSON")
     i.set_defaults(func=run_info)
 
 
 def _count(module, skip: set[int] = frozenset()) -> int:
-    return sum(p.numel() for p in module.parameters() if id(p) not in skip)
+    return sum(p.numel() for p in module.parameters() if id(p) not in skip) if module is not None else 0
 
 
 def run_info(args: argparse.Namespace) -> int:
@@ -45,7 +47,7 @@ def run_info(args: argparse.Namespace) -> int:
             from mirtune.ir.tokenizer import IRTokenizer
 
             tokenizer = IRTokenizer.load(args.tokenizer)
-        cfg = preset(args.preset or "small", tokenizer)
+        cfg = preset(args.preset or "small", tokenizer, args.modality)
         encoder = MIREncoder(cfg)
         source = f"preset {cfg.preset}"
     heads = PretrainingHeads(cfg)
@@ -63,8 +65,9 @@ def run_info(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
-    print(f"{source}: preset {cfg.preset}, vocabulary {cfg.vocab_size}, embedding {cfg.embedding_dim} "
-          f"= text {cfg.d_model} ++ graph {cfg.gcn_hidden}")
+    halves = [f"text {cfg.d_model}"] * cfg.has_text + [f"graph {cfg.gcn_hidden}"] * cfg.has_graph
+    print(f"{source}: preset {cfg.preset}, modality {cfg.modality}, vocabulary {cfg.vocab_size}, embedding "
+          f"{cfg.embedding_dim} = {' ++ '.join(halves)}")
     print(f"  transformer: {cfg.n_layers} layers, d_model {cfg.d_model}, {cfg.n_heads} heads, ff {cfg.d_ff}; "
           f"GCN: {cfg.gcn_layers} layers, hidden {cfg.gcn_hidden}")
     width = max(len(k) for k in info["parameters"])

@@ -135,6 +135,10 @@ def test_model_info_command(setup, tmp_path, capsys, cli_with_model):
     assert main(["model", "info", "--preset", "paper"]) == 0
     out = capsys.readouterr().out
     assert "pretraining_total" in out and "statement_transformer" in out
+    assert main(["model", "info", "--preset", "small", "--modality", "graph", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["embedding_dim"] == 128 and info["parameters"]["statement_transformer"] == 0
+    assert info["parameters"]["graph_gcn"] > 0 and info["parameters"]["matching_head"] == 0
     assert main(["model", "info", "--model", str(setup[0]), "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["preset"] == "tiny" and info["parameters"]["encoder_total"] > 0
