@@ -139,6 +139,43 @@ class StatementEncoder(nn.Module):
         x = self.dropout(self.input_norm(x))
         return self.layers(x, src_key_padding_mask=~keep)
 
+    @torch.inference_mode()
+    def cls_states(self, ids: Tensor, chunk: int = 256) -> Tensor:
+        """Final [CLS] states [S, d] in inference mode: what forward()[:, 0] gives, with the last layer run
+        for the [CLS] query alone (its keys and values still see every position), which saves most of that
+        layer's work. Statements are grouped by length as in forward()."""
+        keep = ids != self.cfg.pad_id
+        lengths = keep.sum(1)
+        order = torch.argsort(lengths, stable=True)
+        out = ids.new_empty((ids.shape[0], self.cfg.d_model), dtype=self.position_embedding.weight.dtype)
+        for start in range(0, ids.shape[0], chunk):
+            idx = order[start:start + chunk]
+            w = max(int(lengths[idx].max().item()), 1)
+            out[idx] = self._cls_run(ids[idx, :w], keep[idx, :w])
+        return out
+
+    def _cls_run(self, ids: Tensor, keep: Tensor) -> Tensor:
+        pos = torch.arange(ids.shape[1], device=ids.device)
+        x = self.input_norm(self.token_embedding(ids) + self.position_embedding(pos).unsqueeze(0))
+        *first, last = self.layers.layers
+        for layer in first:
+            x = layer(x, src_key_padding_mask=~keep)
+        # the last pre-norm layer for the [CLS] position only
+        h = last.norm1(x)
+        attn = last.self_attn
+        d, n_heads = self.cfg.d_model, self.cfg.n_heads
+        w_q, w_kv = attn.in_proj_weight[:d], attn.in_proj_weight[d:]
+        b_q, b_kv = attn.in_proj_bias[:d], attn.in_proj_bias[d:]
+        q = F.linear(h[:, :1], w_q, b_q)                                  # [B, 1, d]
+        k, v = F.linear(h, w_kv, b_kv).chunk(2, dim=-1)                  # [B, L, d] each
+        b = h.shape[0]
+        heads = lambda t: t.view(b, -1, n_heads, d // n_heads).transpose(1, 2)  # noqa: E731
+        a = F.scaled_dot_product_attention(heads(q), heads(k), heads(v), attn_mask=keep[:, None, None, :])
+        a = a.transpose(1, 2).reshape(b, 1, d)
+        c = x[:, :1] + attn.out_proj(a)
+        c = c + last.linear2(last.activation(last.linear1(last.norm2(c))))
+        return self.layers.norm(c)[:, 0]
+
 
 class GraphEncoder(nn.Module):
     """Node features from token embeddings + node type, GCNConv layers over the union of the flows."""
@@ -269,7 +306,7 @@ class MIREncoder(nn.Module):
         keys = [row.tobytes() for row in uniq.cpu().numpy()]
         missing = [i for i, k in enumerate(keys) if k not in cache]
         if missing:
-            states = self.encode_statements(uniq[missing])[:, 0]
+            states = self.text.cls_states(uniq[missing])
             for i, vector in zip(missing, states):
                 cache[keys[i]] = vector
         cls = torch.stack([cache[k] for k in keys])[inverse]

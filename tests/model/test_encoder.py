@@ -102,6 +102,30 @@ def test_length_chunking_does_not_change_statement_states(model, samples):
     torch.testing.assert_close(whole[keep], chunked[keep], atol=1e-5, rtol=1e-4)
 
 
+@pytest.mark.parametrize("n_layers", [1, 2])
+def test_cls_only_last_layer_equals_the_full_pass(tokenizer, samples, n_layers):
+    import dataclasses
+
+    torch.manual_seed(1)
+    enc = MIREncoder(dataclasses.replace(preset("small", tokenizer), n_layers=n_layers)).eval()
+    ids = collate(samples).stmt_ids
+    with torch.inference_mode():
+        full = enc.text(ids)[:, 0]
+        fast = enc.text.cls_states(ids, chunk=5)
+    torch.testing.assert_close(fast, full, atol=1e-5, rtol=1e-4)
+
+
+def test_statement_cache_gives_the_same_embeddings_and_fills_once(model, samples):
+    cache: dict = {}
+    first = model.embed(collate(samples[:3]), statement_cache=cache)
+    n = len(cache)
+    assert n == torch.unique(collate(samples[:3]).stmt_ids, dim=0).shape[0]
+    everything = model.embed(collate(samples), statement_cache=cache)  # the first three now come from the cache
+    torch.testing.assert_close(everything, model.embed(collate(samples)), atol=1e-5, rtol=1e-4)
+    torch.testing.assert_close(everything[:3], first, atol=1e-5, rtol=1e-4)
+    assert len(cache) == torch.unique(collate(samples).stmt_ids, dim=0).shape[0] > n
+
+
 def test_collate_offsets_edges_to_global_node_indices(modules, samples):
     batch = collate(samples[:3])
     sizes = [s["node_ids"].shape[0] for s in samples[:3]]
