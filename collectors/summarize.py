@@ -41,12 +41,30 @@ def _speedups(df: Any, keys: list[str], time_col: str) -> list[dict[str, Any]]:
     return out
 
 
-def summary_dict(out_dir: str | Path) -> dict[str, Any]:
-    """The figures of one dataset folder as a dict."""
+def _window(df: Any, since: str | None, until: str | None) -> Any:
+    """The rows whose timestamp lies in [since, until) (ISO 8601 times; UTC when no zone is given)."""
+    import pandas as pd
+
+    if (since is None and until is None) or df.empty:
+        return df
+    ts = pd.to_datetime(df["timestamp"], utc=True)
+    keep = pd.Series(True, index=df.index)
+    for bound, after in ((since, True), (until, False)):
+        if bound is not None:
+            t = pd.Timestamp(bound)
+            t = t.tz_localize("UTC") if t.tzinfo is None else t.tz_convert("UTC")
+            keep &= (ts >= t) if after else (ts < t)
+    return df[keep]
+
+
+def summary_dict(out_dir: str | Path, since: str | None = None, until: str | None = None) -> dict[str, Any]:
+    """The figures of one dataset folder as a dict, optionally of the points measured in [since, until)."""
     from collectors.sweep import read_rows
 
-    df = read_rows(out_dir)
+    df = _window(read_rows(out_dir), since, until)
     res: dict[str, Any] = {"dir": str(out_dir), "points": int(len(df))}
+    if since or until:
+        res["window"] = [since, until]
     if df.empty:
         return res
     res["sweeps"] = sorted(df["sweep"].dropna().unique().tolist())
@@ -97,12 +115,14 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def summarize(out_dir: str | Path, as_json: bool = False) -> list[str]:
-    """Lines describing one dataset folder (one JSON line with `as_json`)."""
-    d = summary_dict(out_dir)
+def summarize(out_dir: str | Path, as_json: bool = False, since: str | None = None,
+              until: str | None = None) -> list[str]:
+    """Lines describing one dataset folder (one JSON line with `as_json`), or the points of a time window."""
+    d = summary_dict(out_dir, since, until)
     if as_json:
         return [json.dumps(d, sort_keys=True)]
-    lines = [f"{d['dir']}: {d['points']} point(s)"]
+    window = f" measured in [{since or '...'}, {until or '...'})" if "window" in d else ""
+    lines = [f"{d['dir']}: {d['points']} point(s){window}"]
     if not d["points"]:
         return lines
     lines.append(f"  sweep: {', '.join(d['sweeps'])}; programs: {d['programs']}")
@@ -125,10 +145,17 @@ def summarize(out_dir: str | Path, as_json: bool = False) -> list[str]:
     return lines
 
 
+def add_window_arguments(ap: argparse.ArgumentParser) -> None:
+    """--since / --until: summarise only the points measured in a time window."""
+    ap.add_argument("--since", metavar="TIME", help="only points measured at or after TIME (ISO 8601, UTC default)")
+    ap.add_argument("--until", metavar="TIME", help="only points measured before TIME")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m collectors.summarize", description=__doc__.strip().splitlines()[0])
     ap.add_argument("dirs", nargs="+", metavar="DIR")
     ap.add_argument("--json", action="store_true", help="one JSON object per folder")
+    add_window_arguments(ap)
     args = ap.parse_args(argv)
     for i, d in enumerate(args.dirs):
         if not Path(d).is_dir():
@@ -136,7 +163,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if i and not args.json:
             print()
-        for line in summarize(d, as_json=args.json):
+        try:
+            lines = summarize(d, as_json=args.json, since=args.since, until=args.until)
+        except ValueError as exc:
+            print(f"summarize: bad --since/--until time: {exc}", file=sys.stderr)
+            return 2
+        for line in lines:
             print(line)
     return 0
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from mirtune.errors import UsageError
 
@@ -121,9 +122,15 @@ def run_summary(args: argparse.Namespace) -> int:
     from collectors.summarize import summarize
 
     for i, d in enumerate(args.dirs):
-        if i:
+        if not Path(d).is_dir():
+            raise UsageError("not a directory", d)
+        try:
+            lines = summarize(d, as_json=args.json, since=args.since, until=args.until)
+        except ValueError as exc:
+            raise UsageError(f"bad --since/--until time: {exc}") from None
+        if i and not args.json:
             print()
-        for line in summarize(d, as_json=args.json):
+        for line in lines:
             print(line)
     return 0
 
@@ -165,6 +172,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         description="Points by status, median coefficient of variation, and per-sweep figures.")
     sm.add_argument("dirs", nargs="+", metavar="DIR", help="folders of Parquet part files")
     sm.add_argument("--json", action="store_true", help="print one JSON object per folder")
+    sm.add_argument("--since", metavar="TIME", help="only points measured at or after TIME (ISO 8601, UTC default)")
+    sm.add_argument("--until", metavar="TIME", help="only points measured before TIME")
     sm.set_defaults(func=run_summary)
     cp = sub.add_parser("compact", help="rewrite a dataset folder's part files as one file",
                         description="Rewrite the Parquet part files of each folder as one (one row per point id); "

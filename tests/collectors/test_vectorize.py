@@ -8,6 +8,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from collectors import loopgen
@@ -112,6 +113,9 @@ def test_sweep_measures_and_catches_wrong_code(ray_cluster, tmp_path, cache):
     summ = summary_dict(out)
     assert summ["by_status"] == {"ok": 5, "wrong_output": 1}
     assert summ["vectorize"]["wrong_output_templates"] == ["shift_dep"]
+    # a time window: everything was measured before now and nothing after
+    now = pd.Timestamp.now(tz="UTC").isoformat()
+    assert summary_dict(out, until=now)["points"] == 6 and summary_dict(out, since=now)["points"] == 0
     # compacting: a duplicated part file collapses into one file holding each point once
     part = next(out.glob("part-*.parquet"))
     shutil.copy(part, out / "part-zz-copy.parquet")
