@@ -118,8 +118,8 @@ def test_pluggable_encoder_embeds_each_content_once_and_caches(data, tmp_path, m
     # a different model is a different cache key
     (model / "model.safetensors").write_bytes((model / "model.safetensors").read_bytes() + b" ")
     assert embedders.get_embedder("mirencoder").key != emb.key
-    # no single-modality entry point yet: a clear error
-    with pytest.raises(embedders.MirtuneError, match="text-only"):
+    # an ablation needs an encoder pre-trained on that modality alone: a clear error
+    with pytest.raises(embedders.MirtuneError, match="pre-trained on both"):
         embedders.get_embedder("mirencoder", ablation="text")
 
 
