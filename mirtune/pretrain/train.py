@@ -645,16 +645,30 @@ class _ProgressPrinter:
                 self.dirty = True
             elif kind == "progress":
                 self.last_rate = p.get("samples_per_s")
-                note(f"step {p['step']}/{p['steps']}  loss {p['loss']:.3f}  mlm {p['mlm_loss']:.3f} "
-                     f"(acc {p['mlm_accuracy']:.3f})  recon {p['recon_loss']:.3f} (auc c/d/k "
-                     f"{p['auc_control']:.3f}/{p['auc_data']:.3f}/{p['auc_call']:.3f})  match "
-                     f"{p['match_loss']:.3f} (acc {p['match_accuracy']:.3f})  lr {p['lr']:.2e}  "
-                     f"{p['samples_per_s']:.1f} samples/s")
+                note(f"step {p['step']}/{p['steps']}  loss {p['loss']:.3f}  {_objective_figures(p, True)}  "
+                     f"lr {p['lr']:.2e}  {p['samples_per_s']:.1f} samples/s")
             elif kind == "heldout":
-                note(f"held-out at step {p['step']}: mlm acc {p.get('mlm_accuracy', float('nan')):.3f}  "
-                     f"match acc {p.get('match_accuracy', float('nan')):.3f}  auc c/d/k "
-                     f"{p.get('auc_control', float('nan')):.3f}/{p.get('auc_data', float('nan')):.3f}/"
-                     f"{p.get('auc_call', float('nan')):.3f}")
+                note(f"held-out at step {p['step']}: {_objective_figures(p, False)}")
+
+
+def _objective_figures(p: dict[str, Any], losses: bool) -> str:
+    """The figures of the objectives a run has (a single-modality encoder has one), for progress lines."""
+    def has(key: str) -> bool:
+        v = p.get(key)
+        return isinstance(v, (int, float)) and math.isfinite(v)
+
+    parts = []
+    if has("mlm_accuracy"):
+        parts.append(f"mlm {p['mlm_loss']:.3f} (acc {p['mlm_accuracy']:.3f})" if losses and has("mlm_loss")
+                     else f"mlm acc {p['mlm_accuracy']:.3f}")
+    if has("auc_control"):
+        aucs = f"{p['auc_control']:.3f}/{p.get('auc_data', float('nan')):.3f}/{p.get('auc_call', float('nan')):.3f}"
+        parts.append(f"recon {p['recon_loss']:.3f} (auc c/d/k {aucs})" if losses and has("recon_loss")
+                     else f"auc c/d/k {aucs}")
+    if has("match_accuracy"):
+        parts.append(f"match {p['match_loss']:.3f} (acc {p['match_accuracy']:.3f})" if losses and has("match_loss")
+                     else f"match acc {p['match_accuracy']:.3f}")
+    return "  ".join(parts)
 
 
 def write_metrics_csv(path: Path, rows: list[dict[str, Any]], fields: tuple[str, ...]) -> None:

@@ -111,6 +111,20 @@ def test_two_workers_write_checkpoints_metrics_plot_and_model(corpus, tmp_path, 
         pretrain(_config(corpus, out))
 
 
+def test_a_graph_only_run_trains_and_saves_a_graph_only_encoder(corpus, tmp_path, ray_cluster, capsys):
+    out = tmp_path / "graph"
+    res = pretrain(_config(corpus, out, workers=1, steps=3, modality="graph"))
+    assert res.steps == 3
+    rows = _rows(out / "metrics.csv")
+    assert all(r["auc_control"] != "" and r["mlm_loss"] in ("", "nan") for r in rows)
+    model = load_model(out)
+    assert model.config.modality == "graph" and model.encoder.text is None
+    assert set(model.provenance["heldout_metrics"]) >= {"auc_control", "auc_data", "auc_call"}
+    assert "mlm_accuracy" not in model.provenance["heldout_metrics"]
+    err = capsys.readouterr().err
+    assert "step 3/3" in err and "auc c/d/k" in err and "mlm" not in err.split("step 3/3")[1].splitlines()[0]
+
+
 def test_a_killed_worker_is_replaced_and_at_most_k_steps_are_lost(corpus, tmp_path, ray_cluster):
     out, trace = tmp_path / "run", tmp_path / "trace"
     k, steps = 4, 12
