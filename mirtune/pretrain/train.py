@@ -725,7 +725,10 @@ def plot_learning_curves(path: Path, history: list[dict[str, Any]], heldout: lis
         ax.set_title(title)
         ax.set_xlabel("step")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
+        if ax.get_lines():
+            ax.legend(fontsize=7)
+        else:  # an objective this encoder does not have (a single-modality run)
+            ax.text(0.5, 0.5, "not trained in this run", ha="center", va="center", transform=ax.transAxes)
     fig.suptitle("MIREncoder pre-training" + (f" (train curves smoothed over {k} steps)" if k > 1 else ""))
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
