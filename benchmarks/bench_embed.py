@@ -109,17 +109,38 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=None, help="use the first N kernels only")
     ap.add_argument("--corpus", default="build/corpus", help="pre-training corpus (skipped when absent)")
     ap.add_argument("--pretrain-steps", type=int, default=40, help="steps per pre-training run (0: skip)")
+    ap.add_argument("--only", choices=("embed", "pretrain"),
+                    help="measure one part and update that part of an existing --out file")
     ap.add_argument("--out", default="benchmarks/results/embed.json")
     args = ap.parse_args()
 
+    result: dict = {}
+    if args.only and Path(args.out).is_file():
+        result = json.loads(Path(args.out).read_text())
+    result["benchmark"] = ("frozen embeddings of the device-mapping kernels, one core; pre-training throughput "
+                           "with 1 and 2 workers")
+    if args.only != "pretrain":
+        measure_embedding(args, result)
+    if args.only != "embed":
+        measure_pretraining(args, result)
+    result.setdefault("commands", {})[args.only or "all"] = "python " + " ".join(sys.argv)
+    result.update({"host": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
+                            "python": platform.python_version(), "torch": torch.__version__},
+                   "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())})
+    report(result)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    print(f"saved {args.out}")
+    return 0
+
+
+def measure_embedding(args: argparse.Namespace, result: dict) -> None:
+    """MIREncoder vs IR2Vec files/s, interleaved by round on one core; the time split and one-file latency."""
     files = devmap_kernel_files()
     files = files[:args.limit] if args.limit else files
     texts = [(str(p), p.read_text()) for p in files]
-    result: dict = {"benchmark": "frozen embeddings of the device-mapping kernels, one core; pre-training "
-                                 "throughput with 1 and 2 workers",
-                    "files": len(files), "rounds": args.rounds, "model": str(DEFAULT_MODEL_DIR),
-                    "model_preset": load_encoder().config.preset}
-
+    result.update({"files": len(files), "rounds": args.rounds, "model": str(DEFAULT_MODEL_DIR),
+                   "model_preset": load_encoder().config.preset, "loadavg_1m_embed_start": os.getloadavg()[0]})
     affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     if affinity:
         os.sched_setaffinity(0, {sorted(affinity)[0]})
@@ -150,7 +171,11 @@ def main() -> int:
         if affinity:
             os.sched_setaffinity(0, affinity)
 
+
+def measure_pretraining(args: argparse.Namespace, result: dict) -> None:
+    """Training samples/s of the small preset with 1 and then 2 workers."""
     corpus = Path(args.corpus)
+    load = os.getloadavg()[0]
     if args.pretrain_steps > 0 and (corpus / "samples").is_dir():
         rates = {}
         for workers in (1, 2):
@@ -163,28 +188,32 @@ def main() -> int:
     else:
         result["pretrain"] = {"skipped": f"no corpus at {corpus} (build one with `mirtune corpus build`)"
                               if args.pretrain_steps > 0 else "--pretrain-steps 0"}
-    result.update({"host": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
-                            "python": platform.python_version(), "torch": torch.__version__},
-                   "loadavg_1m_end": os.getloadavg()[0], "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                   "command": "python " + " ".join(sys.argv)})
+    result["pretrain"]["loadavg_1m_start"] = load
 
+
+def report(result: dict) -> None:
+    """Print the figures of a result dict."""
+    if "mirtune_time_split" not in result:
+        report_pretraining(result)
+        return
     split = result["mirtune_time_split"]
     print(f"mirtune: {result['mirtune_files_per_s_median']:.1f} files/s  IR2Vec: "
-          f"{result['ir2vec_files_per_s_median']:.1f} files/s  (medians of {args.rounds} rounds, one core)")
+          f"{result['ir2vec_files_per_s_median']:.1f} files/s  (medians of {result['rounds']} rounds, one core)")
     print(f"ratio mirtune / IR2Vec (same round): {result['speed_ratio_median']:.2f}")
     print(f"mirtune time: parse+print {split['parse_and_print']:.0%}, graph+tokens {split['graph_and_tokens']:.0%}, "
           f"model {split['model']:.0%}; {split['statements_encoded']} of {split['statements']} statements encoded "
           f"(the others repeat one already encoded)")
     lat = result["mirtune_latency_ms_one_file"]
     print(f"one file alone: median {lat['median']:.0f} ms, p90 {lat['p90']:.0f} ms")
-    if "samples_per_s" in result["pretrain"]:
+    report_pretraining(result)
+
+
+def report_pretraining(result: dict) -> None:
+    """Print the pre-training throughput figures, when measured."""
+    if "samples_per_s" in result.get("pretrain", {}):
         p = result["pretrain"]
         print(f"pre-training (small): 1 worker {p['samples_per_s']['1']:.2f} samples/s, 2 workers "
               f"{p['samples_per_s']['2']:.2f} samples/s, scaling {p['scaling_2_over_1']:.2f}x")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
-    print(f"saved {args.out}")
-    return 0
 
 
 if __name__ == "__main__":
