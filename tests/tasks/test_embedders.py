@@ -43,3 +43,15 @@ def test_ablation_of_the_other_modality_is_refused(graph_model):
     model_dir, _ = graph_model
     with pytest.raises(MirtuneError, match="text modality alone.*pre-trained on graph"):
         get_embedder("mirencoder", ablation="text", model_dir=model_dir)
+
+
+@pytest.mark.parametrize("modality, width", [("text", 128), ("graph", 128)])
+def test_shipped_ablation_encoders_are_found_by_default(modality, width, monkeypatch):
+    """`--ablation text|graph` without --model-dir uses mirtune/assets/encoder-text|graph."""
+    from mirtune.embedding import ablation_model_dir, load_encoder
+
+    monkeypatch.delenv("MIRTUNE_MODEL", raising=False)
+    emb = get_embedder("mirencoder", ablation=modality)
+    assert emb.name == f"mirencoder-{modality}" and emb.meta["model_dir"] == str(ablation_model_dir(modality))
+    cfg = load_encoder(ablation_model_dir(modality)).config
+    assert cfg.modality == modality and cfg.embedding_dim == width
