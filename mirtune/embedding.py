@@ -8,6 +8,7 @@ Files are embedded in batches; identical statements across a batch are encoded o
 from __future__ import annotations
 
 import os
+import weakref
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
@@ -41,15 +42,13 @@ def default_model_dir(model_dir: str | os.PathLike | None = None) -> Path:
     return DEFAULT_MODEL_DIR
 
 
-_loaded_dirs: set[str] = set()
-
-
 @lru_cache(maxsize=4)
 def _load(resolved_dir: str):
     from mirtune.model.io import load_model
 
-    _loaded_dirs.add(resolved_dir)
-    return load_model(resolved_dir)
+    loaded = load_model(resolved_dir)
+    _tokenizers.add(loaded.tokenizer)
+    return loaded
 
 
 def load_encoder(model_dir: str | os.PathLike | None = None):
@@ -57,14 +56,16 @@ def load_encoder(model_dir: str | os.PathLike | None = None):
     return _load(str(default_model_dir(model_dir).resolve()))
 
 
-_statement_caches: dict[int, dict] = {}
+# per loaded model, dropped with it (weak references: an evicted model's id can never reach a new one's cache)
+_statement_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # encoder -> {statement ids: state}
+_tokenizers: weakref.WeakSet = weakref.WeakSet()
 
 
 def clear_caches() -> None:
     """Forget remembered statement states and tokenisations (a benchmark round that starts cold)."""
     _statement_caches.clear()
-    for loaded in (_load(d) for d in _loaded_dirs):
-        loaded.tokenizer.clear_cache()
+    for tokenizer in _tokenizers:
+        tokenizer.clear_cache()
 
 
 def _embed_samples(model, samples: list[dict]) -> np.ndarray:
@@ -73,7 +74,7 @@ def _embed_samples(model, samples: list[dict]) -> np.ndarray:
     from mirtune.model.encoder import collate
 
     batch = collate(samples, model.config.n_flows)
-    cache = _statement_caches.setdefault(id(model.encoder), {})
+    cache = _statement_caches.setdefault(model.encoder, {})
     if len(cache) > STATEMENT_CACHE_ENTRIES:
         cache.clear()
     return model.encoder.embed(batch, statement_cache=cache).cpu().numpy().astype(np.float32)

@@ -133,11 +133,13 @@ class StatementEncoder(nn.Module):
         inverse[order] = torch.arange(n, device=order.device)
         return torch.cat(parts)[inverse]
 
-    def _run(self, ids: Tensor, keep: Tensor) -> Tensor:
+    def _inputs(self, ids: Tensor) -> Tensor:
+        """Token + position embeddings, normalised: the first layer's input."""
         pos = torch.arange(ids.shape[1], device=ids.device)
-        x = self.token_embedding(ids) + self.position_embedding(pos).unsqueeze(0)
-        x = self.dropout(self.input_norm(x))
-        return self.layers(x, src_key_padding_mask=~keep)
+        return self.input_norm(self.token_embedding(ids) + self.position_embedding(pos).unsqueeze(0))
+
+    def _run(self, ids: Tensor, keep: Tensor) -> Tensor:
+        return self.layers(self.dropout(self._inputs(ids)), src_key_padding_mask=~keep)
 
     @torch.inference_mode()
     def cls_states(self, ids: Tensor, chunk: int = 256) -> Tensor:
@@ -155,8 +157,7 @@ class StatementEncoder(nn.Module):
         return out
 
     def _cls_run(self, ids: Tensor, keep: Tensor) -> Tensor:
-        pos = torch.arange(ids.shape[1], device=ids.device)
-        x = self.input_norm(self.token_embedding(ids) + self.position_embedding(pos).unsqueeze(0))
+        x = self._inputs(ids)
         *first, last = self.layers.layers
         for layer in first:
             x = layer(x, src_key_padding_mask=~keep)
