@@ -12,8 +12,9 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
+from mirtune.ir import irtext
 from mirtune.ir.module import IRModule
 
 INSTRUCTION, VARIABLE, CONSTANT = 0, 1, 2
@@ -26,7 +27,6 @@ UNDEFINED_FUNCTION_TEXT = "; undefined function"
 
 _LIFETIME = ("llvm.lifetime.start", "llvm.lifetime.end")
 _ALLOCA_TYPE = re.compile(r"=\s*alloca\s+(?:inalloca\s+)?(.+?)(?:,\s*align\s+\d+)?(?:,\s*addrspace\(\d+\))?$")
-_NO_NODE_KINDS = frozenset({"basic_block", "metadata_as_value", "inline_asm", "function"})
 _TERMINATORS_WITH_SUCCESSORS = frozenset({"br", "switch", "indirectbr", "invoke", "callbr",
                                           "catchswitch", "catchret", "cleanupret"})
 
@@ -134,21 +134,88 @@ class ProgramGraph:
 
 @dataclass
 class _Instr:
-    key: int
+    key: Any          # identity of the result: its %name (text reader) or its ValueRef's hash (llvmlite reader)
     opcode: str
     text: str
-    operands: list[tuple[int, Any]]  # (identity, ValueRef)
+    operands: list[tuple[str, Any, Any]]  # (kind, key, payload) in LLVM 10's order; see _Function
+
+
+@dataclass
+class _Function:
+    """One function as the assembler consumes it, whichever reader produced it.
+
+    Operand kinds: "instruction" and "argument" (key: identity, payload: what `type_text` prints the type of),
+    "basic_block" (key: block index), "function" (key: name), "constant" (payload: (type, printed form)) and
+    "none" (metadata, inline asm: a position but no node).
+    """
+
+    name: str
+    is_declaration: bool
+    blocks: list[list[_Instr]] = field(default_factory=list)
+    args: list[tuple[Any, str, Any]] = field(default_factory=list)  # (identity, printed name, type payload)
 
 
 _OPCODE = re.compile(r"^(?:%\S+ = )?(?:(?:tail|musttail|notail) )?([a-z_]+)")
 
 
+def _text_functions(module: IRModule) -> list[_Function]:
+    """Every function read from its printed text (no llvmlite calls per value); Unreadable when some
+    instruction is of a form the text reader does not know."""
+    names = {ft.name for ft in module.functions}
+    out = []
+    for ft in module.functions:
+        if ft.is_declaration:
+            out.append(_Function(ft.name, True))
+            continue
+        args = irtext.arguments(ft.header, ft.name)
+        arg_names = {name for _, name in args if name}
+        labels: dict[str, int] = {}
+        for b_index, (label, _) in enumerate(ft.blocks):
+            if label is not None:
+                labels["%" + label] = b_index
+        parsed = [irtext.head(text) for text in ft.instructions]
+        results = {r for r, _, _ in parsed if r}
+        blocks: list[list[_Instr]] = []
+        it = iter(zip(parsed, ft.instructions))
+        for _, size in ft.blocks:
+            instrs = []
+            for _ in range(size):
+                (result, opcode, rest), text = next(it)
+                ops = []
+                for type_text, value in irtext.operands(opcode, rest):
+                    if type_text == "label":
+                        if value not in labels:
+                            raise irtext.Unreadable(text)
+                        ops.append(("basic_block", labels[value], None))
+                    elif type_text in ("metadata", "asm"):
+                        ops.append(("none", None, None))
+                    elif value[0] == "%":
+                        kind = "instruction" if value in results else "argument" if value in arg_names else None
+                        if kind is None or not irtext.is_local(value):
+                            raise irtext.Unreadable(text)
+                        ops.append((kind, value, type_text))
+                    elif value[0] == "@":
+                        if not irtext.is_global(value):
+                            raise irtext.Unreadable(text)
+                        name = value[1:].strip('"')
+                        if name in names:
+                            ops.append(("function", name, None))
+                        else:
+                            ops.append(("constant", None, (type_text, f"{type_text} @{name}")))
+                    else:
+                        ops.append(("constant", None, (type_text, f"{type_text} {value}")))
+                instrs.append(_Instr(result if result else object(), opcode, text, ops))
+            blocks.append(instrs)
+        out.append(_Function(ft.name, False, blocks,
+                             [(name, name, t) for t, name in args if name is not None]))
+    return out
+
+
 class _Kinds:
     """value_kind of operands, answered from what the scan already knows before asking LLVM.
 
-    Each llvmlite call crosses the FFI, which dominates the build time: instructions, arguments,
-    blocks and functions are recognised by identity (a ValueRef hashes to its LLVM pointer), and every
-    other value is asked about once per module.
+    Each llvmlite call crosses the FFI: instructions, arguments, blocks and functions are recognised by
+    identity (a ValueRef hashes to its LLVM pointer), and every other value is asked about once per module.
     """
 
     def __init__(self, functions: dict[int, str]) -> None:
@@ -167,52 +234,91 @@ class _Kinds:
         return kind
 
 
-def _successor_positions(instr: _Instr, kinds: list[str]) -> list[int]:
-    """Successor blocks (identities) of a terminator in LLVM's successor order (br: true before false)."""
+def _llvm_functions(module: IRModule) -> list[_Function]:
+    """Every function read through llvmlite, value by value: slower, but it understands any instruction."""
+    functions = list(module.llvm.functions)
+    kinds_of = _Kinds({hash(fn): fn.name for fn in functions})
+    const_keys: dict[int, tuple[str, str]] = {}
+    out = []
+    for fn, ftext in zip(functions, module.functions):
+        if fn.is_declaration:
+            out.append(_Function(fn.name, True))
+            continue
+        args = [(hash(a), f"%{a.name or i}", a) for i, a in enumerate(fn.arguments)]
+        local: dict[int, str] = {key: "argument" for key, _, _ in args}
+        block_index = {hash(b): i for i, b in enumerate(fn.blocks)}
+        local.update((k, "basic_block") for k in block_index)
+        texts = iter(ftext.instructions)
+        raw = []
+        for block in fn.blocks:
+            instrs = []
+            for ins in block.instructions:
+                text = next(texts)
+                m = _OPCODE.match(text)
+                key = hash(ins)
+                local[key] = "instruction"
+                instrs.append((key, m.group(1) if m else ins.opcode, text, [(hash(op), op) for op in ins.operands]))
+            raw.append(instrs)
+        blocks = []
+        for instrs in raw:
+            converted = []
+            for key, opcode, text, operands in instrs:
+                ops = []
+                for k, ref in operands:
+                    kind = kinds_of(k, ref, local)
+                    if kind in ("instruction", "argument"):
+                        ops.append((kind, k, ref))
+                    elif kind == "basic_block":
+                        ops.append((kind, block_index[k], None))
+                    elif kind == "function":
+                        ops.append((kind, kinds_of.functions[k], None))
+                    elif kind in ("metadata_as_value", "inline_asm"):
+                        ops.append(("none", None, None))
+                    else:  # an llvm::Constant (globals included): type and printed form identify it
+                        ckey = const_keys.get(k)
+                        if ckey is None:
+                            ckey = const_keys[k] = _constant_key(ref, kind)
+                        ops.append(("constant", None, ckey))
+                if opcode in ("switch", "shufflevector"):
+                    ops = _restore_operands(opcode, text, ops)
+                converted.append(_Instr(key, opcode, text, ops))
+            blocks.append(converted)
+        out.append(_Function(fn.name, False, blocks, args))
+    return out
+
+
+def _successor_positions(instr: _Instr) -> list[int]:
+    """Successor block indices of a terminator in LLVM's successor order (br: true before false)."""
     if instr.opcode not in _TERMINATORS_WITH_SUCCESSORS:
         return []
-    blocks = [key for (key, _), kind in zip(instr.operands, kinds) if kind == "basic_block"]
+    blocks = [key for kind, key, _ in instr.operands if kind == "basic_block"]
     if instr.opcode == "br" and len(blocks) == 2:  # operands are [cond, false_dest, true_dest]
         return [blocks[1], blocks[0]]
     return blocks
 
 
-def _scan(fn: Any, texts: list[str]) -> list[list[_Instr]]:
-    """Instructions of a function body, block by block, with opcodes read from their printed text."""
-    blocks = []
-    it = iter(texts)
-    for block in fn.blocks:
-        instrs = []
-        for ins in block.instructions:
-            text = next(it)
-            m = _OPCODE.match(text)
-            opcode = m.group(1) if m else ins.opcode
-            instrs.append(_Instr(hash(ins), opcode, text, [(hash(op), op) for op in ins.operands]))
-        blocks.append(instrs)
-    return blocks
-
-
 def build_graph(module: IRModule) -> ProgramGraph:
-    """The ProGraML program graph of a module."""
+    """The ProGraML program graph of a module.
+
+    Functions are read from their printed text; a module with an instruction the text reader does not know
+    is read through llvmlite instead (same graph, slower)."""
+    try:
+        functions = _text_functions(module)
+        type_text = str
+    except irtext.Unreadable:
+        functions = _llvm_functions(module)
+        cache: dict[int, str] = {}
+        type_text = lambda ref: _type_text(ref, cache)  # noqa: E731
+    return _assemble(module, functions, type_text)
+
+
+def _assemble(module: IRModule, functions: list[_Function], type_text: Callable[[Any], str]) -> ProgramGraph:
+    """ProGraML's construction over functions read by either reader."""
     g = ProgramGraph(module_name=module.name)
     root = g.add_node(INSTRUCTION, ROOT_TEXT, "", None, None)
-    functions = list(module.llvm.functions)
-    kinds_of = _Kinds({hash(fn): fn.name for fn in functions})
-    fn_names = kinds_of.functions
-    # Scan every body once: instructions, opcodes and operand refs (the FFI-heavy part).
-    bodies: dict[int, list[list[_Instr]]] = {}
-    referenced: set[str] = set()
-    for fn, ftext in zip(functions, module.functions):
-        if fn.is_declaration:
-            continue
-        blocks = _scan(fn, ftext.instructions)
-        for instrs in blocks:
-            for ins in instrs:
-                referenced.update(fn_names[k] for k, _ in ins.operands if k in fn_names)
-        bodies[hash(fn)] = blocks
+    referenced = {key for fn in functions for instrs in fn.blocks for ins in instrs
+                  for kind, key, _ in ins.operands if kind == "function"}
     sizes = _AllocSizes(module)
-    type_texts: dict[int, str] = {}
-    const_keys: dict[int, tuple[str, str]] = {}
     entries_exits: dict[str, tuple[int, list[int]]] = {}
     call_sites: list[tuple[int, str]] = []
     constant_uses: dict[tuple[str, str], list[tuple[int, int]]] = {}
@@ -226,98 +332,69 @@ def build_graph(module: IRModule) -> ProgramGraph:
             node = g.add_node(INSTRUCTION, UNDEFINED_FUNCTION_TEXT, "", f_index, 0)
             entries_exits[fn.name] = (node, [node])
             continue
-        blocks = bodies[hash(fn)]
-        local: dict[int, str] = {}
-        for instrs in blocks:
-            for ins in instrs:
-                local[ins.key] = "instruction"
-        args = [(hash(a), a) for a in fn.arguments]
-        for key, _ in args:
-            local[key] = "argument"
-        block_keys = [hash(b) for b in fn.blocks]
-        block_index = {k: i for i, k in enumerate(block_keys)}
-        for k in block_keys:
-            local[k] = "basic_block"
-        instr_node: dict[int, int] = {}
-        instr_block: dict[int, int] = {}
-        producers: dict[int, Any] = {}
+        instr_node: dict[Any, int] = {}
+        instr_block: dict[Any, int] = {}
+        producers: dict[Any, Any] = {}
         block_first_last: list[tuple[int, int]] = []
-        data_uses: list[tuple[int, int, int]] = []  # (producer identity, user node, position)
-        arg_uses: dict[int, list[tuple[int, int]]] = {}
-        terminator_kinds: list[list[str]] = []
-        for b_index, instrs in enumerate(blocks):
+        data_uses: list[tuple[Any, int, int]] = []  # (producer identity, user node, position)
+        arg_uses: dict[Any, list[tuple[int, int]]] = {}
+        for b_index, instrs in enumerate(fn.blocks):
             if not instrs:
                 raise ValueError(f"empty basic block in {fn.name}")
             first = last = -1
-            operand_kinds: list[str] = []
             for ins in instrs:
                 node = g.add_node(INSTRUCTION, ins.opcode, ins.text, f_index, b_index)
                 if last >= 0:
                     g.add_edge(last, node, CONTROL, 0)
                 else:
                     first = node
-                operands: list[tuple[int, Any]] = ins.operands
-                kinds = [kinds_of(k, ref, local) for k, ref in operands]
-                operand_kinds = kinds  # as LLVM lists them: successors are read from these
-                if ins.opcode == "call" and operands and kinds[-1] == "function":
-                    callee = fn_names[operands[-1][0]]
+                operands = ins.operands
+                if ins.opcode == "call" and operands and operands[-1][0] == "function":
+                    callee = operands[-1][1]
                     call_sites.append((node, callee))
                     if callee.startswith(_LIFETIME) and len(operands) == 2:
-                        size = _lifetime_size(operands[0][0], kinds[0], g, instr_node, sizes)
-                        operands = [(0, size)] + operands
-                        kinds = ["restored_constant"] + kinds
-                elif ins.opcode in ("switch", "shufflevector"):
-                    operands, kinds = _restore_operands(ins, operands, kinds)
-                for position, ((key, operand), kind) in enumerate(zip(operands, kinds)):
-                    if kind in _NO_NODE_KINDS:
-                        continue
+                        kind, pointer, _ = operands[0]
+                        size = _lifetime_size(pointer, kind, g, instr_node, sizes)
+                        operands = [("constant", None, size)] + operands
+                for position, (kind, key, payload) in enumerate(operands):
                     if kind == "instruction":
                         data_uses.append((key, node, position))
-                        producers.setdefault(key, operand)
-                        continue
-                    if kind == "argument":
+                        producers.setdefault(key, payload)
+                    elif kind == "argument":
                         arg_uses.setdefault(key, []).append((node, position))
-                        continue
-                    # Every other value kind is an llvm::Constant (globals included); LLVM uniques
-                    # constants, so type and printed form identify one module-wide.
-                    if kind == "restored_constant":
-                        ckey = operand
-                    else:
-                        ckey = const_keys.get(key)
-                        if ckey is None:
-                            ckey = const_keys[key] = _constant_key(operand, kind)
-                    constant_uses.setdefault(ckey, []).append((node, position))
+                    elif kind == "constant":
+                        # LLVM uniques constants, so type and printed form identify one module-wide
+                        constant_uses.setdefault(payload, []).append((node, position))
                 instr_node[ins.key] = node
                 instr_block[ins.key] = b_index
                 last = node
-            terminator_kinds.append(operand_kinds)
             block_first_last.append((first, last))
         # A new variable node per use of an instruction result.
-        var_text: dict[int, tuple[str, str]] = {}
+        var_text: dict[Any, tuple[str, str]] = {}
         for key, user, position in data_uses:
             src = instr_node[key]
             if key not in var_text:
-                type_text = _type_text(producers[key], type_texts)
-                var_text[key] = (type_text, f"{type_text} {_result_name(g.node_full_text[src])}")
+                text = type_text(producers[key])
+                var_text[key] = (text, f"{text} {_result_name(g.node_full_text[src])}")
             text, full = var_text[key]
             var = g.add_node(VARIABLE, text, full, f_index, instr_block[key])
             g.add_edge(src, var, DATA, 0)
             g.add_edge(var, user, DATA, position)
         # One variable node per used argument (ProGraML gives unused arguments no node).
-        for a_index, (key, arg) in enumerate(args):
+        for key, name, payload in fn.args:
             if key not in arg_uses:
                 continue
-            type_text = _type_text(arg, type_texts)
-            var = g.add_node(VARIABLE, type_text, f"{type_text} %{arg.name or a_index}", f_index, 0)
+            text = type_text(payload)
+            var = g.add_node(VARIABLE, text, f"{text} {name}", f_index, 0)
             for user, position in arg_uses[key]:
                 g.add_edge(var, user, DATA, position)
         # Control edges between blocks, and the function's exits (blocks with no successor).
         exits = []
-        for b_index, instrs in enumerate(blocks):
-            succs = _successor_positions(instrs[-1], terminator_kinds[b_index])
+        for b_index, instrs in enumerate(fn.blocks):
+            succs = _successor_positions(instrs[-1])
             src = block_first_last[b_index][1]
             for position, succ in enumerate(succs):
-                g.add_edge(src, block_first_last[block_index[succ]][0], CONTROL, position)
+                g.add_edge(src, block_first_last[succ][0], CONTROL, position)
             if not succs:
                 exits.append(src)
         entries_exits[fn.name] = (block_first_last[0][0], exits)
@@ -365,7 +442,7 @@ class _AllocSizes:
             return -1
 
 
-def _lifetime_size(pointer: int, kind: str, g: ProgramGraph, instr_node: dict[int, int],
+def _lifetime_size(pointer: Any, kind: str, g: ProgramGraph, instr_node: dict[Any, int],
                    sizes: _AllocSizes) -> tuple[str, str]:
     """The `i64 <size>` operand that LLVM 22 removed from llvm.lifetime.start/end.
 
@@ -386,33 +463,29 @@ _SWITCH_CASE = re.compile(r"(\S+ [^\s,]+), label %")
 _SHUFFLE_MASK = re.compile(r", (<\d+ x i32> (?:<[^>]*>|zeroinitializer|undef|poison))$")
 
 
-def _restore_operands(ins: _Instr, operands: list[tuple[int, Any]],
-                      kinds: list[str]) -> tuple[list[tuple[int, Any]], list[str]]:
-    """Put back the constant operands that LLVM >= 11 keeps outside the operand list.
+def _restore_operands(opcode: str, text: str, ops: list[tuple[str, Any, Any]]) -> list[tuple[str, Any, Any]]:
+    """Put back the constant operands that LLVM >= 11 keeps outside the operand list (llvmlite reader).
 
     A switch's case values and a shufflevector's mask were operands in LLVM 10 (so ProGraML gives them
     constant nodes and data edges); LLVM 22 stores them inside the instruction. They are read back from
     the printed instruction, in LLVM 10's operand order.
     """
-    if ins.opcode == "shufflevector" and len(operands) == 2:
-        m = _SHUFFLE_MASK.search(ins.text)
+    if opcode == "shufflevector" and len(ops) == 2:
+        m = _SHUFFLE_MASK.search(text)
         if m:
             mask = m.group(1).replace("poison", "undef")  # LLVM 10 printed undefined lanes as undef
-            type_text = mask.split(">", 1)[0] + ">"
-            return operands + [(0, (type_text, mask))], kinds + ["restored_constant"]
-        return operands, kinds
-    if ins.opcode == "switch" and len(operands) >= 2:
-        body = ins.text.split("[", 1)[1] if "[" in ins.text else ""
+            return ops + [("constant", None, (mask.split(">", 1)[0] + ">", mask))]
+        return ops
+    if opcode == "switch" and len(ops) >= 2:
+        body = text.split("[", 1)[1] if "[" in text else ""
         cases = _SWITCH_CASE.findall(body)
-        dests = list(zip(operands[2:], kinds[2:]))
-        if len(cases) != len(dests):
-            return operands, kinds
-        new_ops, new_kinds = list(operands[:2]), list(kinds[:2])
-        for case, (dest, kind) in zip(cases, dests):
-            new_ops += [(0, (case.split(" ", 1)[0], case)), dest]
-            new_kinds += ["restored_constant", kind]
-        return new_ops, new_kinds
-    return operands, kinds
+        if len(cases) != len(ops) - 2:
+            return ops
+        restored = list(ops[:2])
+        for case, dest in zip(cases, ops[2:]):
+            restored += [("constant", None, (case.split(" ", 1)[0], case)), dest]
+        return restored
+    return ops
 
 
 def _type_text(value: Any, cache: dict[int, str]) -> str:

@@ -59,9 +59,13 @@ def _is_instruction_line(line: str) -> bool:
     return line.startswith("  ") and not line.lstrip().startswith(("#dbg_", ";"))
 
 
-def _function_lines(text: str) -> list[str]:
-    """Instruction lines of a printed function body, multi-line instructions (switch) joined."""
+def _function_lines(text: str) -> tuple[list[str], list[tuple[str | None, int]]]:
+    """Instruction lines of a printed function body (multi-line instructions such as switch joined), and its
+    blocks as (label or None for an unlabelled entry block, number of instructions)."""
     out: list[str] = []
+    blocks: list[tuple[str | None, int]] = []
+    label: str | None = None
+    start = 0
     pending: str | None = None
     for raw in text.splitlines():
         if pending is not None:
@@ -70,14 +74,24 @@ def _function_lines(text: str) -> list[str]:
                 out.append(pending)
                 pending = None
             continue
+        if raw.startswith("   ") and out and not raw.lstrip().startswith(("#dbg_", ";")):
+            out[-1] += " " + raw.strip()  # a continuation: invoke's `to label ...`, landingpad clauses
+            continue
         if not _is_instruction_line(raw):
+            code = _split_code_comment(raw).rstrip()
+            if code.endswith(":") and not raw.startswith((" ", "define", "declare")):
+                if len(out) > start or label is not None:
+                    blocks.append((label, len(out) - start))
+                label, start = code[:-1], len(out)
             continue
         code = _split_code_comment(raw).rstrip()
         if code.endswith("["):
             pending = raw.rstrip()
             continue
         out.append(raw)
-    return out
+    if len(out) > start or label is not None:
+        blocks.append((label, len(out) - start))
+    return out, blocks
 
 
 @dataclass
@@ -88,6 +102,7 @@ class FunctionText:
     header: str
     is_declaration: bool
     instructions: list[str] = field(default_factory=list)
+    blocks: list[tuple[str | None, int]] = field(default_factory=list)  # (label, instruction count) in order
 
 
 class IRModule:
@@ -160,10 +175,7 @@ class IRModule:
             header = next((ln for ln in text.splitlines() if ln.startswith(("define", "declare"))), "")
             ft = FunctionText(fn.name, normalise_line(header.rstrip(" {")), fn.is_declaration)
             if not fn.is_declaration:
-                lines = _function_lines(text)
-                instrs = [i for b in fn.blocks for i in b.instructions]
-                if len(lines) != len(instrs):  # unusual printing: fall back to one print per instruction
-                    lines = [str(i) for i in instrs]
+                lines, ft.blocks = _function_lines(text)
                 ft.instructions = [normalise_line(ln) for ln in lines]
             result.append(ft)
         return result

@@ -111,3 +111,18 @@ def test_the_same_ir_hashes_the_same_whatever_was_parsed_before(tmp_path):
     assert first.statements() == second.statements()
     assert first.content_hash == second.content_hash
     assert not any("%struct.P.0" in s for s in second.statements())
+
+
+def test_multi_line_instructions_are_one_statement(tmp_path):
+    src = tmp_path / "t.cpp"
+    src.write_text("int f(int);\nint g(int x) { try { return f(x); } catch (...) { return -1; } }\n")
+    from mirtune.ir.frontend import compile_to_ir
+
+    module = IRModule.from_text(compile_to_ir(src, opt=0))
+    (g,) = [fn for fn in module.functions if not fn.is_declaration]
+    invoke = [t for t in g.instructions if " invoke " in t]
+    pad = [t for t in g.instructions if "landingpad" in t]
+    assert len(invoke) == 1 and " to label %" in invoke[0] and " unwind label %" in invoke[0]
+    assert len(pad) == 1 and "catch ptr null" in pad[0]
+    assert not any(t.startswith(("to label", "catch")) for t in g.instructions)
+    assert sum(n for _, n in g.blocks) == len(g.instructions)

@@ -1,0 +1,336 @@
+"""Operands of printed LLVM instructions, read from the text that LLVM's printer wrote.
+
+The graph builder needs every instruction's operands in LLVM's order with their types. Asking llvmlite costs
+several ctypes calls per operand (iterate, identify, classify, print the type), which made graph building the
+slowest part of embedding a file; the printed function already says all of it. `operands` returns
+(type, value) pairs for one normalised instruction line, in LLVM 10's operand order (the order ProGraML's
+positions follow): the constants that newer LLVM keeps inside the instruction (switch case values, the
+shufflevector mask, the implicit array size of an alloca) are put back where LLVM 10 had them.
+
+Anything this reader does not know raises `Unreadable`; the caller then asks llvmlite instead, so an unusual
+instruction costs speed, never correctness.
+"""
+
+from __future__ import annotations
+
+import re
+
+_OPENERS = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_CLOSERS = frozenset(_OPENERS.values())
+_NESTING = re.compile(r'["(\[{<]')
+_PRIMITIVE = re.compile(r"(?:i\d+|half|bfloat|float|double|x86_fp80|fp128|ppc_fp128|void|label|metadata|token|"
+                        r"x86_amx|x86_mmx)(?![\w.])")
+_NAME = r'(?:[-\w$.]+|"[^"]*")'
+_LOCAL = re.compile(rf"%{_NAME}")
+_GLOBAL = re.compile(rf"@{_NAME}")
+_WORD = re.compile(r"[\w.]+")
+_HEAD = re.compile(r"^(?:(%\S+|%\"[^\"]*\") = )?(?:(?:tail|musttail|notail) )?([a-z_]+)(?: |$)")
+_ORDERING = re.compile(r'(?:\s+syncscope\("[^"]*"\))?(?:\s+(?:unordered|monotonic|acquire|release|acq_rel|seq_cst))+$')
+_SWITCH_CASE = re.compile(rf"(\S+) ([^\s,]+), label (%{_NAME})")
+_ASM = re.compile(r'asm(?: \w+)* "(?:[^"\\]|\\.)*", "(?:[^"\\]|\\.)*"')
+
+_BINARY = frozenset("add sub mul udiv sdiv urem srem shl lshr ashr and or xor fadd fsub fmul fdiv frem".split())
+_CASTS = frozenset("trunc zext sext fptrunc fpext fptoui fptosi uitofp sitofp ptrtoint ptrtoaddr inttoptr bitcast "
+                   "addrspacecast".split())
+_FLAGS = frozenset("nsw nuw exact disjoint nneg samesign inbounds nusw fast nnan ninf nsz arcp contract afn reassoc "
+                   "volatile atomic weak inalloca swifterror".split())
+_PARAM_ATTRS = frozenset(
+    "zeroext signext noext inreg byval byref preallocated inalloca sret elementtype align noalias nocapture captures "
+    "nofree nest returned nonnull dereferenceable dereferenceable_or_null swiftself swiftasync swifterror immarg "
+    "noundef nofpclass alignstack allocalign allocptr readnone readonly writeonly writable initializes range "
+    "dead_on_unwind dead_on_return".split())
+
+
+class Unreadable(ValueError):
+    """An instruction this reader does not parse (the graph builder then asks llvmlite)."""
+
+
+def _close(s: str, i: int) -> int:
+    """Index just past the bracket group (or quoted string) that starts at s[i]."""
+    depth = 0
+    n = len(s)
+    while i < n:
+        ch = s[i]
+        if ch == '"':
+            j = s.find('"', i + 1)
+            if j < 0:
+                raise Unreadable(s)
+            i = j
+        elif ch in _OPENERS:
+            depth += 1
+        elif ch in _CLOSERS:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise Unreadable(s)
+
+
+def split_top(s: str, sep: str = ",") -> list[str]:
+    """`s` split at `sep` characters outside brackets and quotes, parts stripped."""
+    if not _NESTING.search(s):
+        return [p.strip() for p in s.split(sep)]
+    parts, depth, start, i, n = [], 0, 0, 0, len(s)
+    while i < n:
+        ch = s[i]
+        if ch == '"':
+            i = s.find('"', i + 1)
+            if i < 0:
+                raise Unreadable(s)
+        elif ch in _OPENERS:
+            depth += 1
+        elif ch in _CLOSERS:
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(s[start:i].strip())
+            start = i + 1
+        i += 1
+    parts.append(s[start:].strip())
+    return parts
+
+
+def read_type(s: str, i: int = 0) -> tuple[str, int]:
+    """The type printed at s[i:] (after spaces) and the index just past it; Unreadable if none is there."""
+    while i < len(s) and s[i] == " ":
+        i += 1
+    if s.startswith("ptr", i) and (len(s) == i + 3 or not (s[i + 3].isalnum() or s[i + 3] in "_.")):
+        j = i + 3
+        if s.startswith(" addrspace(", j):
+            j = s.index(")", j) + 1
+        return s[i:j], j
+    m = _PRIMITIVE.match(s, i)
+    if m:
+        return m.group(0), m.end()
+    ch = s[i:i + 1]
+    if ch in ("<", "[", "{"):
+        j = _close(s, i)
+        return s[i:j], j
+    if ch == "%":
+        m = _LOCAL.match(s, i)
+        if m:
+            return m.group(0), m.end()
+    if s.startswith("target(", i):
+        j = _close(s, i + 6)
+        return s[i:j], j
+    raise Unreadable(s)
+
+
+def read_typed(segment: str) -> tuple[str, str]:
+    """(type, value) of one `TYPE VALUE` operand."""
+    type_text, j = read_type(segment)
+    value = segment[j:].strip()
+    if not value:
+        raise Unreadable(segment)
+    return type_text, value
+
+
+def is_local(value: str) -> bool:
+    """Whether `value` is exactly one local name (%x, %7, %"a b")."""
+    return _LOCAL.fullmatch(value) is not None
+
+
+def is_global(value: str) -> bool:
+    """Whether `value` is exactly one global name (@x, @"a b")."""
+    return _GLOBAL.fullmatch(value) is not None
+
+
+def _skip_words(s: str, i: int, words: frozenset[str]) -> int:
+    """Past the leading words of s[i:] that are in `words`."""
+    while True:
+        while i < len(s) and s[i] == " ":
+            i += 1
+        m = _WORD.match(s, i)
+        if not m or m.group(0) not in words:
+            return i
+        i = m.end()
+
+
+def _argument(segment: str) -> tuple[str, str]:
+    """(type, value) of a call argument: `TYPE [attributes] VALUE`."""
+    type_text, i = read_type(segment)
+    if type_text == "metadata":
+        return type_text, segment[i:].strip()
+    while True:
+        while i < len(segment) and segment[i] == " ":
+            i += 1
+        m = _WORD.match(segment, i)
+        if not m or m.group(0) not in _PARAM_ATTRS:
+            break
+        i = m.end()
+        if segment.startswith("(", i):
+            i = _close(segment, i)
+        elif m.group(0) == "align":
+            i = _WORD.match(segment, i + 1).end()
+    value = segment[i:].strip()
+    if not value:
+        raise Unreadable(segment)
+    return type_text, value
+
+
+def _call(rest: str, opcode: str) -> list[tuple[str, str]]:
+    """Operands of call / invoke: the arguments, (invoke: normal and unwind labels), the callee last."""
+    i = 0
+    while True:  # calling convention, return attributes, fast-math flags: skipped up to the return type
+        try:
+            _, i = read_type(rest, i)
+            break
+        except Unreadable:
+            while i < len(rest) and rest[i] == " ":
+                i += 1
+            m = _WORD.match(rest, i)
+            if not m:
+                raise
+            i = m.end()
+            if rest.startswith("(", i):
+                i = _close(rest, i)
+    while i < len(rest) and rest[i] == " ":
+        i += 1
+    if rest.startswith("(", i):  # the function type's parameters (variadic callees)
+        i = _close(rest, i)
+        while i < len(rest) and rest[i] == " ":
+            i += 1
+    m = _GLOBAL.match(rest, i) or _LOCAL.match(rest, i)
+    if m:
+        callee = ("ptr", m.group(0))
+    else:
+        m = _ASM.match(rest, i)
+        if not m:
+            raise Unreadable(rest)
+        callee = ("asm", "")
+    i = m.end()
+    if not rest.startswith("(", i):
+        raise Unreadable(rest)
+    j = _close(rest, i)
+    inner = rest[i + 1:j - 1].strip()
+    args = [_argument(a) for a in split_top(inner)] if inner else []
+    tail = rest[j:]
+    if "[" in tail:  # operand bundles are operands too
+        raise Unreadable(rest)
+    if opcode == "invoke":
+        labels = re.fullmatch(rf".*?\bto label (%{_NAME}) unwind label (%{_NAME})", tail)
+        if not labels:
+            raise Unreadable(rest)
+        args += [("label", labels.group(1)), ("label", labels.group(2))]
+    return args + [callee]
+
+
+def head(text: str) -> tuple[str | None, str, str]:
+    """(result name or None, opcode, the rest) of a normalised instruction line."""
+    m = _HEAD.match(text)
+    if not m:
+        raise Unreadable(text)
+    return m.group(1), m.group(2), text[m.end():]
+
+
+def operands(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """(type, value) of each operand of an instruction (opcode and text after it), in LLVM 10's order."""
+    try:
+        return _operands(opcode, rest)
+    except Unreadable:
+        raise
+    except (ValueError, IndexError, AttributeError):  # a shape the cases below do not expect
+        raise Unreadable(f"{opcode} {rest}") from None
+
+
+def _operands(opcode: str, rest: str) -> list[tuple[str, str]]:
+    if opcode in _BINARY or opcode in ("icmp", "fcmp"):
+        i = _skip_words(rest, 0, _FLAGS)
+        if opcode in ("icmp", "fcmp"):
+            i = _WORD.match(rest, i).end()
+        a, b = split_top(rest[i:])
+        type_text, value = read_typed(a)
+        return [(type_text, value), (type_text, b)]
+    if opcode in _CASTS:
+        type_text, j = read_type(rest, _skip_words(rest, 0, _FLAGS))
+        value, to, _ = rest[j:].rpartition(" to ")
+        if not to:
+            raise Unreadable(rest)
+        return [(type_text, value.strip())]
+    if opcode in ("load", "store", "getelementptr", "select", "extractelement", "insertelement", "extractvalue",
+                  "insertvalue", "fneg", "freeze", "va_arg", "alloca", "atomicrmw", "cmpxchg", "shufflevector"):
+        i = _skip_words(rest, 0, _FLAGS)
+        if opcode == "atomicrmw":
+            i = _WORD.match(rest, i).end()
+        parts = [p for p in split_top(rest[i:]) if not p.startswith(("align ", "addrspace("))]
+        return _listed(opcode, parts)
+    if opcode == "phi":
+        type_text, j = read_type(rest, _skip_words(rest, 0, _FLAGS))
+        out = []
+        for pair in split_top(rest[j:]):
+            if not (pair.startswith("[") and pair.endswith("]")):
+                raise Unreadable(rest)
+            out.append((type_text, split_top(pair[1:-1])[0]))
+        return out
+    if opcode == "br":
+        parts = [read_typed(p) for p in split_top(rest)]
+        return parts if len(parts) == 1 else [parts[0], parts[2], parts[1]]
+    if opcode == "switch":
+        k = rest.find("[")
+        if k < 0 or not rest.rstrip().endswith("]"):
+            raise Unreadable(rest)
+        out = [read_typed(p) for p in split_top(rest[:k])[:2]]
+        for case_type, case_value, dest in _SWITCH_CASE.findall(rest[k + 1:rest.rindex("]")]):
+            out += [(case_type, case_value), ("label", dest)]
+        return out
+    if opcode == "indirectbr":
+        k = rest.find("[")
+        addr = read_typed(split_top(rest[:k])[0])
+        return [addr] + [read_typed(p) for p in split_top(rest[k + 1:rest.rindex("]")]) if p]
+    if opcode == "ret":
+        return [] if rest.strip() == "void" else [read_typed(rest)]
+    if opcode == "resume":
+        return [read_typed(rest)]
+    if opcode == "landingpad":  # each catch / filter clause is an operand; cleanup is a flag
+        _, j = read_type(rest)
+        clauses = re.split(r"\s*\b(catch|filter) ", rest[j:])[1:]
+        return [read_typed(value) for value in clauses[1::2]]
+    if opcode in ("unreachable", "fence"):
+        return []
+    if opcode in ("call", "invoke"):
+        return _call(rest, opcode)
+    raise Unreadable(opcode)
+
+
+def _listed(opcode: str, parts: list[str]) -> list[tuple[str, str]]:
+    """Operands of the instructions whose operands are a comma-separated list of `TYPE VALUE`."""
+    if opcode == "load":
+        return [read_typed(_ORDERING.sub("", parts[1]))]
+    if opcode == "store":
+        return [read_typed(parts[0]), read_typed(_ORDERING.sub("", parts[1]))]
+    if opcode == "getelementptr":
+        return [read_typed(p) for p in parts[1:]]
+    if opcode == "alloca":
+        return [read_typed(parts[1])] if len(parts) > 1 else [("i32", "1")]  # LLVM's implicit size
+    if opcode == "extractvalue":
+        return [read_typed(parts[0])]
+    if opcode == "insertvalue":
+        return [read_typed(parts[0]), read_typed(parts[1])]
+    if opcode == "va_arg":
+        return [read_typed(parts[0])]
+    if opcode == "atomicrmw":
+        return [read_typed(parts[0]), read_typed(_ORDERING.sub("", parts[1]))]
+    if opcode == "cmpxchg":
+        return [read_typed(parts[0]), read_typed(parts[1]), read_typed(_ORDERING.sub("", parts[2]))]
+    if opcode == "shufflevector":
+        mask_type, mask = read_typed(parts[2])
+        return [read_typed(parts[0]), read_typed(parts[1]), (mask_type, mask.replace("poison", "undef"))]
+    return [read_typed(p) for p in parts]  # select, extractelement, insertelement, fneg, freeze
+
+
+def arguments(header: str, name: str) -> list[tuple[str, str | None]]:
+    """(type, %name or None) of each parameter in a normalised `define`/`declare` line."""
+    plain = re.fullmatch(r"[-\w$.]+", name) is not None
+    marker = f"@{name}(" if plain else f'@"{name}"('
+    k = header.find(marker)
+    if k < 0:
+        raise Unreadable(header)
+    i = k + len(marker) - 1
+    inner = header[i + 1:_close(header, i) - 1].strip()
+    out: list[tuple[str, str | None]] = []
+    for part in split_top(inner) if inner else []:
+        if part == "...":
+            continue
+        type_text, _ = read_type(part)
+        last = part.rsplit(" ", 1)[-1]
+        out.append((type_text, last if _LOCAL.fullmatch(last) else None))
+    return out
