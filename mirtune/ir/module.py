@@ -22,7 +22,6 @@ _BITCODE_MAGIC = (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")  # raw bitcode, bitcode wr
 _METADATA_ATTACHMENT = re.compile(r",?\s*!(?:[A-Za-z_.][\w.]*|\d+)\s+(?:!\d+|!\{[^}]*\}|distinct\s+!\{[^}]*\})")
 _ATTR_GROUP_REF = re.compile(r"\s+#\d+\b")
 _FUNC_TRAILING_METADATA = re.compile(r"\s+!\w[\w.]*\s+!\d+")
-_SPACES = re.compile(r"\s+")
 
 
 def _split_code_comment(line: str) -> str:
@@ -50,9 +49,11 @@ def _strip_outside_strings(line: str, pattern: re.Pattern[str]) -> str:
 def normalise_line(line: str) -> str:
     """One printed IR line with comments, metadata attachments and attribute-group refs removed."""
     line = _split_code_comment(line)
-    line = _strip_outside_strings(line, _METADATA_ATTACHMENT)
-    line = _strip_outside_strings(line, _ATTR_GROUP_REF)
-    return _SPACES.sub(" ", line).strip()
+    if "!" in line:
+        line = _strip_outside_strings(line, _METADATA_ATTACHMENT)
+    if "#" in line:
+        line = _strip_outside_strings(line, _ATTR_GROUP_REF)
+    return " ".join(line.split())
 
 
 def _is_instruction_line(line: str) -> bool:

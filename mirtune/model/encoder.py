@@ -207,12 +207,21 @@ class GraphEncoder(nn.Module):
         ei = torch.cat(edge_index, dim=1) if edge_index else torch.zeros((2, 0), dtype=torch.long)
         return to_undirected(ei, num_nodes=num_nodes)
 
+    def adjacency(self, edge_index: list[Tensor], num_nodes: int) -> Tensor:
+        """GCN's normalised adjacency D^-1/2 (A + I) D^-1/2 of the union of the flows as a sparse [N, N] matrix
+        (row = target), built once for all layers: GCNConv would rebuild it in every layer and gather and
+        scatter per edge, which costs about twice as much as one sparse product per layer."""
+        from torch_geometric.nn.conv.gcn_conv import gcn_norm
+
+        ei, weight = gcn_norm(self.union_edges(edge_index, num_nodes), None, num_nodes, add_self_loops=True)
+        return torch.sparse_coo_tensor(ei.flip(0), weight, (num_nodes, num_nodes), check_invariants=False).coalesce()
+
     def forward(self, node_ids: Tensor, node_type: Tensor, edge_index: list[Tensor]) -> Tensor:
-        """Node latents [N, gcn_hidden]."""
+        """Node latents [N, gcn_hidden]: each GCNConv layer's own weights and bias, propagated as adj @ (x W)."""
         x = self.dropout(self.node_features(node_ids, node_type))
-        ei = self.union_edges(edge_index, node_ids.shape[0])
+        adj = self.adjacency(edge_index, node_ids.shape[0])
         for i, conv in enumerate(self.convs):
-            x = conv(x, ei)
+            x = torch.sparse.mm(adj, conv.lin(x)) + conv.bias
             if i < len(self.convs) - 1:
                 x = self.dropout(F.relu(x))
         return x
