@@ -37,6 +37,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ablation", default=None, metavar="MODALITY",
                    help="text or graph: the single-modality encoder (MIREncoder Tables 6 and 7)")
     p.add_argument("--seeds", type=int, default=5, metavar="N", help="head seeds 0..N-1 (default 5)")
+    p.add_argument("--head", default="mlp", metavar="KIND",
+                   help="mlp (three linear layers, as the paper; default) or gbt (gradient-boosted trees)")
     p.add_argument("--json", default=None, metavar="OUT", help="write the results as JSON")
     p.add_argument("--plot", default=None, metavar="OUT.png", help="where to write the chart")
     p.add_argument("--no-plot", action="store_true", help="write no chart")
@@ -271,6 +273,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown ablation {args.ablation!r}; choose from {', '.join(ABLATIONS)}")
     if args.seeds < 1:
         raise UsageError("--seeds must be >= 1")
+    from mirtune.predict.heads import HEADS
+
+    if args.head not in HEADS:
+        raise UsageError(f"unknown head {args.head!r}; choose from {', '.join(HEADS)}")
+    if args.head != "mlp" and args.epochs:
+        raise UsageError("--epochs applies to the mlp head only")
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     folds = _parse_folds(args.task, args.folds)
@@ -324,7 +332,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
             from mirtune.tasks import devmap
 
             result = devmap.run(data, embedder, seeds=seeds, quick=args.quick, folds=folds, use_ray=use_ray,
-                                n_configs=args.configs, note=note, progress=progress, epochs=epochs)
+                                n_configs=args.configs, note=note, progress=progress, epochs=epochs,
+                                head=args.head)
             prior = devmap.prior_from_predictions(data)
             table = devmap_table(result, prior)
         else:
@@ -332,7 +341,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
             result = coarsening.run(data, embedder, seeds=seeds, quick=args.quick, kernels=folds, use_ray=use_ray,
                                     n_configs=args.configs, note=note, progress=progress,
-                                    protocol=args.protocol or "loko", epochs=epochs)
+                                    protocol=args.protocol or "loko", epochs=epochs, head=args.head)
             prior = coarsening.prior_from_predictions(data)
             table = coarsening_table(result, prior)
     finally:

@@ -1,7 +1,9 @@
-"""Small task heads on frozen embeddings: a three-linear-layer MLP classifier, as in the MIREncoder paper.
+"""Small task heads on frozen embeddings: a three-linear-layer MLP classifier, as in the MIREncoder paper, and
+gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier), the kind of head IR2Vec's experiments use.
 
     head = MLPHead(n_classes=2, config=HeadConfig(hidden=64, lr=1e-3), seed=0).fit(X_train, y_train)
     labels = head.predict(X_test)
+    labels = fit_predict(X_train, y_train, X_test, 2, {"head": "gbt", "max_iter": 200}, seed=0)
 
 Features are standardised with the training rows' mean and standard deviation (constant columns are left
 centred). Training is mini-batch Adam with weight decay and cross-entropy for a fixed number of epochs; the seed
@@ -28,12 +30,35 @@ class HeadConfig:
     dropout: float = 0.1
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"head": "mlp", **asdict(self)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "HeadConfig":
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class GBTConfig:
+    """Hyper-parameters of a gradient-boosted trees head."""
+
+    max_iter: int = 200
+    learning_rate: float = 0.1
+    max_leaf_nodes: int = 31
+    min_samples_leaf: int = 20
+    l2_regularization: float = 0.0
+    max_features: float = 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"head": "gbt", **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "GBTConfig":
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+HEADS = ("mlp", "gbt")
 
 
 def limit_threads(n: int = 1) -> None:
@@ -133,9 +158,59 @@ class MLPHead:
         return self.predict_proba(X).argmax(axis=1)
 
 
-def fit_predict(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray, n_classes: int,
-                config: HeadConfig | dict | None = None, seed: int = 0) -> np.ndarray:
-    """Fit a head on the training rows and return its labels for the test rows."""
+class GBTHead:
+    """Histogram gradient-boosted trees (no early stopping: every row trains); the seed drives the feature
+    sub-sampling, so with max_features = 1 every seed gives the same trees."""
+
+    def __init__(self, n_classes: int, config: GBTConfig | None = None, seed: int = 0) -> None:
+        self.n_classes = n_classes
+        self.config = config or GBTConfig()
+        self.seed = int(seed)
+        self.model = None
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> "GBTHead":
+        from sklearn.ensemble import HistGradientBoostingClassifier
+        from threadpoolctl import threadpool_limits
+
+        cfg = self.config
+        self.model = HistGradientBoostingClassifier(
+            max_iter=cfg.max_iter, learning_rate=cfg.learning_rate, max_leaf_nodes=cfg.max_leaf_nodes,
+            min_samples_leaf=cfg.min_samples_leaf, l2_regularization=cfg.l2_regularization, max_features=cfg.max_features, early_stopping=False,
+            random_state=self.seed)
+        with threadpool_limits(1):  # one CPU per Ray task, as the MLP heads
+            self.model.fit(np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.int64))
+        return self
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """Probabilities [n, n_classes] (classes never seen in training get 0)."""
+        if self.model is None:
+            raise RuntimeError("predict before fit")
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(1):
+            seen = self.model.predict_proba(np.asarray(X, dtype=np.float64))
+        out = np.zeros((len(seen), self.n_classes))
+        out[:, self.model.classes_] = seen
+        return out
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return self.predict_proba(X).argmax(axis=1)
+
+
+def make_head(n_classes: int, config: HeadConfig | GBTConfig | dict | None = None, seed: int = 0
+              ) -> MLPHead | GBTHead:
+    """The head a configuration describes (a dict's "head" key: "mlp", the default, or "gbt")."""
     if isinstance(config, dict):
-        config = HeadConfig.from_dict(config)
-    return MLPHead(n_classes, config, seed).fit(X_train, y_train).predict(X_test)
+        kind = config.get("head", "mlp")
+        if kind not in HEADS:
+            raise ValueError(f"unknown head {kind!r}; choose from {', '.join(HEADS)}")
+        config = GBTConfig.from_dict(config) if kind == "gbt" else HeadConfig.from_dict(config)
+    if isinstance(config, GBTConfig):
+        return GBTHead(n_classes, config, seed)
+    return MLPHead(n_classes, config, seed)
+
+
+def fit_predict(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray, n_classes: int,
+                config: HeadConfig | GBTConfig | dict | None = None, seed: int = 0) -> np.ndarray:
+    """Fit a head on the training rows and return its labels for the test rows."""
+    return make_head(n_classes, config, seed).fit(X_train, y_train).predict(X_test)

@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from mirtune.errors import MirtuneError
-from mirtune.predict.heads import HeadConfig, fit_predict, limit_threads
+from mirtune.predict.heads import HEADS, GBTConfig, HeadConfig, fit_predict, limit_threads
 
 Split = tuple[np.ndarray, np.ndarray]
 
@@ -36,6 +36,14 @@ GRID = {
     "hidden": (32, 64, 128, 256),
     "lr": (3e-4, 1e-3, 3e-3, 1e-2),
     "weight_decay": (0.0, 1e-4, 1e-3, 1e-2),
+}
+GBT_GRID = {
+    "max_iter": (100, 200, 400),
+    "learning_rate": (0.03, 0.1, 0.3),
+    "max_leaf_nodes": (7, 15, 31),
+    "min_samples_leaf": (3, 10, 20),  # coarsening trains on 16 kernels per fold
+    "l2_regularization": (0.0, 1.0),
+    "max_features": (0.3, 1.0),
 }
 INNER_SEED = 0  # the head seed used inside inner cross-validation
 
@@ -86,8 +94,16 @@ def kfold(train_idx: np.ndarray, n_splits: int, seed: int) -> list[Split]:
 
 
 def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), seed: int = 0,
-                 batch_size: int = 64) -> list[dict[str, Any]]:
-    """`n_configs` distinct head configurations drawn from GRID x epochs with a fixed seed."""
+                 batch_size: int = 64, head: str = "mlp") -> list[dict[str, Any]]:
+    """`n_configs` distinct head configurations of kind `head` ("mlp": GRID x epochs; "gbt": GBT_GRID), drawn
+    with a fixed seed."""
+    if head == "gbt":
+        grid = list(itertools.product(*GBT_GRID.values()))
+        rng = np.random.RandomState(seed)
+        picks = rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False)
+        return [GBTConfig(**dict(zip(GBT_GRID, grid[i]))).to_dict() for i in picks]
+    if head != "mlp":
+        raise ValueError(f"unknown head {head!r}; choose from {', '.join(HEADS)}")
     grid = list(itertools.product(GRID["hidden"], GRID["lr"], GRID["weight_decay"], tuple(epochs)))
     rng = np.random.RandomState(seed)
     picks = rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False)

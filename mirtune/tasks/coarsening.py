@@ -195,7 +195,7 @@ PROTOCOLS = ("loko", "ir2vec")
 def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = False,
         kernels: Sequence[str] | None = None, use_ray: bool = True, n_configs: int | None = None,
         note: Callable[[str], None] = print, progress: Callable | None = None,
-        epochs: Sequence[int] | None = None,
+        epochs: Sequence[int] | None = None, head: str = "mlp",
         protocol: str = "loko") -> dict[str, Any]:
     """The whole thread-coarsening evaluation; returns the JSON-ready result (see mirtune evaluate).
 
@@ -222,8 +222,7 @@ def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool 
     else:
         problems = [make_joint_problem(data, X, kernels)]
     epochs = tuple(epochs) if epochs else ((10, 20) if quick else (100, 200, 400))
-    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs,
-                           batch_size=16)
+    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs, batch_size=16, head=head)
     n_inner = 2 if quick else 3
     note(f"coarsening: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV over "
          f"the training kernels ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")
@@ -248,7 +247,8 @@ def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool 
                                             for i in range(len(seeds))] for r in held}
     averages = [float(np.mean([per_seed[p][i] for p in PLATFORMS])) for i in range(len(seeds))]
     result: dict[str, Any] = {
-        "task": "coarsening", "embedding": embedder.name, "embedding_key": embedder.key, "seeds": seeds,
+        "task": "coarsening", "head": head, "embedding": embedder.name, "embedding_key": embedder.key,
+        "seeds": seeds,
         "candidates": configs, "inner_folds": n_inner, "protocol": protocol,
         "quick": bool(quick), "kernels": [data.kernels[r] for r in held], "factors": list(FACTORS),
         "per_gpu": {p: summarise(per_seed[p])[0] for p in PLATFORMS},

@@ -199,7 +199,7 @@ def summarise(values: Sequence[float]) -> tuple[float, float]:
 def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = False,
         folds: Sequence[int] | None = None, use_ray: bool = True, n_configs: int | None = None,
         note: Callable[[str], None] = print, progress: Callable | None = None,
-        epochs: Sequence[int] | None = None) -> dict[str, Any]:
+        epochs: Sequence[int] | None = None, head: str = "mlp") -> dict[str, Any]:
     """The whole device-mapping evaluation; returns the JSON-ready result (see mirtune evaluate)."""
     from mirtune.predict.select import evaluate_outer, search_space, select_configs
     from mirtune.tasks.embedders import embed_files
@@ -214,7 +214,7 @@ def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = Fal
     t_embed = time.monotonic() - t0
     problems = [make_problem(frames[p], features(frames[p], emb), p, folds) for p in PLATFORMS]
     epochs = tuple(epochs) if epochs else ((5, 10) if quick else (60, 120, 240))
-    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs)
+    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs, head=head)
     n_inner = 2 if quick else 3
     note(f"devmap: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV "
          f"on the training folds ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")
@@ -228,6 +228,7 @@ def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = Fal
     preds = evaluate_outer(problems, chosen, seeds, use_ray=use_ray and not quick, progress=progress)
     t_fit = time.monotonic() - t2
     result: dict[str, Any] = {"task": "devmap", "embedding": embedder.name, "embedding_key": embedder.key,
+                              "head": head,
                               "seeds": seeds, "quick": bool(quick), "candidates": configs,
                               "inner_folds": n_inner, "fold_column": FOLD_COLUMN,
                               "folds": problems[0].fold_ids, "f1_class": "GPU",

@@ -1,4 +1,4 @@
-"""The MLP head, the inner-CV splitters and the head selection (in-process; the Ray path is in test_cmd_evaluate)."""
+"""The MLP and GBT heads, the inner-CV splitters and the head selection (in-process; the Ray path is in test_cmd_evaluate)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mirtune.predict import select
-from mirtune.predict.heads import HeadConfig, MLPHead, Standardiser, fit_predict
+from mirtune.predict.heads import GBTConfig, GBTHead, HeadConfig, MLPHead, Standardiser, fit_predict, make_head
 from mirtune.predict.select import Problem, inner_cv_score, kfold, search_space, select_configs, stratified_kfold
 
 
@@ -76,6 +76,35 @@ def test_splitters_partition_the_training_rows():
     # stratified: every validation fold holds at least one row of the minority class
     for _, va in stratified_kfold(train, labels, 3, seed=0):
         assert labels[va].sum() >= 1
+
+
+def test_gbt_head_fits_blobs_and_maps_probabilities_to_all_classes():
+    X, y = _blobs(n_per=10)
+    head = GBTHead(4, GBTConfig(max_iter=50, max_leaf_nodes=7, min_samples_leaf=2), seed=0).fit(X, y)  # class 3 never seen
+    assert (head.predict(X) == y).all()
+    proba = head.predict_proba(X)
+    assert proba.shape == (len(y), 4) and np.allclose(proba.sum(axis=1), 1.0) and (proba[:, 3] == 0).all()
+
+
+def test_gbt_feature_subsampling_follows_the_seed():
+    X, y = _blobs(n_per=12, n_classes=2, dim=8, seed=4)
+    Xt = np.random.RandomState(5).randn(30, 8) * 5
+    cfg = GBTConfig(max_iter=30, max_features=0.3, min_samples_leaf=2)
+    a, b, c = (GBTHead(2, cfg, s).fit(X, y).predict_proba(Xt) for s in (1, 1, 2))
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+def test_configs_name_their_head_and_unknown_heads_are_refused():
+    assert isinstance(make_head(2, {"head": "gbt", "max_iter": 10, "inner_score": 0.5}), GBTHead)
+    assert isinstance(make_head(2, {"hidden": 16}), MLPHead)
+    assert HeadConfig().to_dict()["head"] == "mlp" and GBTConfig().to_dict()["head"] == "gbt"
+    with pytest.raises(ValueError, match="unknown head"):
+        make_head(2, {"head": "svm"})
+    gbt = search_space(6, head="gbt")
+    assert gbt == search_space(6, head="gbt") and len({tuple(sorted(c.items())) for c in gbt}) == 6
+    assert all(c["head"] == "gbt" for c in gbt)
+    with pytest.raises(ValueError, match="unknown head"):
+        search_space(2, head="svm")
 
 
 def test_search_space_is_small_distinct_and_fixed():
