@@ -3,7 +3,8 @@
 Both run on one core over the device-mapping kernels, interleaved in the same run, several rounds;
 the figures are medians over rounds. llvm2graph-10 is a C++ binary run once per file (how ProGraML's
 Python API and its users call it), so its time includes a process start per file; mirtune runs in
-one process. Prints the figures and saves them as JSON.
+one process. The same graphs read through llvmlite value by value (the builder's fallback reader) are timed too.
+Prints the figures and saves them as JSON.
 
     .venv/bin/python benchmarks/bench_graph.py [--rounds 5] [--limit N] [--out benchmarks/results/graph.json]
 """
@@ -38,6 +39,14 @@ def time_mirtune(texts: list[tuple[str, str]]) -> float:
     t0 = time.perf_counter()
     for name, text in texts:
         build_graph(IRModule.from_text(text, name))
+    return time.perf_counter() - t0
+
+
+def time_llvmlite_reader(texts: list[tuple[str, str]]) -> float:
+    """Seconds for the same graphs read through llvmlite value by value (the builder's fallback)."""
+    t0 = time.perf_counter()
+    for name, text in texts:
+        build_graph(IRModule.from_text(text, name), reader="llvm")
     return time.perf_counter() - t0
 
 
@@ -92,15 +101,18 @@ def main() -> int:
     texts = [(str(p), p.read_text()) for p in files]
     binary = find_llvm2graph()
     time_mirtune(texts[:20])  # warm-up: imports, caches
-    ours, ref, ratios = [], [], []
+    ours, ref, ratios, slow, reader_ratios = [], [], [], [], []
     for r in range(args.rounds):
         a = time_mirtune(texts)
         b = time_llvm2graph(binary, files)
+        c = time_llvmlite_reader(texts)
         ours.append(len(files) / a)
         ref.append(len(files) / b)
+        slow.append(len(files) / c)
         ratios.append(b / a)
+        reader_ratios.append(c / a)
         print(f"round {r + 1}/{args.rounds}: mirtune {ours[-1]:.1f} files/s, llvm2graph-10 {ref[-1]:.1f} files/s, "
-              f"ratio {ratios[-1]:.2f}", file=sys.stderr)
+              f"ratio {ratios[-1]:.2f}; llvmlite reader {slow[-1]:.1f} files/s", file=sys.stderr)
     split = profile_split(texts)
     result = {
         "benchmark": "graph building, device-mapping kernels, one core",
@@ -109,6 +121,8 @@ def main() -> int:
         "mirtune_files_per_s_median": statistics.median(ours),
         "llvm2graph10_files_per_s_median": statistics.median(ref),
         "speed_ratio_median": statistics.median(ratios),
+        "llvmlite_reader_files_per_s_median": statistics.median(slow),
+        "text_over_llvmlite_reader_median": statistics.median(reader_ratios),
         "mirtune_time_split": split,
         "mirtune_ffi_share": ffi_share(texts[::5]),
         "host": {"cpu": platform.processor() or platform.machine(), "python": platform.python_version()},
@@ -118,6 +132,8 @@ def main() -> int:
     print(f"mirtune:       {result['mirtune_files_per_s_median']:.1f} files/s (median of {args.rounds})")
     print(f"llvm2graph-10: {result['llvm2graph10_files_per_s_median']:.1f} files/s (median of {args.rounds})")
     print(f"ratio (mirtune / llvm2graph-10, same round): {result['speed_ratio_median']:.2f}")
+    print(f"operands read from the printed text vs through llvmlite ({result['llvmlite_reader_files_per_s_median']:.1f}"
+          f" files/s): {result['text_over_llvmlite_reader_median']:.2f}x")
     print("mirtune time split: " + ", ".join(f"{k} {v:.0%}" for k, v in split.items())
           + f"; llvmlite FFI calls {result['mirtune_ffi_share']:.0%} of it")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

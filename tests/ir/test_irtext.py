@@ -77,10 +77,8 @@ def _graph_fields(g: graph.ProgramGraph):
 
 
 def _both_readers(module: IRModule):
-    cache: dict[int, str] = {}
-    by_text = graph._assemble(module, graph._text_functions(module), str)
-    by_llvm = graph._assemble(module, graph._llvm_functions(module), lambda r: graph._type_text(r, cache))
-    return _graph_fields(by_text), _graph_fields(by_llvm)
+    graph._text_functions(module)  # raises Unreadable if the text reader would not be used
+    return _graph_fields(graph.build_graph(module)), _graph_fields(graph.build_graph(module, reader="llvm"))
 
 
 CXX = r"""
