@@ -52,12 +52,22 @@ def time_ir2vec(files: list[Path]) -> float:
     return time.perf_counter() - t0
 
 
+def statement_flops(stmt_ids: torch.Tensor, cfg) -> float:
+    """Floating-point operations of the statement Transformer over these (distinct) statements: every layer but
+    the last for all positions (projections, feed-forward, attention), the last one's keys and values."""
+    lengths = (stmt_ids != cfg.pad_id).sum(1).double()
+    d, ff = cfg.d_model, cfg.d_ff
+    full = lengths * (8 * d * d + 4 * d * ff) + 4 * lengths * lengths * d
+    return float(((cfg.n_layers - 1) * full + lengths * 4 * d * d).sum())
+
+
 def time_split(texts: list[tuple[str, str]], batch_files: int = 16) -> dict[str, float]:
-    """Where mirtune's embedding time goes (shares), and how many statements de-duplication saves."""
+    """Where mirtune's embedding time goes (shares), how many statements de-duplication saves, and the statement
+    Transformer's arithmetic rate (its time = the model's time minus a separate run of the graph encoder)."""
     model = load_encoder()
     clear_caches()
-    parse = graph = forward = 0.0
-    stmts = unique = 0
+    parse = graph = forward = gnn = flops = 0.0
+    stmts = 0
     cache: dict = {}
     for start in range(0, len(texts), batch_files):
         chunk = texts[start:start + batch_files]
@@ -67,14 +77,23 @@ def time_split(texts: list[tuple[str, str]], batch_files: int = 16) -> dict[str,
         samples = [sample_arrays(module_to_sample(m, model.tokenizer), model.config.seq_len) for m in mods]
         t2 = time.perf_counter()
         batch = collate(samples, model.config.n_flows)
+        before = set(cache)
         model.encoder.embed(batch, statement_cache=cache)
         t3 = time.perf_counter()
-        parse, graph, forward = parse + t1 - t0, graph + t2 - t1, forward + t3 - t2
+        with torch.inference_mode():
+            model.encoder.graph.eval()(batch.node_ids, batch.node_type, batch.edge_index)
+        t4 = time.perf_counter()
+        new = [np.frombuffer(k, dtype=np.int64) for k in cache if k not in before]
+        if new:
+            flops += statement_flops(torch.from_numpy(np.stack(new)), model.config)
+        parse, graph, forward, gnn = parse + t1 - t0, graph + t2 - t1, forward + t3 - t2, gnn + t4 - t3
         stmts += batch.stmt_ids.shape[0]
-    unique = len(cache)
     total = parse + graph + forward
+    text = max(forward - gnn, 1e-9)
     return {"parse_and_print": parse / total, "graph_and_tokens": graph / total, "model": forward / total,
-            "statements": stmts, "statements_encoded": unique}
+            "model_graph_encoder": gnn / total, "model_statement_encoder": text / total,
+            "statements": stmts, "statements_encoded": len(cache),
+            "statement_encoder_gflop": flops / 1e9, "statement_encoder_gflop_per_s": flops / 1e9 / text}
 
 
 def per_file_latency_ms(texts: list[tuple[str, str]]) -> dict[str, float]:
@@ -203,6 +222,10 @@ def report(result: dict) -> None:
     print(f"mirtune time: parse+print {split['parse_and_print']:.0%}, graph+tokens {split['graph_and_tokens']:.0%}, "
           f"model {split['model']:.0%}; {split['statements_encoded']} of {split['statements']} statements encoded "
           f"(the others repeat one already encoded)")
+    if "statement_encoder_gflop" in split:
+        print(f"model: statement Transformer {split['model_statement_encoder']:.0%}, GCN "
+              f"{split['model_graph_encoder']:.0%}; the Transformer did {split['statement_encoder_gflop']:.0f} GFLOP "
+              f"at {split['statement_encoder_gflop_per_s']:.0f} GFLOP/s")
     lat = result["mirtune_latency_ms_one_file"]
     print(f"one file alone: median {lat['median']:.0f} ms, p90 {lat['p90']:.0f} ms")
     report_pretraining(result)
