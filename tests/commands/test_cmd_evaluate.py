@@ -53,6 +53,12 @@ def test_unknown_embedding_and_ablation(capsys, shared_data):
     _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--ablation", "text"], "MIREncoder")
 
 
+def test_unknown_head_and_epochs_for_trees(capsys, shared_data):
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--head", "svm"], "unknown head")
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--head", "gbt", "--epochs", "10"],
+                    "mlp head only")
+
+
 def test_unavailable_encoder_model(capsys, shared_data, tmp_path):
     _one_line_error(capsys, ["devmap", "--embedding", "mirencoder", "--model-dir", str(tmp_path / "none")],
                     "model directory not found")
@@ -123,3 +129,15 @@ def test_quick_coarsening_in_process_writes_json(shared_data, tmp_path, capsys):
         assert result["per_gpu"][p] > 0 and len(result["per_seed"][p]) == 2
         assert set(result["predicted_factors"][p]) == {"mt", "nbody"}
         assert all(f in (1, 2, 4, 8, 16, 32) for f in result["predicted_factors"][p]["nbody"])
+
+
+def test_quick_coarsening_with_the_trees_head(shared_data, tmp_path, capsys):
+    pytest.importorskip("ir2vec")
+    out = tmp_path / "tc_gbt.json"
+    rc = _main(["coarsening", "--embedding", "ir2vec", "--head", "gbt", "--quick", "--seeds", "2",
+                "--folds", "mt,nbody", "--no-ray", "--json", str(out), "--no-plot"])
+    printed = capsys.readouterr()
+    assert rc == 0, printed.err
+    result = json.loads(out.read_text())
+    assert result["head"] == "gbt" and all(c["head"] == "gbt" for c in result["candidates"])
+    assert all(result["per_gpu"][p] > 0 for p in result["per_gpu"])
