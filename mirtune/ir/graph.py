@@ -155,7 +155,6 @@ class _Function:
     args: list[tuple[Any, str, Any]] = field(default_factory=list)  # (identity, printed name, type payload)
 
 
-_OPCODE = re.compile(r"^(?:%\S+ = )?(?:(?:tail|musttail|notail) )?([a-z_]+)")
 
 
 def _text_functions(module: IRModule) -> list[_Function]:
@@ -254,10 +253,13 @@ def _llvm_functions(module: IRModule) -> list[_Function]:
             instrs = []
             for ins in block.instructions:
                 text = next(texts)
-                m = _OPCODE.match(text)
+                try:
+                    opcode = irtext.head(text)[1]
+                except irtext.Unreadable:
+                    opcode = ins.opcode
                 key = hash(ins)
                 local[key] = "instruction"
-                instrs.append((key, m.group(1) if m else ins.opcode, text, [(hash(op), op) for op in ins.operands]))
+                instrs.append((key, opcode, text, [(hash(op), op) for op in ins.operands]))
             raw.append(instrs)
         blocks = []
         for instrs in raw:
@@ -461,32 +463,27 @@ def _lifetime_size(pointer: Any, kind: str, g: ProgramGraph, instr_node: dict[An
     return ("i64", f"i64 {size}")
 
 
-_SWITCH_CASE = re.compile(r"(\S+ [^\s,]+), label %")
-_SHUFFLE_MASK = re.compile(r", (<\d+ x i32> (?:<[^>]*>|zeroinitializer|undef|poison))$")
 
 
 def _restore_operands(opcode: str, text: str, ops: list[tuple[str, Any, Any]]) -> list[tuple[str, Any, Any]]:
     """Put back the constant operands that LLVM >= 11 keeps outside the operand list (llvmlite reader).
 
     A switch's case values and a shufflevector's mask were operands in LLVM 10 (so ProGraML gives them
-    constant nodes and data edges); LLVM 22 stores them inside the instruction. They are read back from
-    the printed instruction, in LLVM 10's operand order.
+    constant nodes and data edges); LLVM 22 stores them inside the instruction. The text reader reads them
+    back from the printed instruction, in LLVM 10's operand order.
     """
-    if opcode == "shufflevector" and len(ops) == 2:
-        m = _SHUFFLE_MASK.search(text)
-        if m:
-            mask = m.group(1).replace("poison", "undef")  # LLVM 10 printed undefined lanes as undef
-            return ops + [("constant", None, (mask.split(">", 1)[0] + ">", mask))]
+    try:
+        read = irtext.operands(opcode, irtext.head(text)[2])
+    except irtext.Unreadable:
         return ops
-    if opcode == "switch" and len(ops) >= 2:
-        body = text.split("[", 1)[1] if "[" in text else ""
-        cases = _SWITCH_CASE.findall(body)
-        if len(cases) != len(ops) - 2:
-            return ops
-        restored = list(ops[:2])
-        for case, dest in zip(cases, ops[2:]):
-            restored += [("constant", None, (case.split(" ", 1)[0], case)), dest]
-        return restored
+    restored = [("constant", None, (t, f"{t} {v}")) for t, v in read]
+    if opcode == "shufflevector" and len(ops) == 2 and len(read) == 3:
+        return ops + restored[2:]
+    if opcode == "switch" and len(ops) >= 2 and len(read) == 2 * len(ops) - 2:
+        out = list(ops[:2])
+        for case, dest in zip(restored[2::2], ops[2:]):
+            out += [case, dest]
+        return out
     return ops
 
 

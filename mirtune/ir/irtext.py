@@ -45,32 +45,9 @@ class Unreadable(ValueError):
     """An instruction this reader does not parse (the graph builder then asks llvmlite)."""
 
 
-def _close(s: str, i: int) -> int:
-    """Index just past the bracket group (or quoted string) that starts at s[i]."""
-    depth = 0
-    n = len(s)
-    while i < n:
-        ch = s[i]
-        if ch == '"':
-            j = s.find('"', i + 1)
-            if j < 0:
-                raise Unreadable(s)
-            i = j
-        elif ch in _OPENERS:
-            depth += 1
-        elif ch in _CLOSERS:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise Unreadable(s)
-
-
-def split_top(s: str, sep: str = ",") -> list[str]:
-    """`s` split at `sep` characters outside brackets and quotes, parts stripped."""
-    if not _NESTING.search(s):
-        return [p.strip() for p in s.split(sep)]
-    parts, depth, start, i, n = [], 0, 0, 0, len(s)
+def _walk(s: str, i: int = 0):
+    """(index, character, bracket depth after it) for each character of s[i:] outside quoted strings."""
+    depth, n = 0, len(s)
     while i < n:
         ch = s[i]
         if ch == '"':
@@ -81,10 +58,27 @@ def split_top(s: str, sep: str = ",") -> list[str]:
             depth += 1
         elif ch in _CLOSERS:
             depth -= 1
-        elif ch == sep and depth == 0:
+        yield i, ch, depth
+        i += 1
+
+
+def _close(s: str, i: int) -> int:
+    """Index just past the bracket group (or quoted string) that starts at s[i]."""
+    for j, ch, depth in _walk(s, i):
+        if depth == 0 and (ch in _CLOSERS or j > i):
+            return j + 1
+    raise Unreadable(s)
+
+
+def split_top(s: str, sep: str = ",") -> list[str]:
+    """`s` split at `sep` characters outside brackets and quotes, parts stripped."""
+    if not _NESTING.search(s):
+        return [p.strip() for p in s.split(sep)]
+    parts, start = [], 0
+    for i, ch, depth in _walk(s):
+        if ch == sep and depth == 0:
             parts.append(s[start:i].strip())
             start = i + 1
-        i += 1
     parts.append(s[start:].strip())
     return parts
 

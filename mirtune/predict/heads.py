@@ -13,15 +13,30 @@ fixes initialisation, dropout and batch order, so one (data, config, seed) alway
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 
+class _Config:
+    """A head's hyper-parameters as a dict tagged with the head kind, and back (unknown keys ignored)."""
+
+    HEAD: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"head": self.HEAD, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]):
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
 @dataclass(frozen=True)
-class HeadConfig:
+class HeadConfig(_Config):
     """Hyper-parameters of an MLP head."""
 
+    HEAD: ClassVar[str] = "mlp"
     hidden: int = 64
     lr: float = 1e-3
     weight_decay: float = 1e-4
@@ -29,33 +44,18 @@ class HeadConfig:
     batch_size: int = 64
     dropout: float = 0.1
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"head": "mlp", **asdict(self)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "HeadConfig":
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
-
 
 @dataclass(frozen=True)
-class GBTConfig:
+class GBTConfig(_Config):
     """Hyper-parameters of a gradient-boosted trees head."""
 
+    HEAD: ClassVar[str] = "gbt"
     max_iter: int = 200
     learning_rate: float = 0.1
     max_leaf_nodes: int = 31
     min_samples_leaf: int = 20
     l2_regularization: float = 0.0
     max_features: float = 1.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"head": "gbt", **asdict(self)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "GBTConfig":
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
 
 
 HEADS = ("mlp", "gbt")
