@@ -29,7 +29,7 @@ import torch
 
 from mirtune.embedding import DEFAULT_MODEL_DIR, clear_caches, embed_modules, load_encoder
 from mirtune.ir.module import IRModule
-from mirtune.model.encoder import collate
+from mirtune.model.encoder import StatementCache, collate
 from mirtune.paths import devmap_kernel_files
 from mirtune.pretrain.samples import module_to_sample, sample_arrays
 
@@ -68,7 +68,7 @@ def time_split(texts: list[tuple[str, str]], batch_files: int = 16) -> dict[str,
     clear_caches()
     parse = graph = forward = gnn = flops = 0.0
     stmts = 0
-    cache: dict = {}
+    cache = StatementCache()
     for start in range(0, len(texts), batch_files):
         chunk = texts[start:start + batch_files]
         t0 = time.perf_counter()
@@ -77,13 +77,13 @@ def time_split(texts: list[tuple[str, str]], batch_files: int = 16) -> dict[str,
         samples = [sample_arrays(module_to_sample(m, model.tokenizer), model.config.seq_len) for m in mods]
         t2 = time.perf_counter()
         batch = collate(samples, model.config.n_flows)
-        before = set(cache)
+        before = set(cache.row_of)
         model.encoder.embed(batch, statement_cache=cache)
         t3 = time.perf_counter()
         with torch.inference_mode():
             model.encoder.graph.eval()(batch.node_ids, batch.node_type, batch.edge_index)
         t4 = time.perf_counter()
-        new = [np.frombuffer(k, dtype=np.int64) for k in cache if k not in before]
+        new = [np.frombuffer(k, dtype=np.int64) for k in cache.row_of if k not in before]
         if new:
             flops += statement_flops(torch.from_numpy(np.stack(new)), model.config)
         parse, graph, forward, gnn = parse + t1 - t0, graph + t2 - t1, forward + t3 - t2, gnn + t4 - t3

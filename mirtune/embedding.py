@@ -57,7 +57,7 @@ def load_encoder(model_dir: str | os.PathLike | None = None):
 
 
 # per loaded model, dropped with it (weak references: an evicted model's id can never reach a new one's cache)
-_statement_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # encoder -> {statement ids: state}
+_statement_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # encoder -> StatementCache
 _tokenizers: weakref.WeakSet = weakref.WeakSet()
 
 
@@ -71,12 +71,12 @@ def clear_caches() -> None:
 def _embed_samples(model, samples: list[dict]) -> np.ndarray:
     import numpy as np
 
-    from mirtune.model.encoder import collate
+    from mirtune.model.encoder import StatementCache, collate
 
     batch = collate(samples, model.config.n_flows)
-    cache = _statement_caches.setdefault(model.encoder, {})
-    if len(cache) > STATEMENT_CACHE_ENTRIES:
-        cache.clear()
+    cache = _statement_caches.get(model.encoder)
+    if cache is None:
+        cache = _statement_caches[model.encoder] = StatementCache(STATEMENT_CACHE_ENTRIES)
     return model.encoder.embed(batch, statement_cache=cache).cpu().numpy().astype(np.float32)
 
 

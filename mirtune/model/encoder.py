@@ -94,6 +94,36 @@ def mean_by_group(values: Tensor, group: Tensor, num_groups: int) -> Tensor:
     return out / counts.unsqueeze(1)
 
 
+class StatementCache:
+    """[CLS] states of statements already encoded, kept across batches (IR repeats the same statements across
+    files): one row per distinct statement in a table that grows by doubling, found by the bytes of its ids.
+    At most `limit` statements; when a batch would pass that, the cache starts over."""
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self.limit = limit
+        self.row_of: dict[bytes, int] = {}
+        self.table: Tensor | None = None
+
+    def __len__(self) -> int:
+        return len(self.row_of)
+
+    def clear(self) -> None:
+        self.row_of.clear()
+        self.table = None
+
+    def add(self, keys: list[bytes], states: Tensor) -> None:
+        """Remember `states[i]` as the state of the statement whose ids' bytes are `keys[i]`."""
+        start, end = len(self.row_of), len(self.row_of) + len(keys)
+        if self.table is None or end > self.table.shape[0]:
+            grown = states.new_empty((max(end, 2 * (0 if self.table is None else self.table.shape[0]), 1024),
+                                      states.shape[1]))
+            if self.table is not None:
+                grown[:start] = self.table[:start]
+            self.table = grown
+        self.table[start:end] = states
+        self.row_of.update(zip(keys, range(start, end)))
+
+
 class StatementEncoder(nn.Module):
     """Pre-norm Transformer encoder over one statement's ids; returns every position's final state."""
 
@@ -286,13 +316,11 @@ class MIREncoder(nn.Module):
             graph = mean_by_group(nodes, batch.node_file, batch.num_files)
         return EncoderOutput(text, graph, nodes, states, stmt_inverse)
 
-    def embed(self, batch: IRBatch, dedup: bool = True, statement_cache: dict[bytes, Tensor] | None = None
-              ) -> Tensor:
+    def embed(self, batch: IRBatch, dedup: bool = True, statement_cache: StatementCache | None = None) -> Tensor:
         """Embeddings [B, cfg.embedding_dim] = text vector ++ graph vector (those present), in inference mode.
 
         With `statement_cache`, each distinct statement's [CLS] state is computed once and kept there across
-        calls (IR repeats the same statements across files); the vectors equal the uncached ones up to float
-        rounding."""
+        calls; the vectors equal the uncached ones up to float rounding."""
         was_training = self.training
         self.eval()
         try:
@@ -308,19 +336,21 @@ class MIREncoder(nn.Module):
         finally:
             self.train(was_training)
 
-    def _cached_text(self, batch: IRBatch, cache: dict[bytes, Tensor]) -> Tensor:
-        """File text vectors, reading and filling `cache` (statement ids -> [CLS] state)."""
+    def _cached_text(self, batch: IRBatch, cache: StatementCache) -> Tensor:
+        """File text vectors, reading and filling `cache`."""
         if batch.stmt_ids.shape[0] == 0:
             return batch.stmt_ids.new_zeros((batch.num_files, self.cfg.d_model), dtype=torch.float32)
-        uniq, inverse = torch.unique(batch.stmt_ids, dim=0, return_inverse=True)
-        keys = [row.tobytes() for row in uniq.cpu().numpy()]
-        missing = [i for i, k in enumerate(keys) if k not in cache]
+        ids = batch.stmt_ids.cpu().numpy()
+        keys = [row.tobytes() for row in ids]
+        distinct = list(dict.fromkeys(keys))
+        if len(cache) + len(distinct) > cache.limit:
+            cache.clear()
+        missing = [k for k in distinct if k not in cache.row_of]
         if missing:
-            states = self.text.cls_states(uniq[missing])
-            for i, vector in zip(missing, states):
-                cache[keys[i]] = vector
-        cls = torch.stack([cache[k] for k in keys])[inverse]
-        return mean_by_group(cls, batch.stmt_file, batch.num_files)
+            new = np.frombuffer(bytearray(b"".join(missing)), dtype=ids.dtype).reshape(len(missing), ids.shape[1])
+            cache.add(missing, self.text.cls_states(torch.from_numpy(new).to(batch.stmt_ids.device)))
+        rows = torch.as_tensor([cache.row_of[k] for k in keys], device=batch.stmt_ids.device)
+        return mean_by_group(cache.table[rows], batch.stmt_file, batch.num_files)
 
     def parameter_counts(self) -> dict[str, int]:
         """Parameters per part (the shared token embedding counted once, on its own)."""

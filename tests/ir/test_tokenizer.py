@@ -70,6 +70,38 @@ def test_encode_ids_remembers_texts_and_equals_encode(tokenizer, split):
     tokenizer.clear_cache()
     first = tokenizer.encode_ids(texts)
     np.testing.assert_array_equal(first, tokenizer.encode(texts)[0])
-    assert len(tokenizer._ids_cache) == len(set(texts))
+    assert len(tokenizer._row_of) == len(set(texts))
     np.testing.assert_array_equal(tokenizer.encode_ids(texts[::-1]), first[::-1])  # now from the cache
     assert tokenizer.encode_ids([]).shape == (0, tokenizer.seq_len)
+
+
+ODD_TEXTS = ["", " ", "  double  space ", "A" * 300, "x " * 100, "%1 = add i32 %0, 1\n", "TAB\there",
+             "caf\u00e9 = load i8", "\u2581 already folded", "\u0130stanbul", "a" * 201 + " b", "!!!",
+             '@"quoted name" = global i32 0', "call void @f(" + ", ".join(f"i32 {i}" for i in range(200)) + ")",
+             "UPPER Case %MixedName = FADD float"]
+
+
+def test_encode_ids_fast_path_gives_the_librarys_ids(tokenizer, split):
+    """encode_ids splits ASCII texts itself and memoises WordPiece per piece: every id must be the library's,
+    on real statements (many unseen by training) and on odd ones: empty, non-ASCII, over-long words,
+    truncation, upper case, newlines and tabs."""
+    train, held = split
+    texts = list(dict.fromkeys(held + train[:2000])) + ODD_TEXTS
+    tokenizer.clear_cache()
+    fast = tokenizer.encode_ids(texts)
+    slow = tokenizer.encode(texts)[0]
+    wrong = [texts[i] for i in np.flatnonzero((fast != slow).any(1))]
+    assert wrong == []
+    assert len(tokenizer._pieces) > 100  # the memo really served the ASCII texts
+
+
+def test_encode_ids_memo_is_bounded(tokenizer, split, monkeypatch):
+    import mirtune.ir.tokenizer as tk
+
+    monkeypatch.setattr(tk, "CACHE_ENTRIES", 40)
+    tokenizer.clear_cache()
+    held = list(dict.fromkeys(split[1]))[:100]
+    for start in range(0, 100, 25):
+        rows = tokenizer.encode_ids(held[start:start + 25])
+        np.testing.assert_array_equal(rows, tokenizer.encode(held[start:start + 25])[0])
+        assert len(tokenizer._row_of) <= 40

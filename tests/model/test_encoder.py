@@ -11,7 +11,7 @@ from mirtune.ir.graph import build_graph
 from mirtune.ir.module import IRModule
 from mirtune.ir.tokenizer import IRTokenizer
 from mirtune.model.config import PRESETS, preset
-from mirtune.model.encoder import MIREncoder, collate
+from mirtune.model.encoder import MIREncoder, StatementCache, collate
 from mirtune.pretrain.samples import module_to_sample, sample_arrays
 
 PROGRAMS = {
@@ -116,7 +116,7 @@ def test_cls_only_last_layer_equals_the_full_pass(tokenizer, samples, n_layers):
 
 
 def test_statement_cache_gives_the_same_embeddings_and_fills_once(model, samples):
-    cache: dict = {}
+    cache = StatementCache()
     first = model.embed(collate(samples[:3]), statement_cache=cache)
     n = len(cache)
     assert n == torch.unique(collate(samples[:3]).stmt_ids, dim=0).shape[0]
@@ -124,6 +124,14 @@ def test_statement_cache_gives_the_same_embeddings_and_fills_once(model, samples
     torch.testing.assert_close(everything, model.embed(collate(samples)), atol=1e-5, rtol=1e-4)
     torch.testing.assert_close(everything[:3], first, atol=1e-5, rtol=1e-4)
     assert len(cache) == torch.unique(collate(samples).stmt_ids, dim=0).shape[0] > n
+
+
+def test_a_full_statement_cache_starts_over_and_stays_right(model, samples):
+    cache = StatementCache(limit=40)
+    for start in range(0, len(samples), 2):
+        got = model.embed(collate(samples[start:start + 2]), statement_cache=cache)
+        torch.testing.assert_close(got, model.embed(collate(samples[start:start + 2])), atol=1e-5, rtol=1e-4)
+        assert len(cache) <= max(40, torch.unique(collate(samples[start:start + 2]).stmt_ids, dim=0).shape[0])
 
 
 def test_collate_offsets_edges_to_global_node_indices(modules, samples):
