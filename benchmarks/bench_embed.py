@@ -2,6 +2,8 @@
 
 Embedding: both read the same .ll files in one process on one core (torch limited to one thread),
 interleaved round by round; the figures are medians over rounds and the ratio is taken within each round.
+mirtune runs twice per round: in fp32 (the default) and, on CPUs with bfloat16 hardware, with the statement
+Transformer in bf16 (`--precision bf16`); how far the bf16 vectors are from the fp32 ones is recorded too.
 mirtune's time is from the IR text to the vector (parse, graph, tokens, model); IR2Vec's is
 `ir2vec.initEmbedding(path, "fa", "p").getProgramVector()` per file, as in IR2Vec's own experiments.
 Pre-training: `small` preset steps on a corpus built by `mirtune corpus build`, with 1 and then 2 Ray Train
@@ -27,19 +29,20 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from mirtune.embedding import DEFAULT_MODEL_DIR, clear_caches, embed_modules, load_encoder
+from mirtune.embedding import DEFAULT_MODEL_DIR, clear_caches, embed_modules, load_encoder, native_bf16
 from mirtune.ir.module import IRModule
 from mirtune.model.encoder import StatementCache, collate
 from mirtune.paths import devmap_kernel_files
 from mirtune.pretrain.samples import module_to_sample, sample_arrays
 
 
-def time_mirtune(texts: list[tuple[str, str]]) -> float:
-    """Seconds from IR text to embeddings for every file, batched as `mirtune embed` does, from cold caches."""
+def time_mirtune(texts: list[tuple[str, str]], precision: str = "fp32") -> tuple[float, np.ndarray]:
+    """Seconds from IR text to embeddings for every file, batched as `mirtune embed` does, from cold caches;
+    and the embeddings."""
     clear_caches()
     t0 = time.perf_counter()
-    embed_modules([IRModule.from_text(text, name) for name, text in texts])
-    return time.perf_counter() - t0
+    vectors = embed_modules([IRModule.from_text(text, name) for name, text in texts], precision=precision)
+    return time.perf_counter() - t0, vectors
 
 
 def time_ir2vec(files: list[Path]) -> float:
@@ -166,17 +169,35 @@ def measure_embedding(args: argparse.Namespace, result: dict) -> None:
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
+        bf16 = native_bf16()
         time_mirtune(texts[:20])  # warm-up: imports, model load
+        if bf16:
+            time_mirtune(texts[:20], "bf16")
         time_ir2vec(files[:20])
-        ours, ref, ratios = [], [], []
+        ours, low, ref, ratios, low_ratios = [], [], [], [], []
         for r in range(args.rounds):
-            a = time_mirtune(texts)
+            a, exact = time_mirtune(texts)
+            if bf16:
+                c, lowered = time_mirtune(texts, "bf16")
             b = time_ir2vec(files)
             ours.append(len(files) / a)
             ref.append(len(files) / b)
             ratios.append(b / a)
-            print(f"round {r + 1}/{args.rounds}: mirtune {ours[-1]:.1f} files/s, IR2Vec {ref[-1]:.1f} files/s, "
-                  f"ratio {ratios[-1]:.2f}", file=sys.stderr, flush=True)
+            line = (f"round {r + 1}/{args.rounds}: mirtune {ours[-1]:.1f} files/s (ratio {ratios[-1]:.2f})")
+            if bf16:
+                low.append(len(files) / c)
+                low_ratios.append(b / c)
+                line += f", mirtune bf16 {low[-1]:.1f} files/s (ratio {low_ratios[-1]:.2f})"
+            print(line + f", IR2Vec {ref[-1]:.1f} files/s", file=sys.stderr, flush=True)
+        if bf16:
+            cosine = (exact * lowered).sum(1) / np.linalg.norm(exact, axis=1) / np.linalg.norm(lowered, axis=1)
+            result["bf16"] = {"files_per_s_median": statistics.median(low), "files_per_s": low,
+                              "speed_ratio_median": statistics.median(low_ratios),
+                              "max_abs_difference_from_fp32": float(np.abs(lowered - exact).max()),
+                              "min_cosine_to_fp32": float(cosine.min()),
+                              "fp32_embedding_std": float(exact.std(0).mean())}
+        else:
+            result["bf16"] = {"skipped": "this CPU has no bfloat16 hardware (AMX or AVX512-BF16)"}
         result.update({
             "mirtune_files_per_s_median": statistics.median(ours),
             "ir2vec_files_per_s_median": statistics.median(ref),
@@ -219,6 +240,11 @@ def report(result: dict) -> None:
     print(f"mirtune: {result['mirtune_files_per_s_median']:.1f} files/s  IR2Vec: "
           f"{result['ir2vec_files_per_s_median']:.1f} files/s  (medians of {result['rounds']} rounds, one core)")
     print(f"ratio mirtune / IR2Vec (same round): {result['speed_ratio_median']:.2f}")
+    low = result.get("bf16", {})
+    if "files_per_s_median" in low:
+        print(f"mirtune --precision bf16: {low['files_per_s_median']:.1f} files/s, ratio "
+              f"{low['speed_ratio_median']:.2f}; vectors within {low['max_abs_difference_from_fp32']:.3g} of fp32 "
+              f"(per-dimension std {low['fp32_embedding_std']:.3g}), cosine >= {low['min_cosine_to_fp32']:.6f}")
     print(f"mirtune time: parse+print {split['parse_and_print']:.0%}, graph+tokens {split['graph_and_tokens']:.0%}, "
           f"model {split['model']:.0%}; {split['statements_encoded']} of {split['statements']} statements encoded "
           f"(the others repeat one already encoded)")

@@ -36,6 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="MIREncoder model directory (default: $MIRTUNE_MODEL, else the shipped model)")
     p.add_argument("--ablation", default=None, metavar="MODALITY",
                    help="text or graph: the single-modality encoder (MIREncoder Tables 6 and 7)")
+    p.add_argument("--precision", default=None, metavar="P",
+                   help="mirencoder only: fp32 (default, or $MIRTUNE_PRECISION) or bf16 (faster statement "
+                        "Transformer on CPUs with AMX or AVX512-BF16)")
     p.add_argument("--seeds", type=int, default=5, metavar="N", help="head seeds 0..N-1 (default 5)")
     p.add_argument("--head", default="mlp", metavar="KIND",
                    help="mlp (three linear layers, as the paper; default) or gbt (gradient-boosted trees)")
@@ -273,6 +276,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown ablation {args.ablation!r}; choose from {', '.join(ABLATIONS)}")
     if args.seeds < 1:
         raise UsageError("--seeds must be >= 1")
+    if args.precision is not None and args.embedding != "mirencoder":
+        raise UsageError("--precision applies to the mirencoder embedding only")
     from mirtune.predict.heads import HEADS
 
     if args.head not in HEADS:
@@ -307,7 +312,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         unknown = [k for k in folds or [] if k not in CoarseningData(data).kernels]
         if unknown:
             raise UsageError(f"unknown coarsening kernel {unknown[0]!r}")
-    embedder = get_embedder(args.embedding, ablation=args.ablation, model_dir=args.model_dir)
+    embedder = get_embedder(args.embedding, ablation=args.ablation, model_dir=args.model_dir,
+                            precision=args.precision)
     tag = embedder.name
     plot_path = None
     if not args.no_plot:

@@ -88,7 +88,8 @@ def _model_fingerprint(model_dir: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | None) -> Embedder:
+def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | None,
+                         precision: str | None = None) -> Embedder:
     from mirtune import embedding
 
     if ablation is not None and ablation not in ABLATIONS:
@@ -100,7 +101,8 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
             raise UsageError(f"--ablation {ablation}: no shipped {ablation}-only encoder; pre-train one with "
                              f"`mirtune pretrain --modality {ablation}` and pass --model-dir DIR")
     resolved = embedding.default_model_dir(model_dir)
-    modality = embedding.load_encoder(resolved).config.modality
+    precision = embedding.resolve_precision(precision)
+    modality = embedding.load_encoder(resolved, precision).config.modality
     if ablation and modality != ablation:
         raise MirtuneError(f"--ablation {ablation} needs an encoder pre-trained on the {ablation} modality alone "
                            f"(`mirtune pretrain --modality {ablation}`); this one was pre-trained on {modality}",
@@ -108,21 +110,26 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
     fingerprint = _model_fingerprint(resolved)
 
     def embed_batch(paths: list[Path]) -> np.ndarray:
-        return np.asarray(embedding.embed([str(p) for p in paths], model_dir=str(resolved)), dtype=np.float64)
+        return np.asarray(embedding.embed([str(p) for p in paths], model_dir=str(resolved), precision=precision),
+                          dtype=np.float64)
 
     suffix = f"-{modality}" if modality != "both" else ""
-    return Embedder("mirencoder" + suffix, f"mirencoder-{fingerprint}{suffix}", embed_batch,
-                    f"MIREncoder {resolved}{' (' + modality + '-only)' if suffix else ''}",
+    lowered = f"-{precision}" if precision != "fp32" else ""
+    return Embedder("mirencoder" + suffix + lowered, f"mirencoder-{fingerprint}{suffix}{lowered}", embed_batch,
+                    f"MIREncoder {resolved}{' (' + modality + '-only)' if suffix else ''}"
+                    f"{' in ' + precision if lowered else ''}",
                     {"model_dir": str(resolved), "fingerprint": fingerprint, "ablation": ablation,
-                     "modality": modality})
+                     "modality": modality, "precision": precision})
 
 
-def get_embedder(name: str, ablation: str | None = None, model_dir: str | os.PathLike | None = None) -> Embedder:
-    """The embedder called `name` ("mirencoder" or "ir2vec"); MirtuneError when it cannot run here."""
+def get_embedder(name: str, ablation: str | None = None, model_dir: str | os.PathLike | None = None,
+                 precision: str | None = None) -> Embedder:
+    """The embedder called `name` ("mirencoder" or "ir2vec"); MirtuneError when it cannot run here.
+    `precision` (fp32 or bf16, see mirtune.embedding) applies to mirencoder only."""
     if name == "ir2vec":
         return _ir2vec_embedder(ablation)
     if name == "mirencoder":
-        return _mirencoder_embedder(ablation, model_dir)
+        return _mirencoder_embedder(ablation, model_dir, precision)
     raise UsageError(f"unknown embedding {name!r}; choose from {', '.join(EMBEDDERS)}")
 
 

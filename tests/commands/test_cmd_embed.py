@@ -132,3 +132,34 @@ def test_embed_via_subprocess_prints_progress_and_vectors(files, model_dir):
     assert proc.returncode == 0, proc.stderr
     path, values = proc.stdout.strip().split("\t")
     assert path.endswith("a.ll") and len(values.split()) == 64
+
+
+def test_bf16_precision_is_close_to_fp32_and_kept_apart(files, model_dir, tmp_path, cli, monkeypatch):
+    """--precision bf16 runs the statement Transformer in bfloat16: vectors close to fp32's (not equal, so it
+    really ran), float32 rows, fp32 still the default; the environment variable picks it too."""
+    order = [files["a.ll"], files["b.ll"], files["c.ll"]]
+    exact = embed(order, model_dir=model_dir)
+    low = embed(order, model_dir=model_dir, precision="bf16")
+    assert low.dtype == np.float32 and low.shape == exact.shape
+    assert not np.array_equal(low, exact)
+    np.testing.assert_allclose(low, exact, atol=5e-2, rtol=5e-2)
+    cosine = (low * exact).sum(1) / np.linalg.norm(low, axis=1) / np.linalg.norm(exact, axis=1)
+    assert cosine.min() > 0.999
+    np.testing.assert_array_equal(embed(order, model_dir=model_dir), exact)  # fp32 untouched by the bf16 run
+    out = tmp_path / "low.npy"
+    assert main(["embed", *map(str, order), "--model", str(model_dir), "--precision", "bf16", "-o", str(out)]) == 0
+    np.testing.assert_allclose(np.load(out), low, atol=1e-6)
+    monkeypatch.setenv("MIRTUNE_PRECISION", "bf16")
+    np.testing.assert_allclose(embed(order, model_dir=model_dir), low, atol=1e-6)
+
+
+def test_unknown_precision_is_one_line(files, model_dir, tmp_path, capsys, cli, monkeypatch):
+    from mirtune.errors import UsageError
+
+    with pytest.raises(SystemExit):
+        main(["embed", str(files["a.ll"]), "--model", str(model_dir), "--precision", "fp8"])
+    monkeypatch.setenv("MIRTUNE_PRECISION", "half")
+    assert main(["embed", str(files["a.ll"]), "--model", str(model_dir), "-o", str(tmp_path / "x.npy")]) == 2
+    assert "unknown precision 'half'" in capsys.readouterr().err
+    with pytest.raises(UsageError, match="unknown precision"):
+        embed([files["a.ll"]], model_dir=model_dir)

@@ -202,3 +202,23 @@ def test_graph_encoder_trains_through_the_sparse_product(model, samples):
     assert all(conv.lin.weight.grad is not None and conv.lin.weight.grad.abs().sum() > 0 for conv in g.convs)
     assert model.token_embedding.weight.grad.abs().sum() > 0
     g.zero_grad()
+
+
+def test_bf16_copy_lowers_the_statement_transformer_only(model, samples):
+    low = model.in_precision("bf16")
+    assert model.in_precision("fp32") is model
+    assert low is not model and low.text.layers.layers[0].linear1.weight.dtype == torch.bfloat16
+    assert low.graph.convs[0].lin.weight.dtype == torch.float32
+    assert model.text.layers.layers[0].linear1.weight.dtype == torch.float32  # the original is untouched
+    assert model.token_embedding.weight.dtype == torch.float32
+    batch = collate(samples)
+    exact, lowered = model.embed(batch), low.embed(batch)
+    cached = low.embed(batch, statement_cache=StatementCache())
+    assert lowered.dtype == cached.dtype == torch.float32
+    torch.testing.assert_close(cached, lowered, atol=1e-2, rtol=1e-2)  # two bf16 paths: same to bf16 rounding
+    graph_part = slice(model.cfg.d_model, None)
+    torch.testing.assert_close(lowered[:, graph_part], exact[:, graph_part])  # the GCN stays float32
+    assert not torch.equal(lowered, exact)
+    torch.testing.assert_close(lowered, exact, atol=5e-2, rtol=5e-2)
+    with pytest.raises(ValueError, match="unknown precision"):
+        model.in_precision("fp16")
