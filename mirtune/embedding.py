@@ -5,6 +5,8 @@ The model comes from `model_dir`, else $MIRTUNE_MODEL, else the shipped default 
 Files are embedded in batches; identical statements across a batch are encoded once.
 `precision` ("fp32", the default, or "bf16"; else $MIRTUNE_PRECISION) is the statement Transformer's arithmetic:
 bf16 is faster on CPUs with AMX or AVX512-BF16 and gives vectors within about 1e-2 of fp32's.
+`readout` ("mean", the default, or "meanmax") pools statement states and node latents into a file's vector
+(see mirtune.model.encoder.pool); "meanmax" doubles the length.
 """
 
 from __future__ import annotations
@@ -92,7 +94,16 @@ def clear_caches() -> None:
         tokenizer.clear_cache()
 
 
-def _embed_samples(model, samples: list[dict]) -> np.ndarray:
+def check_readout(readout: str) -> str:
+    """`readout` itself; UsageError when it is not one of mirtune.model.encoder.READOUTS."""
+    from mirtune.model.encoder import READOUTS
+
+    if readout not in READOUTS:
+        raise UsageError(f"unknown readout {readout!r}; choose from {', '.join(READOUTS)}")
+    return readout
+
+
+def _embed_samples(model, samples: list[dict], readout: str = "mean") -> np.ndarray:
     import numpy as np
 
     from mirtune.model.encoder import StatementCache, collate
@@ -101,30 +112,34 @@ def _embed_samples(model, samples: list[dict]) -> np.ndarray:
     cache = _statement_caches.get(model.encoder)
     if cache is None:
         cache = _statement_caches[model.encoder] = StatementCache(STATEMENT_CACHE_ENTRIES)
-    return model.encoder.embed(batch, statement_cache=cache).cpu().numpy().astype(np.float32)
+    return model.encoder.embed(batch, statement_cache=cache, readout=readout).cpu().numpy().astype(np.float32)
 
 
 def embed_modules(modules: Sequence, model_dir: str | os.PathLike | None = None,
-                  batch_files: int = BATCH_FILES, precision: str | None = None) -> np.ndarray:
+                  batch_files: int = BATCH_FILES, precision: str | None = None, readout: str = "mean"
+                  ) -> np.ndarray:
     """Embeddings [len(modules), dim] of parsed IRModules, rows in order."""
     import numpy as np
 
+    from mirtune.model.encoder import embedding_dim
     from mirtune.pretrain.samples import module_to_sample, sample_arrays
 
+    check_readout(readout)
     model = load_encoder(model_dir, precision)
     rows = []
     for start in range(0, len(modules), batch_files):
         chunk = modules[start:start + batch_files]
         samples = [sample_arrays(module_to_sample(m, model.tokenizer), model.config.seq_len) for m in chunk]
-        rows.append(_embed_samples(model, samples))
+        rows.append(_embed_samples(model, samples, readout))
     if not rows:
-        return np.zeros((0, model.config.embedding_dim), np.float32)
+        return np.zeros((0, embedding_dim(model.config, readout)), np.float32)
     return np.concatenate(rows)
 
 
 def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None,
                     batch_files: int = BATCH_FILES, opt: int = 2, openmp: bool = False,
-                    precision: str | None = None) -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
+                    precision: str | None = None, readout: str = "mean"
+                    ) -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
     """Yield (path, vector, None) or (path, None, reason) for every input, in input order.
 
     Directories are expanded (sorted, recursively); sources are compiled first.
@@ -132,12 +147,13 @@ def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.Path
     from mirtune.ir.inputs import expand_inputs, load_ir
     from mirtune.pretrain.samples import module_to_sample, sample_arrays
 
+    check_readout(readout)
     model = load_encoder(model_dir, precision)
     pending: list[tuple[Path, dict | None, str | None]] = []
 
     def flush() -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
         good = [s for _, s, _ in pending if s is not None]
-        vectors = iter(_embed_samples(model, good)) if good else iter(())
+        vectors = iter(_embed_samples(model, good, readout)) if good else iter(())
         for path, sample, reason in pending:
             yield (path, next(vectors), None) if sample is not None else (path, None, reason)
         pending.clear()
@@ -158,7 +174,7 @@ def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.Path
 
 
 def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None,
-          precision: str | None = None) -> np.ndarray:
+          precision: str | None = None, readout: str = "mean") -> np.ndarray:
     """Embeddings [n_files, dim] (float32) of .ll/.bc files or sources, rows in input order.
 
     Raises MirtuneError on the first input that cannot be read or compiled.
@@ -168,10 +184,12 @@ def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     vectors = []
-    for path, vector, reason in iter_embeddings(paths, model_dir, precision=precision):
+    for path, vector, reason in iter_embeddings(paths, model_dir, precision=precision, readout=readout):
         if vector is None:
             raise MirtuneError(reason or "cannot embed", None)
         vectors.append(vector)
     if not vectors:
-        return np.zeros((0, load_encoder(model_dir).config.embedding_dim), np.float32)
+        from mirtune.model.encoder import embedding_dim
+
+        return np.zeros((0, embedding_dim(load_encoder(model_dir).config, check_readout(readout))), np.float32)
     return np.stack(vectors)

@@ -22,6 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--precision", choices=("fp32", "bf16"), default=None,
                    help="statement Transformer arithmetic (default: $MIRTUNE_PRECISION or fp32); bf16 is faster on "
                         "CPUs with AMX or AVX512-BF16, within about 1e-2 of fp32")
+    p.add_argument("--readout", choices=("mean", "meanmax"), default="mean",
+                   help="how a file's statement states and node latents are pooled: mean (default) or "
+                        "meanmax (mean ++ element-wise max, twice as long)")
     p.set_defaults(func=run)
 
 
@@ -30,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     from mirtune.embedding import iter_embeddings, load_encoder, native_bf16, resolve_precision
     from mirtune.ir.inputs import expand_inputs
+    from mirtune.model.encoder import embedding_dim
     from mirtune.progress import note, progress
 
     out = Path(args.output) if args.output else None
@@ -44,14 +48,15 @@ def run(args: argparse.Namespace) -> int:
     total = sum(1 for _ in expand_inputs(args.inputs))
     paths, vectors, failed = [], [], 0
     for path, vector, reason in progress(iter_embeddings(args.inputs, args.model, args.batch, args.opt,
-                                                         args.openmp, precision), total=total, desc="embedding"):
+                                                         args.openmp, precision, args.readout),
+                                         total=total, desc="embedding"):
         if vector is None:
             note(f"mirtune embed: {reason}")
             failed += 1
             continue
         paths.append(str(path))
         vectors.append(vector)
-    matrix = np.stack(vectors) if vectors else np.zeros((0, model.config.embedding_dim), np.float32)
+    matrix = np.stack(vectors) if vectors else np.zeros((0, embedding_dim(model.config, args.readout)), np.float32)
     if out is None:
         for p, v in zip(paths, matrix):
             print(p + "\t" + " ".join(f"{x:.6g}" for x in v))

@@ -1,7 +1,8 @@
 """`mirtune evaluate`: reproduce the MIREncoder device-mapping and thread-coarsening tables with frozen embeddings.
 
     mirtune evaluate devmap|coarsening [--data-dir D] [--embedding mirencoder|ir2vec] [--model-dir M]
-        [--ablation text|graph] [--seeds 5] [--json OUT.json] [--plot OUT.png] [--quick]
+        [--ablation text|graph] [--readout mean|meanmax] [--precision fp32|bf16] [--head mlp|gbt] [--seeds 5]
+        [--json OUT.json] [--plot OUT.png] [--quick]
 
 Embeds every kernel's IR once (cached), chooses the head's hyper-parameters by inner cross-validation on the
 training folds only (Ray Tune trials on a private local cluster, or $RAY_ADDRESS / --address), fits the chosen
@@ -39,6 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--precision", default=None, metavar="P",
                    help="mirencoder only: fp32 (default, or $MIRTUNE_PRECISION) or bf16 (faster statement "
                         "Transformer on CPUs with AMX or AVX512-BF16)")
+    p.add_argument("--readout", default="mean", metavar="R",
+                   help="mirencoder only: mean (default, the paper's) or meanmax (mean ++ element-wise max of the "
+                        "statement states and of the node latents)")
     p.add_argument("--seeds", type=int, default=5, metavar="N", help="head seeds 0..N-1 (default 5)")
     p.add_argument("--head", default="mlp", metavar="KIND",
                    help="mlp (three linear layers, as the paper; default) or gbt (gradient-boosted trees)")
@@ -278,6 +282,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         raise UsageError("--seeds must be >= 1")
     if args.precision is not None and args.embedding != "mirencoder":
         raise UsageError("--precision applies to the mirencoder embedding only")
+    if args.readout != "mean" and args.embedding != "mirencoder":
+        raise UsageError("--readout applies to the mirencoder embedding only")
     from mirtune.predict.heads import HEADS
 
     if args.head not in HEADS:
@@ -313,7 +319,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         if unknown:
             raise UsageError(f"unknown coarsening kernel {unknown[0]!r}")
     embedder = get_embedder(args.embedding, ablation=args.ablation, model_dir=args.model_dir,
-                            precision=args.precision)
+                            precision=args.precision, readout=args.readout)
     tag = embedder.name
     plot_path = None
     if not args.no_plot:
@@ -356,6 +362,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
             shutdown_ray()
     result["ablation"] = args.ablation
+    result["embedding_meta"] = {k: v for k, v in embedder.meta.items() if k in ("readout", "precision", "version")}
     result["embedding_description"] = embedder.description
     result["command"] = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])
     result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")

@@ -95,6 +95,27 @@ def mean_by_group(values: Tensor, group: Tensor, num_groups: int) -> Tensor:
     return out / counts.unsqueeze(1)
 
 
+def max_by_group(values: Tensor, group: Tensor, num_groups: int) -> Tensor:
+    """Element-wise max of the rows of `values` per group id (0 for a group with no rows)."""
+    out = values.new_zeros((num_groups, values.shape[1]))
+    return out.index_reduce_(0, group, values, "amax", include_self=False)
+
+
+READOUTS = ("mean", "meanmax")
+
+
+def pool(values: Tensor, group: Tensor, num_groups: int, readout: str = "mean") -> Tensor:
+    """A vector per group from its rows: their mean ("mean", the paper's), or their mean ++ their element-wise
+    max ("meanmax": the max keeps what a few statements or nodes say, which a mean over hundreds dilutes)."""
+    mean = mean_by_group(values, group, num_groups)
+    return mean if readout == "mean" else torch.cat([mean, max_by_group(values, group, num_groups)], dim=1)
+
+
+def embedding_dim(cfg: EncoderConfig, readout: str = "mean") -> int:
+    """Length of an embedding vector with this readout."""
+    return cfg.embedding_dim * (2 if readout == "meanmax" else 1)
+
+
 class StatementCache:
     """[CLS] states of statements already encoded, kept across batches (IR repeats the same statements across
     files): one row per distinct statement in a table that grows by doubling, found by the bytes of its ids.
@@ -334,41 +355,52 @@ class MIREncoder(nn.Module):
             graph = mean_by_group(nodes, batch.node_file, batch.num_files)
         return EncoderOutput(text, graph, nodes, states, stmt_inverse)
 
-    def embed(self, batch: IRBatch, dedup: bool = True, statement_cache: StatementCache | None = None) -> Tensor:
-        """Embeddings [B, cfg.embedding_dim] = text vector ++ graph vector (those present), in inference mode.
+    def embed(self, batch: IRBatch, dedup: bool = True, statement_cache: StatementCache | None = None,
+              readout: str = "mean") -> Tensor:
+        """Embeddings [B, embedding_dim(cfg, readout)] = text vector ++ graph vector (those present), in inference
+        mode. Each vector pools its rows (statement [CLS] states, node latents) by `readout` (see pool()).
 
         With `statement_cache`, each distinct statement's [CLS] state is computed once and kept there across
         calls; the vectors equal the uncached ones up to float rounding."""
+        if readout not in READOUTS:
+            raise ValueError(f"unknown readout {readout!r}; choose from {', '.join(READOUTS)}")
         was_training = self.training
         self.eval()
         try:
             with torch.inference_mode():
-                if statement_cache is None or self.text is None:
-                    out = self.forward(batch, dedup=dedup)
-                    return torch.cat([v for v in (out.text, out.graph) if v is not None], dim=1)
-                parts = [self._cached_text(batch, statement_cache)]
+                parts = []
+                if self.text is not None:
+                    cls = self._statement_states(batch, statement_cache, dedup)
+                    parts.append(pool(cls, batch.stmt_file, batch.num_files, readout))
                 if self.graph is not None:
                     nodes = self.graph(batch.node_ids, batch.node_type, batch.edge_index)
-                    parts.append(mean_by_group(nodes, batch.node_file, batch.num_files))
+                    parts.append(pool(nodes, batch.node_file, batch.num_files, readout))
                 return torch.cat(parts, dim=1)
         finally:
             self.train(was_training)
 
-    def _cached_text(self, batch: IRBatch, cache: StatementCache) -> Tensor:
-        """File text vectors, reading and filling `cache`."""
-        if batch.stmt_ids.shape[0] == 0:
-            return batch.stmt_ids.new_zeros((batch.num_files, self.cfg.d_model), dtype=torch.float32)
-        ids = batch.stmt_ids.cpu().numpy()
-        keys = [row.tobytes() for row in ids]
+    def _statement_states(self, batch: IRBatch, cache: StatementCache | None, dedup: bool) -> Tensor:
+        """Final [CLS] state [S, d] (float32) of every statement of the batch: each distinct one encoded once
+        (unless not `dedup`), read from and added to `cache` when given."""
+        ids = batch.stmt_ids
+        if ids.shape[0] == 0:
+            return ids.new_zeros((0, self.cfg.d_model), dtype=torch.float32)
+        if cache is None:
+            if not dedup:
+                return self.text.cls_states(ids)
+            uniq, inverse = torch.unique(ids, dim=0, return_inverse=True)
+            return self.text.cls_states(uniq)[inverse]
+        rows_np = ids.cpu().numpy()
+        keys = [row.tobytes() for row in rows_np]
         distinct = list(dict.fromkeys(keys))
         if len(cache) + len(distinct) > cache.limit:
             cache.clear()
         missing = [k for k in distinct if k not in cache.row_of]
         if missing:
-            new = np.frombuffer(bytearray(b"".join(missing)), dtype=ids.dtype).reshape(len(missing), ids.shape[1])
-            cache.add(missing, self.text.cls_states(torch.from_numpy(new).to(batch.stmt_ids.device)))
-        rows = torch.as_tensor([cache.row_of[k] for k in keys], device=batch.stmt_ids.device)
-        return mean_by_group(cache.table[rows], batch.stmt_file, batch.num_files)
+            new = np.frombuffer(bytearray(b"".join(missing)), dtype=rows_np.dtype).reshape(len(missing), -1)
+            cache.add(missing, self.text.cls_states(torch.from_numpy(new).to(ids.device)))
+        rows = torch.as_tensor([cache.row_of[k] for k in keys], device=ids.device)
+        return cache.table[rows]
 
     def parameter_counts(self) -> dict[str, int]:
         """Parameters per part (the shared token embedding counted once, on its own)."""

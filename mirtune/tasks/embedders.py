@@ -89,7 +89,7 @@ def _model_fingerprint(model_dir: Path) -> str:
 
 
 def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | None,
-                         precision: str | None = None) -> Embedder:
+                         precision: str | None = None, readout: str = "mean") -> Embedder:
     from mirtune import embedding
 
     if ablation is not None and ablation not in ABLATIONS:
@@ -102,6 +102,7 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
                              f"`mirtune pretrain --modality {ablation}` and pass --model-dir DIR")
     resolved = embedding.default_model_dir(model_dir)
     precision = embedding.resolve_precision(precision)
+    readout = embedding.check_readout(readout)
     modality = embedding.load_encoder(resolved, precision).config.modality
     if ablation and modality != ablation:
         raise MirtuneError(f"--ablation {ablation} needs an encoder pre-trained on the {ablation} modality alone "
@@ -110,26 +111,29 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
     fingerprint = _model_fingerprint(resolved)
 
     def embed_batch(paths: list[Path]) -> np.ndarray:
-        return np.asarray(embedding.embed([str(p) for p in paths], model_dir=str(resolved), precision=precision),
-                          dtype=np.float64)
+        return np.asarray(embedding.embed([str(p) for p in paths], model_dir=str(resolved), precision=precision,
+                                          readout=readout), dtype=np.float64)
 
     suffix = f"-{modality}" if modality != "both" else ""
-    lowered = f"-{precision}" if precision != "fp32" else ""
-    return Embedder("mirencoder" + suffix + lowered, f"mirencoder-{fingerprint}{suffix}{lowered}", embed_batch,
-                    f"MIREncoder {resolved}{' (' + modality + '-only)' if suffix else ''}"
-                    f"{' in ' + precision if lowered else ''}",
+    suffix += f"-{readout}" if readout != "mean" else ""
+    suffix += f"-{precision}" if precision != "fp32" else ""
+    details = [f"{modality}-only"] if modality != "both" else []
+    details += [f"{readout} readout"] if readout != "mean" else []
+    details += [precision] if precision != "fp32" else []
+    return Embedder("mirencoder" + suffix, f"mirencoder-{fingerprint}{suffix}", embed_batch,
+                    f"MIREncoder {resolved}" + (f" ({', '.join(details)})" if details else ""),
                     {"model_dir": str(resolved), "fingerprint": fingerprint, "ablation": ablation,
-                     "modality": modality, "precision": precision})
+                     "modality": modality, "precision": precision, "readout": readout})
 
 
 def get_embedder(name: str, ablation: str | None = None, model_dir: str | os.PathLike | None = None,
-                 precision: str | None = None) -> Embedder:
+                 precision: str | None = None, readout: str = "mean") -> Embedder:
     """The embedder called `name` ("mirencoder" or "ir2vec"); MirtuneError when it cannot run here.
-    `precision` (fp32 or bf16, see mirtune.embedding) applies to mirencoder only."""
+    `precision` (fp32 or bf16) and `readout` (mean or meanmax), see mirtune.embedding, apply to mirencoder only."""
     if name == "ir2vec":
         return _ir2vec_embedder(ablation)
     if name == "mirencoder":
-        return _mirencoder_embedder(ablation, model_dir, precision)
+        return _mirencoder_embedder(ablation, model_dir, precision, readout)
     raise UsageError(f"unknown embedding {name!r}; choose from {', '.join(EMBEDDERS)}")
 
 

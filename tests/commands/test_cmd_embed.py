@@ -163,3 +163,19 @@ def test_unknown_precision_is_one_line(files, model_dir, tmp_path, capsys, cli, 
     assert "unknown precision 'half'" in capsys.readouterr().err
     with pytest.raises(UsageError, match="unknown precision"):
         embed([files["a.ll"]], model_dir=model_dir)
+
+
+def test_meanmax_readout_doubles_the_vector_and_keeps_the_means(files, model_dir, tmp_path, cli, capsys):
+    order = [files["a.ll"], files["c.ll"]]
+    mean = embed(order, model_dir=model_dir)
+    both = embed(order, model_dir=model_dir, readout="meanmax")
+    assert both.shape == (2, 128)
+    np.testing.assert_allclose(both[:, :32], mean[:, :32], atol=1e-5, rtol=1e-4)   # text mean (tiny: 32 + 32)
+    np.testing.assert_allclose(both[:, 64:96], mean[:, 32:], atol=1e-5, rtol=1e-4)  # graph mean
+    out = tmp_path / "mm.npy"
+    assert main(["embed", *map(str, order), "--model", str(model_dir), "--readout", "meanmax", "-o", str(out)]) == 0
+    np.testing.assert_allclose(np.load(out), both, atol=1e-6)
+    from mirtune.errors import UsageError
+
+    with pytest.raises(UsageError, match="unknown readout"):
+        embed(order, model_dir=model_dir, readout="max")

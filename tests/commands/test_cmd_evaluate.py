@@ -62,6 +62,8 @@ def test_unknown_head_and_epochs_for_trees(capsys, shared_data):
 def test_precision_is_for_the_encoder_only(capsys, shared_data):
     _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--precision", "bf16"], "mirencoder embedding only")
     _one_line_error(capsys, ["devmap", "--precision", "fp8"], "unknown precision")
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--readout", "meanmax"], "mirencoder embedding only")
+    _one_line_error(capsys, ["devmap", "--readout", "sum"], "unknown readout")
 
 
 def test_unavailable_encoder_model(capsys, shared_data, tmp_path):

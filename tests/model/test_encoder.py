@@ -222,3 +222,25 @@ def test_bf16_copy_lowers_the_statement_transformer_only(model, samples):
     torch.testing.assert_close(lowered, exact, atol=5e-2, rtol=5e-2)
     with pytest.raises(ValueError, match="unknown precision"):
         model.in_precision("fp16")
+
+
+def test_meanmax_readout_is_the_mean_and_the_max_of_each_modality(model, samples):
+    from mirtune.model.encoder import embedding_dim, max_by_group
+
+    batch = collate(samples)
+    mean = model.embed(batch)
+    both = model.embed(batch, readout="meanmax", statement_cache=StatementCache())
+    d, g = model.cfg.d_model, model.cfg.gcn_hidden
+    assert both.shape == (len(samples), embedding_dim(model.cfg, "meanmax")) == (len(samples), 2 * (d + g))
+    torch.testing.assert_close(both[:, :d], mean[:, :d], atol=1e-5, rtol=1e-4)
+    torch.testing.assert_close(both[:, 2 * d:2 * d + g], mean[:, d:], atol=1e-5, rtol=1e-4)
+    with torch.inference_mode():
+        states = model.text.cls_states(batch.stmt_ids)
+        nodes = model.graph(batch.node_ids, batch.node_type, batch.edge_index)
+    for i in range(len(samples)):
+        torch.testing.assert_close(both[i, d:2 * d], states[batch.stmt_file == i].max(0).values, atol=1e-5, rtol=1e-4)
+        torch.testing.assert_close(both[i, 2 * d + g:], nodes[batch.node_file == i].max(0).values, atol=1e-5,
+                                   rtol=1e-4)
+    assert max_by_group(torch.ones(2, 3), torch.tensor([0, 0]), 2)[1].tolist() == [0, 0, 0]  # an empty group
+    with pytest.raises(ValueError, match="unknown readout"):
+        model.embed(batch, readout="sum")
