@@ -95,6 +95,19 @@ def mean_by_group(values: Tensor, group: Tensor, num_groups: int) -> Tensor:
     return out / counts.unsqueeze(1)
 
 
+def distinct_rows(*columns: Tensor) -> tuple[Tensor, Tensor]:
+    """(first, inverse) over the rows of integer tensors of equal length ([N, k] or [N]), compared across all of
+    them: the index of each distinct row's first occurrence, and for each row the position of its distinct row in
+    `first`. A dict of row bytes: several times faster than torch.unique(dim=0) on CPU."""
+    device = columns[0].device
+    n = columns[0].shape[0]
+    table = np.concatenate([c.reshape(n, -1).cpu().numpy().astype(np.int64, copy=False) for c in columns], axis=1)
+    seen: dict[bytes, int] = {}
+    inverse = np.fromiter((seen.setdefault(row.tobytes(), len(seen)) for row in table), np.int64, n)
+    first = np.unique(inverse, return_index=True)[1]
+    return torch.from_numpy(first).to(device), torch.from_numpy(inverse).to(device)
+
+
 def max_by_group(values: Tensor, group: Tensor, num_groups: int) -> Tensor:
     """Element-wise max of the rows of `values` per group id (0 for a group with no rows)."""
     out = values.new_zeros((num_groups, values.shape[1]))
@@ -270,11 +283,19 @@ class GraphEncoder(nn.Module):
         return torch.sparse_coo_tensor(ei.flip(0), weight, (num_nodes, num_nodes), check_invariants=False).coalesce()
 
     def forward(self, node_ids: Tensor, node_type: Tensor, edge_index: list[Tensor]) -> Tensor:
-        """Node latents [N, gcn_hidden]: each GCNConv layer's own weights and bias, propagated as adj @ (x W)."""
-        x = self.dropout(self.node_features(node_ids, node_type))
+        """Node latents [N, gcn_hidden]: each GCNConv layer's own weights and bias, propagated as adj @ (x W).
+
+        Out of training, nodes with the same ids and type (every `i32` variable, every `0` constant, every
+        repeated statement) share their features and first-layer transform, so those are computed once per
+        distinct node: about a quarter of the rows on real IR. In training, dropout makes each row its own."""
         adj = self.adjacency(edge_index, node_ids.shape[0])
+        if self.training:
+            x = self.convs[0].lin(self.dropout(self.node_features(node_ids, node_type)))
+        else:
+            first, inverse = distinct_rows(node_ids, node_type)
+            x = self.convs[0].lin(self.node_features(node_ids[first], node_type[first]))[inverse]
         for i, conv in enumerate(self.convs):
-            x = torch.sparse.mm(adj, conv.lin(x)) + conv.bias
+            x = torch.sparse.mm(adj, x if i == 0 else conv.lin(x)) + conv.bias
             if i < len(self.convs) - 1:
                 x = self.dropout(F.relu(x))
         return x
