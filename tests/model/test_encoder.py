@@ -112,8 +112,19 @@ def test_cls_only_last_layer_equals_the_full_pass(tokenizer, samples, n_layers):
     ids = collate(samples).stmt_ids
     with torch.inference_mode():
         full = enc.text(ids)[:, 0]
-        fast = enc.text.cls_states(ids, chunk=5)
+        fast = enc.text.cls_states(ids, tokens=40)
     torch.testing.assert_close(fast, full, atol=1e-5, rtol=1e-4)
+
+
+def test_length_groups_cover_every_statement_within_the_budget():
+    from mirtune.model.encoder import length_groups
+
+    lengths = sorted([3, 3, 4, 5, 9, 9, 20, 64, 64, 64, 0])
+    groups = list(length_groups(lengths, 20))
+    assert groups[0][0] == 0 and groups[-1][1] == len(lengths)
+    assert all(a[1] == b[0] for a, b in zip(groups, groups[1:]))
+    assert all(e - s == 1 or (e - s) * max(lengths[e - 1], 1) <= 20 for s, e in groups)
+    assert (7, 8) in groups and (8, 9) in groups  # a statement longer than the budget runs alone
 
 
 def test_statement_cache_gives_the_same_embeddings_and_fills_once(model, samples):
