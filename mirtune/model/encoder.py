@@ -219,7 +219,7 @@ class StatementEncoder(nn.Module):
         return self.layers(self.dropout(self._inputs(ids)), src_key_padding_mask=~keep)
 
     @torch.inference_mode()
-    def cls_states(self, ids: Tensor, tokens: int = 1536) -> Tensor:
+    def cls_states(self, ids: Tensor, tokens: int = 1024) -> Tensor:
         """Final [CLS] states [S, d] in inference mode: what forward()[:, 0] gives, with the last layer run
         for the [CLS] query alone (its keys and values still see every position), which saves most of that
         layer's work. Statements are sorted by length and run in groups of about `tokens` padded positions, each
