@@ -108,7 +108,7 @@ def check_readout(readout: str) -> str:
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector: building graphs allocates millions of small acyclic objects whose
-    collections would scan every live object (the model's included) over and over: 2-3% of embedding time."""
+    collections would scan every live object (the model's included) over and over."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

@@ -224,7 +224,7 @@ class StatementEncoder(nn.Module):
         for the [CLS] query alone (its keys and values still see every position), which saves most of that
         layer's work. Statements are sorted by length and run in groups of about `tokens` padded positions, each
         trimmed to its longest statement: small products that stay in cache, and little padding even among the
-        long statements (measured 10-15% faster than groups of a fixed count). The states are float32 whatever
+        long statements (faster than groups of a fixed count). The states are float32 whatever
         the encoder's precision (see MIREncoder.in_precision)."""
         keep = ids != self.cfg.pad_id
         lengths = keep.sum(1)
@@ -302,7 +302,7 @@ class GraphEncoder(nn.Module):
 
         Out of training, nodes with the same ids and type (every `i32` variable, every `0` constant, every
         repeated statement) share their features and first-layer transform, so those are computed once per
-        distinct node: about a quarter of the rows on real IR. In training, dropout makes each row its own."""
+        distinct node. In training, dropout makes each row its own."""
         adj = self.adjacency(edge_index, node_ids.shape[0])
         if self.training:
             x = self.convs[0].lin(self.dropout(self.node_features(node_ids, node_type)))
