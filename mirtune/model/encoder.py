@@ -111,7 +111,7 @@ def distinct_rows(*columns: Tensor) -> tuple[Tensor, Tensor]:
 def max_by_group(values: Tensor, group: Tensor, num_groups: int) -> Tensor:
     """Element-wise max of the rows of `values` per group id (0 for a group with no rows)."""
     out = values.new_zeros((num_groups, values.shape[1]))
-    return out.index_reduce_(0, group, values, "amax", include_self=False)
+    return out.scatter_reduce_(0, group.unsqueeze(1).expand_as(values), values, "amax", include_self=False)
 
 
 READOUTS = ("mean", "meanmax")
