@@ -179,3 +179,22 @@ def test_meanmax_readout_doubles_the_vector_and_keeps_the_means(files, model_dir
 
     with pytest.raises(UsageError, match="unknown readout"):
         embed(order, model_dir=model_dir, readout="max")
+
+
+def test_bf16_without_bfloat16_hardware_says_so(files, model_dir, tmp_path, capsys, cli, monkeypatch):
+    import mirtune.embedding as membedding
+
+    monkeypatch.setattr(membedding, "native_bf16", lambda: False)
+    out = tmp_path / "low.npy"
+    assert main(["embed", str(files["a.ll"]), "--model", str(model_dir), "--precision", "bf16", "-o", str(out)]) == 0
+    assert "no bfloat16 hardware" in capsys.readouterr().err
+    assert np.load(out).shape == (1, 64)
+
+
+def test_native_bf16_reads_the_cpu_flags():
+    from pathlib import Path
+
+    from mirtune.embedding import native_bf16
+
+    flags = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").is_file() else ""
+    assert native_bf16() == ("amx_bf16" in flags or "avx512_bf16" in flags)
