@@ -209,5 +209,5 @@ def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str
     if not vectors:
         from mirtune.model.encoder import embedding_dim
 
-        return np.zeros((0, embedding_dim(load_encoder(model_dir).config, check_readout(readout))), np.float32)
+        return np.zeros((0, embedding_dim(load_encoder(model_dir, precision).config, readout)), np.float32)
     return np.stack(vectors)

@@ -421,22 +421,19 @@ class MIREncoder(nn.Module):
         ids = batch.stmt_ids
         if ids.shape[0] == 0:
             return ids.new_zeros((0, self.cfg.d_model), dtype=torch.float32)
+        if cache is None and not dedup:
+            return self.text.cls_states(ids)
+        first, inverse = distinct_rows(ids)
         if cache is None:
-            if not dedup:
-                return self.text.cls_states(ids)
-            uniq, inverse = torch.unique(ids, dim=0, return_inverse=True)
-            return self.text.cls_states(uniq)[inverse]
-        rows_np = ids.cpu().numpy()
-        keys = [row.tobytes() for row in rows_np]
-        distinct = list(dict.fromkeys(keys))
-        if len(cache) + len(distinct) > cache.limit:
+            return self.text.cls_states(ids[first])[inverse]
+        keys = [row.tobytes() for row in ids[first].cpu().numpy()]
+        if len(cache) + len(keys) > cache.limit:
             cache.clear()
-        missing = [k for k in distinct if k not in cache.row_of]
+        missing = [i for i, k in enumerate(keys) if k not in cache.row_of]
         if missing:
-            new = np.frombuffer(bytearray(b"".join(missing)), dtype=rows_np.dtype).reshape(len(missing), -1)
-            cache.add(missing, self.text.cls_states(torch.from_numpy(new).to(ids.device)))
+            cache.add([keys[i] for i in missing], self.text.cls_states(ids[first[missing]]))
         rows = torch.as_tensor([cache.row_of[k] for k in keys], device=ids.device)
-        return cache.table[rows]
+        return cache.table[rows][inverse]
 
     def parameter_counts(self) -> dict[str, int]:
         """Parameters per part (the shared token embedding counted once, on its own)."""

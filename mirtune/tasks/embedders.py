@@ -114,12 +114,13 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
         return np.asarray(embedding.embed([str(p) for p in paths], model_dir=str(resolved), precision=precision,
                                           readout=readout), dtype=np.float64)
 
-    suffix = f"-{modality}" if modality != "both" else ""
-    suffix += f"-{readout}" if readout != "mean" else ""
-    suffix += f"-{precision}" if precision != "fp32" else ""
-    details = [f"{modality}-only"] if modality != "both" else []
-    details += [f"{readout} readout"] if readout != "mean" else []
-    details += [precision] if precision != "fp32" else []
+    # (name tag, description) of each way this embedding differs from the default one
+    variants = [(tag, text) for tag, text, default in ((modality, f"{modality}-only", modality == "both"),
+                                                        (readout, f"{readout} readout", readout == "mean"),
+                                                        (precision, precision, precision == "fp32"))
+                if not default]
+    suffix = "".join(f"-{tag}" for tag, _ in variants)
+    details = [text for _, text in variants]
     return Embedder("mirencoder" + suffix, f"mirencoder-{fingerprint}{suffix}", embed_batch,
                     f"MIREncoder {resolved}" + (f" ({', '.join(details)})" if details else ""),
                     {"model_dir": str(resolved), "fingerprint": fingerprint, "ablation": ablation,

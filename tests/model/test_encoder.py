@@ -12,7 +12,7 @@ from mirtune.ir.graph import build_graph
 from mirtune.ir.module import IRModule
 from mirtune.ir.tokenizer import IRTokenizer
 from mirtune.model.config import PRESETS, preset
-from mirtune.model.encoder import MIREncoder, StatementCache, collate
+from mirtune.model.encoder import MIREncoder, StatementCache, collate, distinct_rows
 from mirtune.pretrain.samples import module_to_sample, sample_arrays
 
 PROGRAMS = {
@@ -190,7 +190,8 @@ def test_empty_graph_flows_and_single_file(model, samples):
 
 
 def test_graph_propagation_equals_torch_geometric_gcnconv(model, samples):
-    """One sparse product per layer with the shared normalised adjacency = calling each GCNConv on the edges."""
+    """One sparse product per layer with the shared normalised adjacency, and each distinct node's features
+    computed once, = calling each GCNConv on the edges, node by node."""
 
     batch = collate(samples, model.cfg.n_flows)
     g = model.graph.eval()
@@ -203,6 +204,8 @@ def test_graph_propagation_equals_torch_geometric_gcnconv(model, samples):
             if i < len(g.convs) - 1:
                 x = F.relu(x)
     assert ours.shape == x.shape and torch.allclose(ours, x, atol=1e-5)
+    # out of training, repeated nodes share one feature row (and the result above still equals the full pass)
+    assert distinct_rows(batch.node_ids, batch.node_type)[0].shape[0] < 0.8 * batch.num_nodes
 
 
 def test_graph_encoder_trains_through_the_sparse_product(model, samples):
@@ -258,27 +261,8 @@ def test_meanmax_readout_is_the_mean_and_the_max_of_each_modality(model, samples
 
 
 def test_distinct_rows_finds_first_occurrences_across_columns():
-    from mirtune.model.encoder import distinct_rows
-
     ids = torch.tensor([[1, 2], [3, 4], [1, 2], [1, 2], [3, 4]])
     kind = torch.tensor([0, 0, 0, 1, 0])
     first, inverse = distinct_rows(ids, kind)
     assert first.tolist() == [0, 1, 3] and inverse.tolist() == [0, 1, 0, 2, 1]
     assert torch.equal(torch.cat([ids, kind[:, None]], 1)[first][inverse], torch.cat([ids, kind[:, None]], 1))
-
-
-def test_graph_encoder_shares_repeated_nodes_only_out_of_training(model, samples):
-    """Evaluation computes each distinct node's features once; the latents equal a row-by-row pass."""
-    batch = collate(samples)
-    g = model.graph.eval()
-    with torch.inference_mode():
-        got = g(batch.node_ids, batch.node_type, batch.edge_index)
-        x = g.node_features(batch.node_ids, batch.node_type)
-        adj = g.adjacency(batch.edge_index, batch.num_nodes)
-        for i, conv in enumerate(g.convs):
-            x = torch.sparse.mm(adj, conv.lin(x)) + conv.bias
-            x = F.relu(x) if i < len(g.convs) - 1 else x
-    torch.testing.assert_close(got, x, atol=1e-5, rtol=1e-4)
-    from mirtune.model.encoder import distinct_rows
-
-    assert distinct_rows(batch.node_ids, batch.node_type)[0].shape[0] < 0.8 * batch.num_nodes  # it really shares
