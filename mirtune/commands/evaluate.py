@@ -1,7 +1,8 @@
 """`mirtune evaluate`: reproduce the MIREncoder device-mapping and thread-coarsening tables with frozen embeddings.
 
     mirtune evaluate devmap|coarsening [--data-dir D] [--embedding mirencoder|ir2vec] [--model-dir M]
-        [--ablation text|graph] [--readout mean|meanmax] [--precision fp32|bf16] [--head mlp|gbt] [--seeds 5]
+        [--ablation text|graph] [--readout mean|meanmax] [--precision fp32|bf16] [--head mlp|gbt]
+        [--pca 0,4,8,16] [--seeds 5]
         [--json OUT.json] [--plot OUT.png] [--quick]
 
 Embeds every kernel's IR once (cached), chooses the head's hyper-parameters by inner cross-validation on the
@@ -46,6 +47,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seeds", type=int, default=5, metavar="N", help="head seeds 0..N-1 (default 5)")
     p.add_argument("--head", default="mlp", metavar="KIND",
                    help="mlp (three linear layers, as the paper; default) or gbt (gradient-boosted trees)")
+    p.add_argument("--pca", default=None, metavar="K,K",
+                   help="embedding sizes the head search tries: 0 = the whole embedding (default), K = its first K "
+                        "principal components (fitted on the training rows; transfer and work-group size kept)")
     p.add_argument("--json", default=None, metavar="OUT", help="write the results as JSON")
     p.add_argument("--plot", default=None, metavar="OUT.png", help="where to write the chart")
     p.add_argument("--no-plot", action="store_true", help="write no chart")
@@ -266,6 +270,19 @@ def _parse_folds(task: str, text: str | None) -> list | None:
     return parts
 
 
+def _int_list(flag: str, text: str | None, minimum: int, example: str) -> list[int] | None:
+    """A comma-separated list of whole numbers >= `minimum`, or None when the option is absent."""
+    if text is None:
+        return None
+    try:
+        values = [int(t) for t in text.split(",")]
+    except ValueError:
+        raise UsageError(f"{flag} takes whole numbers like {example}, got {text!r}") from None
+    if min(values) < minimum:
+        raise UsageError(f"{flag} values must be >= {minimum}")
+    return values
+
+
 def run_evaluate(args: argparse.Namespace) -> int:
     """Run one evaluation from parsed arguments; print the table; write JSON and the chart."""
     from mirtune.paths import data_dir
@@ -293,12 +310,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     folds = _parse_folds(args.task, args.folds)
-    try:
-        epochs = [int(e) for e in args.epochs.split(",")] if args.epochs else None
-    except ValueError:
-        raise UsageError(f"--epochs takes whole numbers like 30,60,120, got {args.epochs!r}") from None
-    if epochs is not None and (not epochs or min(epochs) < 1):
-        raise UsageError("--epochs values must be >= 1")
+    epochs = _int_list("--epochs", args.epochs, 1, "30,60,120")
+    pca = tuple(_int_list("--pca", args.pca, 0, "0,4,8,16") or (0,))
     if args.protocol is not None and args.task != "coarsening":
         raise UsageError("--protocol applies to coarsening only")
     data = data_dir(args.data_dir)
@@ -345,7 +358,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
             result = devmap.run(data, embedder, seeds=seeds, quick=args.quick, folds=folds, use_ray=use_ray,
                                 n_configs=args.configs, note=note, progress=progress, epochs=epochs,
-                                head=args.head)
+                                head=args.head, pca=pca)
             prior = devmap.prior_from_predictions(data)
             table = devmap_table(result, prior)
         else:
@@ -353,7 +366,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
             result = coarsening.run(data, embedder, seeds=seeds, quick=args.quick, kernels=folds, use_ray=use_ray,
                                     n_configs=args.configs, note=note, progress=progress,
-                                    protocol=args.protocol or "loko", epochs=epochs, head=args.head)
+                                    protocol=args.protocol or "loko", epochs=epochs, head=args.head, pca=pca)
             prior = coarsening.prior_from_predictions(data)
             table = coarsening_table(result, prior)
     finally:
@@ -362,6 +375,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
             shutdown_ray()
     result["ablation"] = args.ablation
+    result["pca"] = list(pca)
     result["embedding_meta"] = {k: v for k, v in embedder.meta.items() if k in ("readout", "precision", "version")}
     result["embedding_description"] = embedder.description
     result["command"] = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])

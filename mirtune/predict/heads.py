@@ -1,5 +1,8 @@
 """Small task heads on frozen embeddings: a three-linear-layer MLP classifier, as in the MIREncoder paper, and
 gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier), the kind of head IR2Vec's experiments use.
+Either can see the embedding through its first `pca` principal components (fitted on the training rows only;
+trailing context columns such as transfer bytes pass through unchanged): a 256-d embedding over 600 training rows
+hides low-dimensional signal from trees, which split on one column at a time.
 
     head = MLPHead(n_classes=2, config=HeadConfig(hidden=64, lr=1e-3), seed=0).fit(X_train, y_train)
     labels = head.predict(X_test)
@@ -43,6 +46,7 @@ class HeadConfig(_Config):
     epochs: int = 100
     batch_size: int = 64
     dropout: float = 0.1
+    pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class GBTConfig(_Config):
     min_samples_leaf: int = 20
     l2_regularization: float = 0.0
     max_features: float = 1.0
+    pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
 
 
 HEADS = ("mlp", "gbt")
@@ -81,6 +86,35 @@ class Standardiser:
 
     def transform(self, X: np.ndarray) -> np.ndarray:
         return (np.asarray(X, dtype=np.float64) - self.mean_) / self.std_
+
+
+class EmbeddingPCA:
+    """The first `n_components` principal components of the leading (embedding) columns, standardised with the
+    statistics of the rows it was fitted on; the trailing `keep` columns (context features) pass through. Fewer
+    components are kept where the rows or columns are fewer."""
+
+    def __init__(self, n_components: int, keep: int = 0) -> None:
+        if n_components < 1 or keep < 0:
+            raise ValueError("EmbeddingPCA needs n_components >= 1 and keep >= 0")
+        self.n_components, self.keep = int(n_components), int(keep)
+
+    def fit(self, X: np.ndarray) -> "EmbeddingPCA":
+        X = np.asarray(X, dtype=np.float64)
+        d = X.shape[1] - self.keep
+        if d < 1:
+            raise ValueError(f"EmbeddingPCA: {X.shape[1]} columns, {self.keep} of them kept; nothing to reduce")
+        self.scaler_ = Standardiser().fit(X[:, :d])
+        Z = self.scaler_.transform(X[:, :d])
+        self.center_ = Z.mean(axis=0)
+        _, _, vt = np.linalg.svd(Z - self.center_, full_matrices=False)
+        self.components_ = vt[:min(self.n_components, len(vt))]
+        return self
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        d = X.shape[1] - self.keep
+        Z = (self.scaler_.transform(X[:, :d]) - self.center_) @ self.components_.T
+        return np.hstack([Z, X[:, d:]])
 
 
 class MLPHead:
@@ -197,20 +231,38 @@ class GBTHead:
         return self.predict_proba(X).argmax(axis=1)
 
 
-def make_head(n_classes: int, config: HeadConfig | GBTConfig | dict | None = None, seed: int = 0
-              ) -> MLPHead | GBTHead:
-    """The head a configuration describes (a dict's "head" key: "mlp", the default, or "gbt")."""
+class ReducedHead:
+    """A head fitted on `EmbeddingPCA` features of its rows (the reduction fitted on the training rows only)."""
+
+    def __init__(self, head: "MLPHead | GBTHead", reducer: EmbeddingPCA) -> None:
+        self.head, self.reducer = head, reducer
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> "ReducedHead":
+        self.head.fit(self.reducer.fit(X).transform(X), y)
+        return self
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        return self.head.predict_proba(self.reducer.transform(X))
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return self.predict_proba(X).argmax(axis=1)
+
+
+def make_head(n_classes: int, config: HeadConfig | GBTConfig | dict | None = None, seed: int = 0, keep: int = 0
+              ) -> MLPHead | GBTHead | ReducedHead:
+    """The head a configuration describes (a dict's "head" key: "mlp", the default, or "gbt"); with `pca` > 0 it
+    sees that many principal components of all but the trailing `keep` columns, and those columns as they are."""
     if isinstance(config, dict):
         kind = config.get("head", "mlp")
         if kind not in HEADS:
             raise ValueError(f"unknown head {kind!r}; choose from {', '.join(HEADS)}")
         config = GBTConfig.from_dict(config) if kind == "gbt" else HeadConfig.from_dict(config)
-    if isinstance(config, GBTConfig):
-        return GBTHead(n_classes, config, seed)
-    return MLPHead(n_classes, config, seed)
+    config = config or HeadConfig()
+    head = GBTHead(n_classes, config, seed) if isinstance(config, GBTConfig) else MLPHead(n_classes, config, seed)
+    return ReducedHead(head, EmbeddingPCA(config.pca, keep)) if config.pca > 0 else head
 
 
 def fit_predict(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray, n_classes: int,
-                config: HeadConfig | GBTConfig | dict | None = None, seed: int = 0) -> np.ndarray:
-    """Fit a head on the training rows and return its labels for the test rows."""
-    return make_head(n_classes, config, seed).fit(X_train, y_train).predict(X_test)
+                config: HeadConfig | GBTConfig | dict | None = None, seed: int = 0, keep: int = 0) -> np.ndarray:
+    """Fit a head on the training rows and return its labels for the test rows (`keep`: see `make_head`)."""
+    return make_head(n_classes, config, seed, keep).fit(X_train, y_train).predict(X_test)

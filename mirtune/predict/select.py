@@ -60,6 +60,7 @@ class Problem:
     inner_splits: Callable[[np.ndarray, int, int], list[Split]]  # (train_idx, n_inner, seed) -> splits
     score: Callable[[np.ndarray, np.ndarray], float]     # (row indices, predicted labels) -> higher is better
     fold_ids: list[int] = field(default_factory=list)    # the published fold number of each outer split
+    keep_columns: int = 0                                # trailing non-embedding columns, never PCA-reduced
 
     def __post_init__(self) -> None:
         if not self.fold_ids:
@@ -94,28 +95,31 @@ def kfold(train_idx: np.ndarray, n_splits: int, seed: int) -> list[Split]:
 
 
 def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), seed: int = 0,
-                 batch_size: int = 64, head: str = "mlp") -> list[dict[str, Any]]:
+                 batch_size: int = 64, head: str = "mlp", pca: Sequence[int] = (0,)) -> list[dict[str, Any]]:
     """`n_configs` distinct head configurations of kind `head` ("mlp": GRID x epochs; "gbt": GBT_GRID), drawn
-    with a fixed seed."""
+    with a fixed seed, each crossed with the embedding sizes `pca` (0: the whole embedding; K: its first K
+    principal components). The draws do not depend on `pca`."""
+    if any(int(k) < 0 for k in pca) or not len(pca):
+        raise ValueError("pca sizes must be >= 0 (0 = the whole embedding)")
+    rng = np.random.RandomState(seed)
     if head == "gbt":
         grid = list(itertools.product(*GBT_GRID.values()))
-        rng = np.random.RandomState(seed)
         picks = rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False)
-        return [GBTConfig(**dict(zip(GBT_GRID, grid[i]))).to_dict() for i in picks]
-    if head != "mlp":
+        base = [GBTConfig(**dict(zip(GBT_GRID, grid[i]))) for i in picks]
+    elif head == "mlp":
+        grid = list(itertools.product(GRID["hidden"], GRID["lr"], GRID["weight_decay"], tuple(epochs)))
+        picks = rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False)
+        base = [HeadConfig(hidden=int(h), lr=float(lr), weight_decay=float(wd), epochs=int(ep),
+                           batch_size=batch_size) for h, lr, wd, ep in (grid[i] for i in picks)]
+    else:
         raise ValueError(f"unknown head {head!r}; choose from {', '.join(HEADS)}")
-    grid = list(itertools.product(GRID["hidden"], GRID["lr"], GRID["weight_decay"], tuple(epochs)))
-    rng = np.random.RandomState(seed)
-    picks = rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False)
-    return [HeadConfig(hidden=int(h), lr=float(lr), weight_decay=float(wd), epochs=int(ep),
-                       batch_size=batch_size).to_dict()
-            for h, lr, wd, ep in (grid[i] for i in picks)]
+    return [dict(cfg.to_dict(), pca=int(k)) for k in dict.fromkeys(int(k) for k in pca) for cfg in base]
 
 
 def _default_fit(problem: Problem, train_idx: np.ndarray, test_idx: np.ndarray, config: dict, seed: int
                  ) -> np.ndarray:
     return fit_predict(problem.X[train_idx], problem.y[train_idx], problem.X[test_idx], problem.n_classes,
-                       config, seed)
+                       config, seed, problem.keep_columns)
 
 
 def inner_cv_score(problem: Problem, outer_k: int, config: dict, n_inner: int = 3,
@@ -229,8 +233,8 @@ def _fit_fold(problem: Problem, k: int, config: dict, seeds: Sequence[int]) -> n
     limit_threads(1)
     tr, te = problem.outer[k]
     cfg = {key: v for key, v in config.items() if key != "inner_score"}
-    return np.stack([fit_predict(problem.X[tr], problem.y[tr], problem.X[te], problem.n_classes, cfg, s)
-                     for s in seeds])
+    return np.stack([fit_predict(problem.X[tr], problem.y[tr], problem.X[te], problem.n_classes, cfg, s,
+                                 problem.keep_columns) for s in seeds])
 
 
 def evaluate_outer(problems: Sequence[Problem], chosen: dict[tuple[str, int], dict], seeds: Sequence[int],

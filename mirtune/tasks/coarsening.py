@@ -186,7 +186,7 @@ def make_joint_problem(data: CoarseningData, X: np.ndarray, kernels: Sequence[st
     rows = [i * n + k for i in range(n_p) for k in held]
     outer = [(np.array([r for r in range(n_p * n) if r != t]), np.array([t])) for t in rows]
     return Problem(name="joint", X=Xj, y=yj, n_classes=len(FACTORS), outer=outer, inner_splits=_kfold_inner,
-                   score=functools.partial(_speedup_score, rt), fold_ids=rows)
+                   score=functools.partial(_speedup_score, rt), fold_ids=rows, keep_columns=n_p)
 
 
 PROTOCOLS = ("loko", "ir2vec")
@@ -196,11 +196,12 @@ def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool 
         kernels: Sequence[str] | None = None, use_ray: bool = True, n_configs: int | None = None,
         note: Callable[[str], None] = print, progress: Callable | None = None,
         epochs: Sequence[int] | None = None, head: str = "mlp",
-        protocol: str = "loko") -> dict[str, Any]:
+        protocol: str = "loko", pca: Sequence[int] = (0,)) -> dict[str, Any]:
     """The whole thread-coarsening evaluation; returns the JSON-ready result (see mirtune evaluate).
 
     protocol "loko" (default): per platform, leave one kernel out (DeepTune, NCC); "ir2vec": IR2Vec's joint
     model with 68 leave-one-row-out folds (`make_joint_problem`), only to compare with figures measured that way.
+    `pca`: the embedding sizes the head search tries (0 = whole; K = first K principal components).
     """
     from mirtune.predict.select import evaluate_outer, search_space, select_configs
     from mirtune.tasks.devmap import summarise
@@ -222,7 +223,7 @@ def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool 
     else:
         problems = [make_joint_problem(data, X, kernels)]
     epochs = tuple(epochs) if epochs else ((10, 20) if quick else (100, 200, 400))
-    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs, batch_size=16, head=head)
+    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs, batch_size=16, head=head, pca=pca)
     n_inner = 2 if quick else 3
     note(f"coarsening: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV over "
          f"the training kernels ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")

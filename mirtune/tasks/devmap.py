@@ -115,6 +115,9 @@ def deeptune_folds(labels: Sequence[int], n_splits: int = N_FOLDS, seed: int = 2
     return fold
 
 
+N_CONTEXT = 2  # the trailing feature columns that are not the embedding
+
+
 def context_features(df: pd.DataFrame) -> np.ndarray:
     """log1p(transfer bytes), log1p(work-group size): [n, 2]."""
     return np.log1p(df[["transfer", "wgsize"]].to_numpy(dtype=np.float64))
@@ -183,7 +186,8 @@ def make_problem(df: pd.DataFrame, X: np.ndarray, platform: str, folds: Sequence
     labels = df.label.to_numpy()
     return Problem(name=platform, X=X, y=labels, n_classes=2, outer=outer,
                    inner_splits=functools.partial(_stratified_inner, labels),
-                   score=functools.partial(_accuracy_score, labels), fold_ids=wanted)
+                   score=functools.partial(_accuracy_score, labels), fold_ids=wanted,
+                   keep_columns=N_CONTEXT)
 
 
 def features(df: pd.DataFrame, embeddings: np.ndarray) -> np.ndarray:
@@ -199,8 +203,9 @@ def summarise(values: Sequence[float]) -> tuple[float, float]:
 def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = False,
         folds: Sequence[int] | None = None, use_ray: bool = True, n_configs: int | None = None,
         note: Callable[[str], None] = print, progress: Callable | None = None,
-        epochs: Sequence[int] | None = None, head: str = "mlp") -> dict[str, Any]:
-    """The whole device-mapping evaluation; returns the JSON-ready result (see mirtune evaluate)."""
+        epochs: Sequence[int] | None = None, head: str = "mlp", pca: Sequence[int] = (0,)) -> dict[str, Any]:
+    """The whole device-mapping evaluation; returns the JSON-ready result (see mirtune evaluate). `pca`: the
+    embedding sizes the head search tries (0 = whole; K = first K principal components, context kept)."""
     from mirtune.predict.select import evaluate_outer, search_space, select_configs
     from mirtune.tasks.embedders import embed_files
 
@@ -214,7 +219,7 @@ def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = Fal
     t_embed = time.monotonic() - t0
     problems = [make_problem(frames[p], features(frames[p], emb), p, folds) for p in PLATFORMS]
     epochs = tuple(epochs) if epochs else ((5, 10) if quick else (60, 120, 240))
-    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs, head=head)
+    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs, head=head, pca=pca)
     n_inner = 2 if quick else 3
     note(f"devmap: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV "
          f"on the training folds ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")
@@ -243,6 +248,8 @@ def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = Fal
             entry[key], entry[key + "_std"] = summarise([m[key] for m in per_seed])
         entry["oracle_speedup"] = per_seed[0]["oracle_speedup"]
         entry["per_seed"] = {key: [m[key] for m in per_seed] for key in ("accuracy", "f1", "speedup")}
+        # per seed, the predicted device of every row in file order (-1: row in no evaluated fold)
+        entry["predictions"] = preds[prob.name].tolist()
         entry["chosen_configs"] = [dict(chosen[(prob.name, k)], fold=prob.fold_ids[k]) for k in range(len(prob.outer))]
         result[prob.name] = entry
     result["timing_s"] = {"embed": round(t_embed, 1), "select": round(t_select, 1), "fit": round(t_fit, 1),

@@ -6,6 +6,7 @@ import importlib.util
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,6 +58,11 @@ def test_unknown_head_and_epochs_for_trees(capsys, shared_data):
     _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--head", "svm"], "unknown head")
     _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--head", "gbt", "--epochs", "10"],
                     "mlp head only")
+
+
+def test_bad_pca_sizes(capsys, shared_data):
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--pca", "4,x"], "--pca takes whole numbers")
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--pca", "-4"], "--pca values must be >= 0")
 
 
 def test_precision_is_for_the_encoder_only(capsys, shared_data):
@@ -115,6 +121,9 @@ def test_quick_devmap_with_ir2vec_writes_json_and_plot(shared_data, ray_cluster,
         assert 0.0 <= m["accuracy"] <= 1.0 and 0.0 <= m["f1"] <= 1.0 and m["speedup"] > 0
         assert m["n_rows"] == {"amd": 136, "nvidia": 138}[platform]  # the rows of folds 0 and 1
         assert [c["fold"] for c in m["chosen_configs"]] == [0, 1]
+        preds = np.array(m["predictions"])  # [seeds, 680]: the evaluated rows get a device, the rest -1
+        assert preds.shape == (2, 680) and int((preds >= 0).sum(axis=1)[0]) == m["n_rows"]
+        assert set(np.unique(preds)) <= {-1, 0, 1}
     assert result["seeds"] == [0, 1] and result["folds"] == [0, 1] and result["embedding"] == "ir2vec"
     assert (tmp_path / "devmap.png").stat().st_size > 1000
     assert set(result["timing_s"]) >= {"embed", "select", "fit", "total"}
@@ -142,9 +151,11 @@ def test_quick_coarsening_with_the_trees_head(shared_data, tmp_path, capsys):
     pytest.importorskip("ir2vec")
     out = tmp_path / "tc_gbt.json"
     rc = _main(["coarsening", "--embedding", "ir2vec", "--head", "gbt", "--quick", "--seeds", "2",
-                "--folds", "mt,nbody", "--no-ray", "--json", str(out), "--no-plot"])
+                "--folds", "mt,nbody", "--no-ray", "--pca", "0,4", "--json", str(out), "--no-plot"])
     printed = capsys.readouterr()
     assert rc == 0, printed.err
     result = json.loads(out.read_text())
     assert result["head"] == "gbt" and all(c["head"] == "gbt" for c in result["candidates"])
+    assert result["pca"] == [0, 4] and [c["pca"] for c in result["candidates"]] == [0, 0, 4, 4]
+    assert all(c["pca"] in (0, 4) for c in result["chosen_configs"]["Fermi"])
     assert all(result["per_gpu"][p] > 0 for p in result["per_gpu"])

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from mirtune.predict import select
-from mirtune.predict.heads import GBTConfig, GBTHead, HeadConfig, MLPHead, Standardiser, fit_predict, make_head
+from mirtune.predict.heads import (EmbeddingPCA, GBTConfig, GBTHead, HeadConfig, MLPHead, ReducedHead, Standardiser,
+                                   fit_predict, make_head)
 from mirtune.predict.select import Problem, inner_cv_score, kfold, search_space, select_configs, stratified_kfold
 
 
@@ -112,6 +113,52 @@ def test_search_space_is_small_distinct_and_fixed():
     assert a == b and len(a) == 8
     assert len({tuple(sorted(c.items())) for c in a}) == 8
     assert {c["epochs"] for c in a} <= {30, 60}
+
+
+def test_search_space_crosses_the_draws_with_the_pca_sizes():
+    base = search_space(4, head="gbt")
+    crossed = search_space(4, head="gbt", pca=(0, 8, 8, 2))
+    assert [c["pca"] for c in crossed] == [0] * 4 + [8] * 4 + [2] * 4  # repeated sizes once, in the given order
+    assert [dict(c, pca=0) for c in crossed[4:8]] == base  # the draws do not depend on pca
+    assert all(c["pca"] == 0 for c in base) and all(c["pca"] == 0 for c in search_space(3))
+    with pytest.raises(ValueError, match="pca"):
+        search_space(2, pca=(-1,))
+
+
+def _hidden_direction(n: int = 240, dim: int = 60, seed: int = 0):
+    """The label is the sign of one latent spread over all `dim` noisy columns, plus a kept context column."""
+    rng = np.random.RandomState(seed)
+    z = rng.randn(n)
+    X = np.outer(z, rng.randn(dim)) * 2 + rng.randn(n, dim) * 0.5
+    context = rng.rand(n, 1) * 1e6  # large-scale column that must pass through untouched
+    return np.hstack([X, context]), (z > 0).astype(int)
+
+
+def test_embedding_pca_fits_on_training_rows_and_passes_context_through():
+    X, _ = _hidden_direction()
+    red = EmbeddingPCA(3, keep=1).fit(X[:200])
+    Z = red.transform(X)
+    assert Z.shape == (240, 4) and np.array_equal(Z[:, -1], X[:, -1])
+    train = Z[:200, :3]
+    assert np.allclose(train.mean(axis=0), 0, atol=1e-9)  # centred on the training rows
+    var = train.var(axis=0)
+    assert var[0] > 10 * var[1] and var[1] >= var[2]  # the latent direction comes first
+    assert np.allclose(np.corrcoef(train.T) - np.eye(3), 0, atol=1e-6)
+    assert not np.allclose(Z[200:, :3].mean(axis=0), 0, atol=1e-3)  # test rows use the training statistics
+    assert EmbeddingPCA(50).fit(X[:10]).transform(X).shape == (240, 10)  # at most as many components as rows
+    with pytest.raises(ValueError, match="nothing to reduce"):
+        EmbeddingPCA(2, keep=61).fit(X)
+
+
+def test_pca_heads_find_a_direction_spread_over_many_columns():
+    X, y = _hidden_direction()
+    for cfg in ({"head": "gbt", "max_iter": 50, "min_samples_leaf": 5, "pca": 2},
+                {"hidden": 16, "epochs": 60, "lr": 1e-2, "pca": 2}):
+        head = make_head(2, cfg, seed=0, keep=1)
+        assert isinstance(head, ReducedHead) and head.reducer.keep == 1
+        assert (head.fit(X[:200], y[:200]).predict(X[200:]) == y[200:]).mean() >= 0.9
+        assert np.array_equal(fit_predict(X[:200], y[:200], X[200:], 2, cfg, 0, keep=1), head.predict(X[200:]))
+    assert isinstance(make_head(2, {"head": "gbt", "pca": 0}), GBTHead)
 
 
 def _toy_problem(n: int = 40, n_folds: int = 4) -> Problem:
