@@ -1,0 +1,140 @@
+"""Where the device-mapping signal is: one fixed trees head on several feature sets, and what its errors are.
+
+An analysis, not a result: every feature set gets the SAME gradient-boosted trees configuration (no search; the
+project's `GBTHead` with max_iter 200, min_samples_leaf 10) on the DeepTune/NCC folds, so the accuracies compare
+feature sets with each other and are not tuned figures (those come from `mirtune evaluate`). Feature sets:
+- context only: log1p(transfer bytes), log1p(work-group size);
+- context + Grewe et al.'s six static code features (the CSV's comp, rational, mem, localmem, coalesced, atomic);
+- context + each embedding, whole, and through its first K principal components (fitted on the training folds);
+- context + Grewe + the whole embedding.
+Then the errors of the whole-embedding sets: how many are near-ties (|log(runtime_cpu / runtime_gpu)| < 0.1, i.e.
+the two devices within about 10%), how many rows every embedding gets wrong, and which suites they come from.
+Prints the figures; saves JSON and a PNG chart.
+
+    MIRTUNE_DATA=../shared/data .venv/bin/python benchmarks/devmap_signal.py [--pca 4,16] \
+        [--out benchmarks/results/devmap_signal.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from mirtune.errors import MirtuneError
+from mirtune.paths import data_dir
+from mirtune.predict.heads import GBTConfig, fit_predict
+from mirtune.tasks.devmap import N_FOLDS, PLATFORMS, context_features, load_platform
+from mirtune.tasks.embedders import embed_files, get_embedder
+
+GREWE = ["comp", "rational", "mem", "localmem", "coalesced", "atomic"]
+HEAD = GBTConfig(max_iter=200, min_samples_leaf=10)
+TIE = 0.1  # |log runtime ratio| below this: the devices are within about 10% of each other
+
+
+def cross_validated(df, X: np.ndarray, keep: int, pca: int = 0) -> np.ndarray:
+    """Per-row predictions of the fixed head over the published folds (the trailing `keep` columns never reduced)."""
+    y, fold = df.label.to_numpy(), df.fold.to_numpy()
+    pred = np.full(len(y), -1)
+    cfg = dict(HEAD.to_dict(), pca=pca)
+    for k in range(N_FOLDS):
+        tr, te = fold != k, fold == k
+        pred[te] = fit_predict(X[tr], y[tr], X[te], 2, cfg, seed=0, keep=keep)
+    return pred
+
+
+def embeddings(names: list[str]) -> dict[str, object]:
+    """The embedders that can run here (ir2vec needs its optional package)."""
+    out = {}
+    for name in names:
+        kind, _, readout = name.partition(":")
+        try:
+            out[name] = get_embedder(kind, readout=readout) if readout else get_embedder(kind)
+        except MirtuneError as err:  # an optional baseline that is not installed: say so and go on
+            print(f"skipping {name}: {err}")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data-dir", default=None)
+    ap.add_argument("--embeddings", default="mirencoder,mirencoder:meanmax,ir2vec")
+    ap.add_argument("--pca", default="4,16", help="principal-component counts to try")
+    ap.add_argument("--out", default="benchmarks/results/devmap_signal.json")
+    args = ap.parse_args()
+    data = data_dir(args.data_dir)
+    t0 = time.monotonic()
+    embedders = embeddings(args.embeddings.split(","))
+    pcas = [int(k) for k in args.pca.split(",") if k]
+    result: dict = {"head": HEAD.to_dict(), "folds": "fold_deeptune_ncc_seed204", "tie_threshold": TIE,
+                    "accuracy": {}, "errors": {}}
+    for plat in PLATFORMS:
+        df = load_platform(data, plat)
+        y = df.label.to_numpy()
+        C = context_features(df)
+        G = df[GREWE].to_numpy(dtype=np.float64)
+        E = {name: embed_files(emb, df.ir_path.tolist()) for name, emb in embedders.items()}
+        sets: dict[str, tuple[np.ndarray, int, int]] = {"context": (C, 2, 0),
+                                                        "context + Grewe": (np.hstack([G, C]), 2, 0)}
+        for name, X in E.items():
+            sets[f"context + {name}"] = (np.hstack([X, C]), 2, 0)
+            for k in pcas:
+                sets[f"context + {name} PCA-{k}"] = (np.hstack([X, C]), 2, k)
+            sets[f"context + Grewe + {name}"] = (np.hstack([X, G, C]), 8, 0)
+        acc, wrong = {}, {}
+        for label, (X, keep, k) in sets.items():
+            pred = cross_validated(df, X, keep, k)
+            acc[label] = float((pred == y).mean())
+            wrong[label] = pred != y
+            print(f"{plat:6s} {label:42s} {100 * acc[label]:6.2f}%", flush=True)
+        margin = np.abs(np.log(df.runtime_cpu.to_numpy() / df.runtime_gpu.to_numpy()))
+        whole = [f"context + {name}" for name in E]
+        shared = np.logical_and.reduce([wrong[w] for w in whole]) if whole else np.zeros(len(y), bool)
+        suites = df.benchmark.str.split("-").str[0]
+        errors = {w: {"errors": int(wrong[w].sum()), "near_ties": int((wrong[w] & (margin < TIE)).sum()),
+                      "over_1.65x": int((wrong[w] & (margin >= 0.5)).sum())} for w in whole}
+        errors["all embeddings wrong"] = {"rows": int(shared.sum()),
+                                          "near_ties": int((shared & (margin < TIE)).sum()),
+                                          "by_suite": {str(s): int(c) for s, c in
+                                                       suites[shared].value_counts().items()}}
+        errors["near_tie_rows"] = int((margin < TIE).sum())
+        result["accuracy"][plat], result["errors"][plat] = acc, errors
+        print(f"{plat}: errors {json.dumps(errors)}", flush=True)
+    result["seconds"] = round(time.monotonic() - t0, 1)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    plot(result, out.with_suffix(".png"))
+    print(f"wrote {out} and {out.with_suffix('.png')}")
+
+
+def plot(result: dict, path: Path) -> None:
+    """Horizontal bars: accuracy per feature set, one panel per platform."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plats = list(result["accuracy"])
+    labels = list(result["accuracy"][plats[0]])
+    fig, axes = plt.subplots(1, len(plats), figsize=(12, 0.35 * len(labels) + 1.5), sharey=True)
+    for ax, plat in zip(np.atleast_1d(axes), plats):
+        vals = [100 * result["accuracy"][plat][lab] for lab in labels]
+        ax.barh(range(len(labels)), vals, color="tab:blue")
+        ax.set_xlim(min(vals) - 3, 100)
+        ax.set_title(f"{PLATFORMS[plat]}: one fixed trees head, DeepTune folds", fontsize=9)
+        ax.set_xlabel("accuracy %")
+        for i, v in enumerate(vals):
+            ax.text(v + 0.1, i, f"{v:.1f}", va="center", fontsize=7)
+    np.atleast_1d(axes)[0].set_yticks(range(len(labels)), labels, fontsize=7)
+    np.atleast_1d(axes)[0].invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    main()
