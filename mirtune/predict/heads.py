@@ -1,8 +1,8 @@
 """Small task heads on frozen embeddings: a three-linear-layer MLP classifier, as in the MIREncoder paper, and
 gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier), the kind of head IR2Vec's experiments use.
 Either can see the embedding through its first `pca` principal components (fitted on the training rows only;
-trailing context columns such as transfer bytes pass through unchanged): a 256-d embedding over 600 training rows
-hides low-dimensional signal from trees, which split on one column at a time.
+trailing context columns such as transfer bytes pass through unchanged): fewer, denser columns than a 256-d
+embedding for a head trained on a few hundred rows; the inner-CV search decides whether that helps.
 
     head = MLPHead(n_classes=2, config=HeadConfig(hidden=64, lr=1e-3), seed=0).fit(X_train, y_train)
     labels = head.predict(X_test)
