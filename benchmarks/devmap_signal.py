@@ -4,7 +4,8 @@ An analysis, not a result: every feature set gets the SAME gradient-boosted tree
 project's `GBTHead` with max_iter 200, min_samples_leaf 10) on the DeepTune/NCC folds, so the accuracies compare
 feature sets with each other and are not tuned figures (those come from `mirtune evaluate`). Feature sets:
 - context only: log1p(transfer bytes), log1p(work-group size);
-- context + Grewe et al.'s six static code features (the CSV's comp, rational, mem, localmem, coalesced, atomic);
+- context + Grewe et al.'s six static code features (`grewe_features`: the data's comp, rational, mem, localmem,
+  coalesced and atomic counts);
 - context + each embedding, whole, and through its first K principal components (fitted on the training folds);
 - context + Grewe + the whole embedding.
 Then the errors of the whole-embedding sets: how many are near-ties (|log(runtime_cpu / runtime_gpu)| < 0.1, i.e.
@@ -27,10 +28,9 @@ import numpy as np
 from mirtune.errors import MirtuneError
 from mirtune.paths import data_dir
 from mirtune.predict.heads import GBTConfig, fit_predict
-from mirtune.tasks.devmap import N_FOLDS, PLATFORMS, context_features, load_platform
+from mirtune.tasks.devmap import N_FOLDS, PLATFORMS, context_features, grewe_features, load_platform
 from mirtune.tasks.embedders import embed_files, get_embedder
 
-GREWE = ["comp", "rational", "mem", "localmem", "coalesced", "atomic"]
 HEAD = GBTConfig(max_iter=200, min_samples_leaf=10)
 TIE = 0.1  # |log runtime ratio| below this: the devices are within about 10% of each other
 
@@ -75,7 +75,7 @@ def main() -> None:
         df = load_platform(data, plat)
         y = df.label.to_numpy()
         C = context_features(df)
-        G = df[GREWE].to_numpy(dtype=np.float64)
+        G = grewe_features(df)
         E = {name: embed_files(emb, df.ir_path.tolist()) for name, emb in embedders.items()}
         sets: dict[str, tuple[np.ndarray, int, int]] = {"context": (C, 2, 0),
                                                         "context + Grewe": (np.hstack([G, C]), 2, 0)}

@@ -1,6 +1,6 @@
 """`mirtune evaluate`: reproduce the MIREncoder device-mapping and thread-coarsening tables with frozen embeddings.
 
-    mirtune evaluate devmap|coarsening [--data-dir D] [--embedding mirencoder|ir2vec] [--model-dir M]
+    mirtune evaluate devmap|coarsening [--data-dir D] [--embedding mirencoder|ir2vec|grewe] [--model-dir M]
         [--ablation text|graph] [--readout mean|meanmax] [--precision fp32|bf16] [--head mlp|gbt]
         [--pca 0,4,8,16] [--seeds 5]
         [--json OUT.json] [--plot OUT.png] [--quick]
@@ -33,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", default=None, metavar="DIR",
                    help="folder holding devmap/ and thread-coarsening/ (default: $MIRTUNE_DATA, ../shared/data)")
     p.add_argument("--embedding", default="mirencoder", metavar="NAME",
-                   help="mirencoder (default; the frozen pre-trained encoder) or ir2vec (peer baseline)")
+                   help="mirencoder (default; the frozen pre-trained encoder), ir2vec (peer baseline) or, for "
+                        "devmap, grewe (Grewe et al.'s six hand-made static kernel counts, the classic baseline)")
     p.add_argument("--model-dir", default=None, metavar="DIR",
                    help="MIREncoder model directory (default: $MIRTUNE_MODEL, else the shipped model)")
     p.add_argument("--ablation", default=None, metavar="MODALITY",
@@ -312,6 +313,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     folds = _parse_folds(args.task, args.folds)
     epochs = _int_list("--epochs", args.epochs, 1, "30,60,120")
     pca = tuple(_int_list("--pca", args.pca, 0, "0,4,8,16") or (0,))
+    if args.embedding == "grewe" and args.task != "devmap":
+        raise UsageError("the grewe features exist for devmap only (the data's per-row static kernel counts)")
     if args.protocol is not None and args.task != "coarsening":
         raise UsageError("--protocol applies to coarsening only")
     data = data_dir(args.data_dir)

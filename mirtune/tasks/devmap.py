@@ -116,6 +116,13 @@ def deeptune_folds(labels: Sequence[int], n_splits: int = N_FOLDS, seed: int = 2
 
 
 N_CONTEXT = 2  # the trailing feature columns that are not the embedding
+GREWE_COLUMNS = ("comp", "rational", "mem", "localmem", "coalesced", "atomic")
+
+
+def grewe_features(df: pd.DataFrame) -> np.ndarray:
+    """log1p of Grewe et al.'s six static kernel counts (compute and rational operations, global and local memory
+    accesses, coalesced accesses, atomics): [n, 6], the hand-made baseline for the embeddings."""
+    return np.log1p(df[list(GREWE_COLUMNS)].to_numpy(dtype=np.float64))
 
 
 def context_features(df: pd.DataFrame) -> np.ndarray:
@@ -214,8 +221,14 @@ def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = Fal
     paths = frames["amd"].ir_path.tolist()
     if paths != frames["nvidia"].ir_path.tolist():
         raise MirtuneError("devmap: the two platform files name different kernels")
-    note(f"devmap: embedding {len(set(paths))} IR files with {embedder.name}")
-    emb = embed_files(embedder, paths)
+    if embedder.meta.get("row_features") == "grewe":
+        note("devmap: Grewe et al.'s static kernel counts from the data (no IR embedding)")
+        emb = grewe_features(frames["amd"])
+        if not np.array_equal(emb, grewe_features(frames["nvidia"])):
+            raise MirtuneError("devmap: the two platform files give different static kernel counts")
+    else:
+        note(f"devmap: embedding {len(set(paths))} IR files with {embedder.name}")
+        emb = embed_files(embedder, paths)
     t_embed = time.monotonic() - t0
     problems = [make_problem(frames[p], features(frames[p], emb), p, folds) for p in PLATFORMS]
     epochs = tuple(epochs) if epochs else ((5, 10) if quick else (60, 120, 240))
@@ -237,7 +250,7 @@ def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = Fal
                               "seeds": seeds, "quick": bool(quick), "candidates": configs,
                               "inner_folds": n_inner, "fold_column": FOLD_COLUMN,
                               "folds": problems[0].fold_ids, "f1_class": "GPU",
-                              "features": f"embedding ({emb.shape[1]}) ++ log1p(transfer), log1p(wgsize)",
+                              "features": f"{embedder.name} ({emb.shape[1]}) ++ log1p(transfer), log1p(wgsize)",
                               "static_device": STATIC_DEVICE}
     for prob in problems:
         df = frames[prob.name]

@@ -10,6 +10,9 @@ Embedders:
   or ``encoder-graph``; a model of another modality is refused with one clear line.
 - ``ir2vec``: the IR2Vec 2.1.1 Python package (``pip install 'mirtune[baselines]'``), flow-aware program vectors
   (``ir2vec.initEmbedding(path, "fa", "p").getProgramVector()``, 300 floats), as in IR2Vec's own experiments.
+- ``grewe``: not an embedding of IR but the hand-made baseline it competes with: Grewe et al.'s (CGO'13) six static
+  kernel counts, which the device-mapping data carries per row (``mirtune.tasks.devmap.grewe_features``); it has
+  no vector for an IR file, so it serves device mapping only.
 
 The cache holds one ``.npy`` per (embedder key, sha256 of the file's bytes) under
 ``$MIRTUNE_EMBED_CACHE`` or ``~/.cache/mirtune/embeddings``. The mirencoder key includes a hash of the model's
@@ -28,7 +31,7 @@ import numpy as np
 
 from mirtune.errors import MirtuneError, UsageError
 
-EMBEDDERS = ("mirencoder", "ir2vec")
+EMBEDDERS = ("mirencoder", "ir2vec", "grewe")
 ABLATIONS = ("text", "graph")
 
 
@@ -76,6 +79,19 @@ def _ir2vec_embedder(ablation: str | None) -> Embedder:
 
     return Embedder("ir2vec", f"ir2vec-{version}-fa-p", embed_batch,
                     f"IR2Vec {version} flow-aware program vectors (300-d)", {"version": version})
+
+
+def _grewe_embedder(ablation: str | None) -> Embedder:
+    if ablation:
+        raise UsageError(f"--ablation {ablation} applies to the MIREncoder embedding only, not to grewe")
+
+    def embed_batch(paths: list[Path]) -> np.ndarray:
+        raise UsageError("the grewe features are per-row counts in the device-mapping data, not vectors of IR "
+                         "files: they serve devmap only")
+
+    return Embedder("grewe", "grewe-cgo13", embed_batch,
+                    "Grewe et al. CGO'13 static kernel features: log1p of the device-mapping data's six counts",
+                    {"row_features": "grewe"})
 
 
 def _model_fingerprint(model_dir: Path) -> str:
@@ -129,12 +145,14 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
 
 def get_embedder(name: str, ablation: str | None = None, model_dir: str | os.PathLike | None = None,
                  precision: str | None = None, readout: str = "mean") -> Embedder:
-    """The embedder called `name` ("mirencoder" or "ir2vec"); MirtuneError when it cannot run here.
+    """The embedder called `name` ("mirencoder", "ir2vec" or "grewe"); MirtuneError when it cannot run here.
     `precision` (fp32 or bf16) and `readout` (mean or meanmax), see mirtune.embedding, apply to mirencoder only."""
     if name == "ir2vec":
         return _ir2vec_embedder(ablation)
     if name == "mirencoder":
         return _mirencoder_embedder(ablation, model_dir, precision, readout)
+    if name == "grewe":
+        return _grewe_embedder(ablation)
     raise UsageError(f"unknown embedding {name!r}; choose from {', '.join(EMBEDDERS)}")
 
 

@@ -60,6 +60,23 @@ def test_unknown_head_and_epochs_for_trees(capsys, shared_data):
                     "mlp head only")
 
 
+def test_grewe_features_are_for_devmap_only(capsys, shared_data):
+    _one_line_error(capsys, ["coarsening", "--embedding", "grewe"], "devmap only")
+    _one_line_error(capsys, ["devmap", "--embedding", "grewe", "--ablation", "text"], "MIREncoder")
+
+
+def test_quick_devmap_with_grewe_features(shared_data, tmp_path, capsys):
+    out = tmp_path / "grewe.json"
+    rc = _main(["devmap", "--embedding", "grewe", "--head", "gbt", "--quick", "--seeds", "1", "--folds", "3",
+                "--no-ray", "--json", str(out), "--no-plot"])
+    printed = capsys.readouterr()
+    assert rc == 0, printed.err
+    result = json.loads(out.read_text())
+    assert result["embedding"] == "grewe" and result["features"].startswith("grewe (6) ++")
+    assert result["nvidia"]["n_rows"] == 68 and result["nvidia"]["accuracy"] > 0.7  # the classic baseline works
+    assert "static kernel counts" in printed.out + printed.err
+
+
 def test_bad_pca_sizes(capsys, shared_data):
     _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--pca", "4,x"], "--pca takes whole numbers")
     _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--pca", "-4"], "--pca values must be >= 0")

@@ -108,3 +108,11 @@ def test_problem_uses_the_published_folds(frames):
         assert not set(tr) & set(te) and len(tr) + len(te) == 680
     with pytest.raises(Exception, match="no fold 12"):
         devmap.make_problem(df, np.zeros((680, 3)), "nvidia", folds=[12])
+
+
+def test_grewe_features_are_the_static_counts_shared_by_both_platforms(frames):
+    g = devmap.grewe_features(frames["amd"])
+    assert g.shape == (680, 6) and g.min() >= 0
+    assert np.array_equal(g, devmap.grewe_features(frames["nvidia"]))
+    row = frames["amd"].iloc[16]  # npb-3.3-BT-add, dataset A
+    assert np.allclose(np.expm1(g[16]), [row[c] for c in devmap.GREWE_COLUMNS])
