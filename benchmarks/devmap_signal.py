@@ -9,7 +9,8 @@ feature sets with each other and are not tuned figures (those come from `mirtune
 - context + each embedding, whole, and through its first K principal components (fitted on the training folds);
 - context + Grewe + the whole embedding.
 Then the errors of the whole-embedding sets: how many are near-ties (|log(runtime_cpu / runtime_gpu)| < 0.1, i.e.
-the two devices within about 10%), how many rows every embedding gets wrong, and which suites they come from.
+the two devices within about 10%), how many rows every embedding gets wrong, which suites they come from, and how
+many belong to a kernel whose best device changes with its input size.
 Prints the figures; saves JSON and a PNG chart.
 
     MIRTUNE_DATA=../shared/data .venv/bin/python benchmarks/devmap_signal.py [--pca 4,16] \
@@ -96,10 +97,14 @@ def main() -> None:
         suites = df.benchmark.str.split("-").str[0]
         errors = {w: {"errors": int(wrong[w].sum()), "near_ties": int((wrong[w] & (margin < TIE)).sum()),
                       "over_1.65x": int((wrong[w] & (margin >= 0.5)).sum())} for w in whole}
+        flips = df.groupby("benchmark").label.transform(lambda v: v.nunique() > 1).to_numpy()
         errors["all embeddings wrong"] = {"rows": int(shared.sum()),
                                           "near_ties": int((shared & (margin < TIE)).sum()),
+                                          "label_flips_with_input_size": int((shared & flips).sum()),
                                           "by_suite": {str(s): int(c) for s, c in
                                                        suites[shared].value_counts().items()}}
+        errors["rows_by_suite"] = {str(s): int(c) for s, c in suites.value_counts().items()}
+        errors["rows_whose_kernel_label_flips_with_input_size"] = int(flips.sum())
         errors["near_tie_rows"] = int((margin < TIE).sum())
         result["accuracy"][plat], result["errors"][plat] = acc, errors
         print(f"{plat}: errors {json.dumps(errors)}", flush=True)
