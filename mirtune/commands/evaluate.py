@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -271,6 +272,17 @@ def _parse_folds(task: str, text: str | None) -> list | None:
     return parts
 
 
+# a list of numbers as json.dumps(indent=...) breaks it over lines; a raw newline never occurs inside a JSON string
+_NUMBER_LIST = re.compile(r"\[\n\s*(-?[\d.eE+-]+(?:,\n\s*-?[\d.eE+-]+)*)\n\s*\]")
+
+
+def result_json(result: dict[str, Any]) -> str:
+    """The result as indented JSON with every list of plain numbers on one line (per-row predictions would
+    otherwise take one line per number)."""
+    text = json.dumps(result, indent=2)
+    return _NUMBER_LIST.sub(lambda m: "[" + " ".join(m.group(1).split()) + "]", text) + "\n"
+
+
 def _int_list(flag: str, text: str | None, minimum: int, example: str) -> list[int] | None:
     """A comma-separated list of whole numbers >= `minimum`, or None when the option is absent."""
     if text is None:
@@ -389,7 +401,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
           f"fits {result['timing_s']['fit']} s)")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+        Path(args.json).write_text(result_json(result))
         print(f"wrote {args.json}")
     if plot_path is not None:
         plot_path.parent.mkdir(parents=True, exist_ok=True)
