@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -28,23 +29,20 @@ import numpy as np
 
 from mirtune.errors import MirtuneError
 from mirtune.paths import data_dir
-from mirtune.predict.heads import GBTConfig, fit_predict
-from mirtune.tasks.devmap import N_FOLDS, PLATFORMS, context_features, grewe_features, load_platform
+from mirtune.predict.heads import GBTConfig
+from mirtune.predict.select import evaluate_outer
+from mirtune.tasks.devmap import PLATFORMS, context_features, features, grewe_features, load_platform, make_problem
 from mirtune.tasks.embedders import embed_files, get_embedder
 
 HEAD = GBTConfig(max_iter=200, min_samples_leaf=10)
 TIE = 0.1  # |log runtime ratio| below this: the devices are within about 10% of each other
 
 
-def cross_validated(df, X: np.ndarray, keep: int, pca: int = 0) -> np.ndarray:
-    """Per-row predictions of the fixed head over the published folds (the trailing `keep` columns never reduced)."""
-    y, fold = df.label.to_numpy(), df.fold.to_numpy()
-    pred = np.full(len(y), -1)
-    cfg = dict(HEAD.to_dict(), pca=pca)
-    for k in range(N_FOLDS):
-        tr, te = fold != k, fold == k
-        pred[te] = fit_predict(X[tr], y[tr], X[te], 2, cfg, seed=0, keep=keep)
-    return pred
+def cross_validated(df, platform: str, X: np.ndarray, pca: int = 0) -> np.ndarray:
+    """Per-row predictions of the fixed head (seed 0) over the published folds, as `mirtune evaluate` fits them."""
+    problem = make_problem(df, X, platform)
+    chosen = {(platform, k): dict(HEAD.to_dict(), pca=pca) for k in range(len(problem.outer))}
+    return evaluate_outer([problem], chosen, [0], use_ray=False)[platform][0]
 
 
 def embeddings(names: list[str]) -> dict[str, object]:
@@ -59,17 +57,38 @@ def embeddings(names: list[str]) -> dict[str, object]:
     return out
 
 
-def main() -> None:
+def _sizes(text: str) -> list[int]:
+    """--pca: comma-separated principal-component counts >= 1."""
+    try:
+        sizes = [int(k) for k in text.split(",") if k]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected counts like 4,16, got {text!r}") from None
+    if any(k < 1 for k in sizes):
+        raise argparse.ArgumentTypeError("counts must be >= 1")
+    return sizes
+
+
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data-dir", default=None)
     ap.add_argument("--embeddings", default="mirencoder,mirencoder:meanmax,ir2vec")
-    ap.add_argument("--pca", default="4,16", help="principal-component counts to try")
+    ap.add_argument("--pca", default=[4, 16], type=_sizes, help="principal-component counts to try")
     ap.add_argument("--out", default="benchmarks/results/devmap_signal.json")
     args = ap.parse_args()
+    try:
+        run(args)
+    except MirtuneError as err:  # missing data, an unreadable kernel: one line, no traceback
+        print(f"devmap_signal: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def run(args: argparse.Namespace) -> None:
+    """Fit every feature set on both platforms; print, save the JSON and the chart."""
     data = data_dir(args.data_dir)
     t0 = time.monotonic()
     embedders = embeddings(args.embeddings.split(","))
-    pcas = [int(k) for k in args.pca.split(",") if k]
+    pcas = args.pca
     result: dict = {"head": HEAD.to_dict(), "folds": "fold_deeptune_ncc_seed204", "tie_threshold": TIE,
                     "accuracy": {}, "errors": {}}
     for plat in PLATFORMS:
@@ -78,16 +97,15 @@ def main() -> None:
         C = context_features(df)
         G = grewe_features(df)
         E = {name: embed_files(emb, df.ir_path.tolist()) for name, emb in embedders.items()}
-        sets: dict[str, tuple[np.ndarray, int, int]] = {"context": (C, 2, 0),
-                                                        "context + Grewe": (np.hstack([G, C]), 2, 0)}
+        sets: dict[str, tuple[np.ndarray, int]] = {"context": (C, 0), "context + Grewe": (features(df, G), 0)}
         for name, X in E.items():
-            sets[f"context + {name}"] = (np.hstack([X, C]), 2, 0)
+            sets[f"context + {name}"] = (features(df, X), 0)
             for k in pcas:
-                sets[f"context + {name} PCA-{k}"] = (np.hstack([X, C]), 2, k)
-            sets[f"context + Grewe + {name}"] = (np.hstack([X, G, C]), 8, 0)
+                sets[f"context + {name} PCA-{k}"] = (features(df, X), k)
+            sets[f"context + Grewe + {name}"] = (features(df, np.hstack([X, G])), 0)
         acc, wrong = {}, {}
-        for label, (X, keep, k) in sets.items():
-            pred = cross_validated(df, X, keep, k)
+        for label, (X, k) in sets.items():
+            pred = cross_validated(df, plat, X, k)
             acc[label] = float((pred == y).mean())
             wrong[label] = pred != y
             print(f"{plat:6s} {label:42s} {100 * acc[label]:6.2f}%", flush=True)
@@ -142,4 +160,4 @@ def plot(result: dict, path: Path) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

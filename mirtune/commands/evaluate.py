@@ -325,8 +325,6 @@ def run_evaluate(args: argparse.Namespace) -> int:
     folds = _parse_folds(args.task, args.folds)
     epochs = _int_list("--epochs", args.epochs, 1, "30,60,120")
     pca = tuple(_int_list("--pca", args.pca, 0, "0,4,8,16") or (0,))
-    if args.embedding == "grewe" and args.task != "devmap":
-        raise UsageError("the grewe features exist for devmap only (the data's per-row static kernel counts)")
     if args.protocol is not None and args.task != "coarsening":
         raise UsageError("--protocol applies to coarsening only")
     data = data_dir(args.data_dir)
@@ -348,6 +346,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
             raise UsageError(f"unknown coarsening kernel {unknown[0]!r}")
     embedder = get_embedder(args.embedding, ablation=args.ablation, model_dir=args.model_dir,
                             precision=args.precision, readout=args.readout)
+    if embedder.row_features is not None and args.task != "devmap":
+        raise UsageError(f"the {embedder.name} features are the device-mapping data's per-row counts: devmap only")
     tag = embedder.name
     plot_path = None
     if not args.no_plot:

@@ -221,11 +221,11 @@ def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = Fal
     paths = frames["amd"].ir_path.tolist()
     if paths != frames["nvidia"].ir_path.tolist():
         raise MirtuneError("devmap: the two platform files name different kernels")
-    if embedder.meta.get("row_features") == "grewe":
-        note("devmap: Grewe et al.'s static kernel counts from the data (no IR embedding)")
-        emb = grewe_features(frames["amd"])
-        if not np.array_equal(emb, grewe_features(frames["nvidia"])):
-            raise MirtuneError("devmap: the two platform files give different static kernel counts")
+    if embedder.row_features is not None:  # features from the data rows (Grewe's counts), not from IR files
+        note(f"devmap: {embedder.description} (no IR embedding)")
+        emb = embedder.row_features(frames["amd"])
+        if not np.array_equal(emb, embedder.row_features(frames["nvidia"])):
+            raise MirtuneError(f"devmap: the two platform files give different {embedder.name} features")
     else:
         note(f"devmap: embedding {len(set(paths))} IR files with {embedder.name}")
         emb = embed_files(embedder, paths)

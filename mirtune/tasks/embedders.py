@@ -48,13 +48,15 @@ def file_hash(path: str | os.PathLike) -> str:
 
 @dataclass
 class Embedder:
-    """A named embedding: `embed_batch(paths) -> [n, dim]` and a cache `key` that changes with the model."""
+    """A named embedding: `embed_batch(paths) -> [n, dim]` and a cache `key` that changes with the model.
+    `row_features`, when set, reads the features from a task's data rows (a DataFrame) instead of IR files."""
 
     name: str
     key: str
     embed_batch: Callable[[list[Path]], np.ndarray]
     description: str = ""
     meta: dict = field(default_factory=dict)
+    row_features: Callable[..., np.ndarray] | None = None
 
 
 def _ir2vec_embedder(ablation: str | None) -> Embedder:
@@ -89,9 +91,11 @@ def _grewe_embedder(ablation: str | None) -> Embedder:
         raise UsageError("the grewe features are per-row counts in the device-mapping data, not vectors of IR "
                          "files: they serve devmap only")
 
+    from mirtune.tasks.devmap import grewe_features
+
     return Embedder("grewe", "grewe-cgo13", embed_batch,
-                    "Grewe et al. CGO'13 static kernel features: log1p of the device-mapping data's six counts",
-                    {"row_features": "grewe"})
+                    "Grewe et al. CGO'13 static kernel counts: log1p of six columns of the device-mapping data",
+                    row_features=grewe_features)
 
 
 def _model_fingerprint(model_dir: Path) -> str:
