@@ -339,6 +339,17 @@ def _analyse(ir: str | bytes, name: str, max_statements: int) -> dict[str, Any]:
             "node_full_text": list(g.node_full_text), "edges": edges}
 
 
+def _include_flags(spec: dict[str, Any]) -> list[str]:
+    """`-I` the source file's own folder, so that its local `#include "x.h"` resolves from the temporary copy.
+
+    Nothing for generated programs, or where the folder is not on this node (a worker elsewhere in a cluster).
+    """
+    if spec["kind"] != "source":
+        return []
+    folder = Path(spec["origin"]).parent
+    return ["-I", str(folder)] if folder.is_dir() else []
+
+
 def process_program(spec: dict[str, Any], settings: dict[str, Any]) -> list[dict[str, Any]]:
     """Every variant of one program as stage-1 rows (never raises for a bad program)."""
     from mirtune.ir.frontend import compile_to_ir
@@ -372,11 +383,12 @@ def process_program(spec: dict[str, Any], settings: dict[str, Any]) -> list[dict
             src = Path(tmp) / f"prog{spec['suffix']}"
             src.write_text(spec["text"])
             wanted = sorted(set(levels) | ({0} if pipelines else set()))
+            includes = _include_flags(spec)
             for level in wanted:
                 t0 = time.perf_counter()
                 try:
                     ir = compile_to_ir(src, lang=spec["lang"], opt=level, openmp=spec["openmp"],
-                                       extra=_OPTNONE_OFF if level == 0 else None)
+                                       extra=(_OPTNONE_OFF if level == 0 else []) + includes)
                 except MirtuneError as exc:
                     msg = _clean(str(exc), tmp, display, spec["suffix"])
                     status = "timeout" if "timed out" in msg else "build_failed"

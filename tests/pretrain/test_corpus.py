@@ -46,6 +46,11 @@ def inputs(tmp_path_factory) -> dict[str, Path]:
     (src / "kern_copy.c").write_text(KERNEL_C)  # the same program twice: every variant is a duplicate
     (src / "broken.c").write_text("int broken( {\n")
     (src / "vec.cl").write_text(VEC_CL)
+    # A kernel that needs a header from its own folder, as real OpenCL projects do.
+    (src / "lib").mkdir()
+    (src / "lib" / "clamp.h").write_text("#define CLAMP01(x) clamp((x), 0.0f, 1.0f)\n")
+    (src / "lib" / "clamp.cl").write_text(
+        '#include "clamp.h"\n__kernel void sat(__global float *v) { int i = get_global_id(0); v[i] = CLAMP01(v[i]); }\n')
     small = root / "small.c"
     small.write_text(SMALL_C)
     compile_to_ir(small, src / "small.ll", opt=1)
@@ -130,7 +135,14 @@ def test_failures_are_rows_with_reasons(corpus):
     assert all("-O0 build failed" in r["reason"] for r in broken if r["variant"].startswith("opt:"))
     info = json.loads((corpus / "corpus.json").read_text())
     assert info["counts"]["by_status"]["build_failed"] == 4
-    assert sum(info["counts"]["by_status"].values()) == len(manifest) == 16 * 4 + 3
+    assert sum(info["counts"]["by_status"].values()) == len(manifest) == 17 * 4 + 3
+
+
+def test_local_headers_resolve_from_the_sources_folder(corpus):
+    rows = [r for r in _manifest(corpus) if r["origin"].endswith("lib/clamp.cl")]
+    assert len(rows) == 4 and all(r["status"] in ("ok", "duplicate") for r in rows), rows
+    ok = [r for r in rows if r["status"] == "ok"]
+    assert ok and ok[0]["lang"] == "opencl"
 
 
 def test_evaluation_kernels_are_excluded(corpus):
