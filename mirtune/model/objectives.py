@@ -161,6 +161,9 @@ def reconstruction_loss(decoders: FlowDecoders, z: Tensor, batch: IRBatch,
                 neg = batched_negative_sampling(pos, batch.node_file, num_neg_samples=None)
         else:
             neg = batched_negative_sampling(pos, batch.node_file, num_neg_samples=None)
+        # PyG draws zero samples for a graph without edges of this flow as an empty *float* tensor, and
+        # concatenating it makes every pair float; the values are exact node indices, so cast them back.
+        neg = neg.to(pos.dtype)
         pairs = torch.cat([pos, neg], dim=1)
         target = torch.cat([torch.ones(pos.shape[1], device=z.device), torch.zeros(neg.shape[1], device=z.device)])
         logits = decoders.logits(z, flow, pairs).float()

@@ -133,6 +133,18 @@ def test_reconstruction_sums_three_flows_and_learns_a_tiny_graph(samples, cfg):
     assert all(0.5 < a <= 1.0 for a in final.per_flow_auc), final.per_flow_auc
 
 
+def test_a_graph_without_edges_of_a_flow_beside_others_in_a_batch(samples, tokenizer, cfg, tmp_path):
+    # `ret void` alone: no control or data edges. Batched before other graphs, PyG's negative sampling
+    # returns float pairs for it; the loss must still index with integers (this crashed pre-training once).
+    (tmp_path / "empty.c").write_text("void nothing(void) {}\n")
+    empty = IRModule.from_text(compile_to_ir(tmp_path / "empty.c", opt=0), "empty")
+    lone = sample_arrays(module_to_sample(empty, tokenizer))
+    assert not (lone["edges"][:, 2] == 0).any() and not (lone["edges"][:, 2] == 1).any()
+    batch = collate([lone, samples[0], lone, samples[2]])
+    res = reconstruction_loss(FlowDecoders(cfg), MIREncoder(cfg)(batch).nodes, batch, torch.Generator().manual_seed(1))
+    assert math.isfinite(res.loss.item()) and all(0.0 <= a <= 1.0 for a in res.per_flow_auc)
+
+
 def test_negative_pairs_stay_inside_their_graph(samples, cfg):
     from torch_geometric.utils import batched_negative_sampling
 
