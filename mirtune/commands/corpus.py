@@ -56,6 +56,9 @@ def add_build_arguments(p: argparse.ArgumentParser) -> None:
                    help="compile at most K new batches in this run (the rest on the next run)")
     p.add_argument("--data-dir", default=None, metavar="DIR",
                    help="evaluation data whose kernels are kept out (default: $MIRTUNE_DATA or ../shared/data)")
+    p.add_argument("--include-evaluation-kernels", action="store_true",
+                   help="let the evaluation kernels in (recorded in corpus.json): a transductive diagnostic of "
+                        "what seeing the target IR without labels does, never a corpus to ship")
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="Ray cluster to join (default: $RAY_ADDRESS, else a private local cluster)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
@@ -72,7 +75,8 @@ def run_build(args: argparse.Namespace) -> int:
         vocab_size=args.vocab_size, min_frequency=args.min_frequency, opt_levels=args.opt_levels,
         pipelines=args.pipelines, heldout_fraction=args.heldout, batch_size=args.batch_size,
         max_statements=args.max_statements, address=args.address, data_dir=args.data_dir,
-        max_batches=args.limit_batches, progress=not args.no_progress, command=" ".join(sys.argv))
+        max_batches=args.limit_batches, progress=not args.no_progress, command=" ".join(sys.argv),
+        include_evaluation=args.include_evaluation_kernels)
     for line in summary.lines():
         print(line)
     return 0

@@ -600,9 +600,11 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
                  max_statements: int = 4096, opt_timeout: float = 60.0, address: str | None = None,
                  data_dir: str | os.PathLike | None = None, max_batches: int | None = None,
                  max_tokenizer_statements: int = 2_000_000, progress: bool = True,
-                 command: str | None = None) -> CorpusSummary:
+                 command: str | None = None, include_evaluation: bool = False) -> CorpusSummary:
     """Build (or finish) a corpus in `out_dir`; see the module docstring. `max_batches` caps the new stage-1
-    batches of this run (the summary then says complete=False and a rerun continues)."""
+    batches of this run (the summary then says complete=False and a rerun continues). `include_evaluation`
+    lets the evaluation kernels in, on purpose and recorded in corpus.json: a transductive diagnostic (how much
+    would seeing the target programs' IR, without labels, help?), never a corpus to ship."""
     from mirtune.cluster import init_ray
     from mirtune.paths import data_dir as find_data_dir
     from mirtune.progress import note
@@ -637,11 +639,14 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
     if not levels and not wanted_pipelines:
         raise UsageError("no variants: give at least one optimisation level or opt pipeline")
     data = Path(data_dir) if data_dir else find_data_dir(required=False)
-    check_sources_allowed(sources, data)
+    if not include_evaluation:
+        check_sources_allowed(sources, data)
     if data is not None and _inside(out.resolve(), data.resolve()):
         raise UsageError(f"refusing to write a corpus inside the evaluation data folder {data}")
 
     notes: list[str] = []
+    if include_evaluation:
+        notes.append("evaluation kernels included on purpose: a transductive diagnostic, not a corpus to ship")
     opt = find_opt()
     if wanted_pipelines and opt is None:
         notes.append("no opt of clang's LLVM version found (Debian: apt-get install llvm-14); "
@@ -659,7 +664,7 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
 
     with _Lock(out):
         specs = _generated_specs(generate_n, seed, tuple(langs)) if generate_n else []
-        src_specs, src_notes = _source_specs(sources, data)
+        src_specs, src_notes = _source_specs(sources, None if include_evaluation else data)
         specs += src_specs
         notes += src_notes
         if not specs:
@@ -709,7 +714,7 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        eval_hashes = evaluation_hashes(data)
+        eval_hashes = {} if include_evaluation else evaluation_hashes(data)
         split_of_program = {s["program_id"]: s["split"] for s in specs}
         meta_cols = ["program_id", "origin", "kind", "lang", "variant", "status", "reason", "content_hash",
                      "seconds", "n_stmt", "n_nodes", "n_edges"]
@@ -875,6 +880,7 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
             },
             "splits": summary.splits,
             "excluded_evaluation_kernels": {"data_dir": str(data) if data else None,
+                                            "included_on_purpose": include_evaluation,
                                             "hashes_checked": len(eval_hashes),
                                             "modules_excluded": summary.by_status.get("excluded", 0)},
             "tokenizer": {"path": "tokenizer.json", "vocab_size": tok.vocab_size, "sha256": tok.sha256,

@@ -211,6 +211,19 @@ def test_an_interrupted_build_resumes_to_the_same_samples(corpus, inputs):
     assert _digest(out) == before and (out / "tokenizer.json").read_bytes() == tok_before
 
 
+def test_evaluation_kernels_come_in_only_when_asked_and_it_is_recorded(ray_cluster, inputs, tmp_path):
+    settings = {**SETTINGS, "generate_n": 0, "heldout_fraction": 0.0}
+    summary = build_corpus(tmp_path / "c", sources=[inputs["data"]], data_dir=inputs["data"],
+                           include_evaluation=True, **settings)
+    rows = _manifest(tmp_path / "c")
+    assert [r["status"] for r in rows if r["variant"] == "ll"] == ["ok"]
+    info = json.loads((tmp_path / "c" / "corpus.json").read_text())
+    assert info["excluded_evaluation_kernels"]["included_on_purpose"] is True
+    assert any("transductive" in line for line in summary.lines())
+    with pytest.raises(UsageError, match="refusing to pre-train"):
+        build_corpus(tmp_path / "d", sources=[inputs["data"]], data_dir=inputs["data"], **settings)
+
+
 def test_refuses_to_pretrain_on_the_evaluation_data(shared_data, tmp_path):
     for sources in ([shared_data / "devmap" / "kernels_ir"], [shared_data], [shared_data.parent]):
         with pytest.raises(UsageError, match="refusing to pre-train"):
