@@ -17,7 +17,8 @@ Stages:
    --generate: program i of a seed never changes) skips every batch already written.
 2. Driver: split train/heldout by a hash of the ORIGINAL program (all variants of a program land in the
    same split); exclude any module whose content hash equals that of an evaluation kernel in the shared
-   data folder (status `excluded`); de-duplicate by content hash (status `duplicate`, the kept copy being
+   data folder (status `excluded`; only `include_evaluation`, a recorded diagnostic, lets them in);
+   de-duplicate by content hash (status `duplicate`, the kept copy being
    a train one when there is one, so that no heldout module repeats a train module); train the WordPiece
    tokenizer on the train split's statements and save CORPUS/tokenizer.json.
 3. Ray Data again, one task per stage-1 batch: tokenise the kept modules with
