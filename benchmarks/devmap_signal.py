@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mirtune.commands.evaluate import int_list
 from mirtune.errors import MirtuneError
 from mirtune.paths import data_dir
 from mirtune.predict.heads import GBTConfig
@@ -57,22 +58,11 @@ def embeddings(names: list[str]) -> dict[str, object]:
     return out
 
 
-def _sizes(text: str) -> list[int]:
-    """--pca: comma-separated principal-component counts >= 1."""
-    try:
-        sizes = [int(k) for k in text.split(",") if k]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected counts like 4,16, got {text!r}") from None
-    if any(k < 1 for k in sizes):
-        raise argparse.ArgumentTypeError("counts must be >= 1")
-    return sizes
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data-dir", default=None)
     ap.add_argument("--embeddings", default="mirencoder,mirencoder:meanmax,ir2vec")
-    ap.add_argument("--pca", default=[4, 16], type=_sizes, help="principal-component counts to try")
+    ap.add_argument("--pca", default="4,16", help="principal-component counts to try (each >= 1)")
     ap.add_argument("--out", default="benchmarks/results/devmap_signal.json")
     args = ap.parse_args()
     try:
@@ -85,10 +75,10 @@ def main() -> int:
 
 def run(args: argparse.Namespace) -> None:
     """Fit every feature set on both platforms; print, save the JSON and the chart."""
+    pcas = int_list("--pca", args.pca, 1, "4,16")
     data = data_dir(args.data_dir)
     t0 = time.monotonic()
     embedders = embeddings(args.embeddings.split(","))
-    pcas = args.pca
     result: dict = {"head": HEAD.to_dict(), "folds": "fold_deeptune_ncc_seed204", "tie_threshold": TIE,
                     "accuracy": {}, "errors": {}}
     for plat in PLATFORMS:

@@ -45,12 +45,9 @@ PROJECTS = [
 
 
 def sha256_of(path: Path) -> str:
-    """Hex sha256 of a file, read in blocks."""
-    h = hashlib.sha256()
+    """Hex sha256 of a file."""
     with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def extract_opencl(tarball: Path, folders: list[str], out: Path) -> list[str]:

@@ -283,7 +283,7 @@ def result_json(result: dict[str, Any]) -> str:
     return _NUMBER_LIST.sub(lambda m: "[" + " ".join(m.group(1).split()) + "]", text) + "\n"
 
 
-def _int_list(flag: str, text: str | None, minimum: int, example: str) -> list[int] | None:
+def int_list(flag: str, text: str | None, minimum: int, example: str) -> list[int] | None:
     """A comma-separated list of whole numbers >= `minimum`, or None when the option is absent."""
     if text is None:
         return None
@@ -323,8 +323,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     folds = _parse_folds(args.task, args.folds)
-    epochs = _int_list("--epochs", args.epochs, 1, "30,60,120")
-    pca = tuple(_int_list("--pca", args.pca, 0, "0,4,8,16") or (0,))
+    epochs = int_list("--epochs", args.epochs, 1, "30,60,120")
+    pca = tuple(int_list("--pca", args.pca, 0, "0,4,8,16") or (0,))
     if args.protocol is not None and args.task != "coarsening":
         raise UsageError("--protocol applies to coarsening only")
     data = data_dir(args.data_dir)

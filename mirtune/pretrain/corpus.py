@@ -640,8 +640,8 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
     if not levels and not wanted_pipelines:
         raise UsageError("no variants: give at least one optimisation level or opt pipeline")
     data = Path(data_dir) if data_dir else find_data_dir(required=False)
-    if not include_evaluation:
-        check_sources_allowed(sources, data)
+    guarded = None if include_evaluation else data  # the folder whose kernels are kept out, if any
+    check_sources_allowed(sources, guarded)
     if data is not None and _inside(out.resolve(), data.resolve()):
         raise UsageError(f"refusing to write a corpus inside the evaluation data folder {data}")
 
@@ -665,7 +665,7 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
 
     with _Lock(out):
         specs = _generated_specs(generate_n, seed, tuple(langs)) if generate_n else []
-        src_specs, src_notes = _source_specs(sources, None if include_evaluation else data)
+        src_specs, src_notes = _source_specs(sources, guarded)
         specs += src_specs
         notes += src_notes
         if not specs:
@@ -715,7 +715,7 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        eval_hashes = {} if include_evaluation else evaluation_hashes(data)
+        eval_hashes = evaluation_hashes(guarded)
         split_of_program = {s["program_id"]: s["split"] for s in specs}
         meta_cols = ["program_id", "origin", "kind", "lang", "variant", "status", "reason", "content_hash",
                      "seconds", "n_stmt", "n_nodes", "n_edges"]
