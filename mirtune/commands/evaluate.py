@@ -1,7 +1,7 @@
 """`mirtune evaluate`: reproduce the MIREncoder device-mapping and thread-coarsening tables with frozen embeddings.
 
     mirtune evaluate devmap|coarsening [--data-dir D] [--embedding mirencoder|ir2vec|grewe] [--model-dir M]
-        [--ablation text|graph] [--readout mean|meanmax] [--precision fp32|bf16] [--head mlp|gbt]
+        [--ablation text|graph] [--readout mean|meanmax] [--precision fp32|bf16] [--head mlp|gbt|gain]
         [--pca 0,4,8,16] [--seeds 5]
         [--json OUT.json] [--plot OUT.png] [--quick]
 
@@ -48,7 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "statement states and of the node latents)")
     p.add_argument("--seeds", type=int, default=5, metavar="N", help="head seeds 0..N-1 (default 5)")
     p.add_argument("--head", default="mlp", metavar="KIND",
-                   help="mlp (three linear layers, as the paper; default) or gbt (gradient-boosted trees)")
+                   help="mlp (three linear layers, as the paper; default), gbt (gradient-boosted trees) or gain (ridge "
+                        "regression of every choice's speedup, then the best predicted choice)")
     p.add_argument("--pca", default=None, metavar="K,K",
                    help="embedding sizes the head search tries: 0 = the whole embedding (default), K = its first K "
                         "principal components (fitted on the training rows; transfer and work-group size kept)")

@@ -1,12 +1,14 @@
-"""Small task heads on frozen embeddings: a three-linear-layer MLP classifier, as in the MIREncoder paper, and
-gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier), the kind of head IR2Vec's experiments use.
-Either can see the embedding through its first `pca` principal components (fitted on the training rows only;
+"""Small task heads on frozen embeddings: a three-linear-layer MLP classifier, as in the MIREncoder paper,
+gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier), the kind of head IR2Vec's experiments use,
+and a gain head (ridge regression of every choice's gain, e.g. its speedup, then the best predicted choice), which
+learns how much each choice gains rather than only which one wins. Any of them can see the embedding through its first `pca` principal components (fitted on the training rows only;
 trailing context columns such as transfer bytes pass through unchanged): fewer, denser columns than a 256-d
 embedding for a head trained on a few hundred rows; the inner-CV search decides whether that helps.
 
     head = MLPHead(n_classes=2, config=HeadConfig(hidden=64, lr=1e-3), seed=0).fit(X_train, y_train)
     labels = head.predict(X_test)
     labels = fit_predict(X_train, y_train, X_test, 2, {"head": "gbt", "max_iter": 200}, seed=0)
+    labels = fit_predict(X_train, y_train, X_test, 6, {"head": "gain", "alpha": 100.0}, gains_train=G_train)
 
 Features are standardised with the training rows' mean and standard deviation (constant columns are left
 centred). Training is mini-batch Adam with weight decay and cross-entropy for a fixed number of epochs; the seed
@@ -63,7 +65,17 @@ class GBTConfig(_Config):
     pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
 
 
-HEADS = ("mlp", "gbt")
+@dataclass(frozen=True)
+class GainConfig(_Config):
+    """Hyper-parameters of a gain head."""
+
+    HEAD: ClassVar[str] = "gain"
+    alpha: float = 100.0  # ridge strength on standardised features; large -> the one choice best on average
+    pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
+
+
+CONFIGS: dict[str, type[_Config]] = {"mlp": HeadConfig, "gbt": GBTConfig, "gain": GainConfig}
+HEADS = tuple(CONFIGS)
 
 
 def limit_threads(n: int = 1) -> None:
@@ -137,7 +149,8 @@ class MLPHead:
                              nn.Linear(h, h), nn.ReLU(), nn.Dropout(p),
                              nn.Linear(h, self.n_classes))
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> "MLPHead":
+    def fit(self, X: np.ndarray, y: np.ndarray, gains: np.ndarray | None = None) -> "MLPHead":
+        """Train on rows X with labels y (`gains` is for gain heads and ignored here)."""
         import torch
 
         X = np.asarray(X, dtype=np.float64)
@@ -202,7 +215,8 @@ class GBTHead:
         self.seed = int(seed)
         self.model = None
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> "GBTHead":
+    def fit(self, X: np.ndarray, y: np.ndarray, gains: np.ndarray | None = None) -> "GBTHead":
+        """Grow the trees on rows X with labels y (`gains` is for gain heads and ignored here)."""
         from sklearn.ensemble import HistGradientBoostingClassifier
         from threadpoolctl import threadpool_limits
 
@@ -231,38 +245,81 @@ class GBTHead:
         return self.predict_proba(X).argmax(axis=1)
 
 
+class GainHead:
+    """Ridge regression from standardised features to the gain of every choice (one output per class), predicting
+    the choice with the highest predicted gain. Trained on how much each choice gains for each training row (for
+    coarsening, the speedup of each factor), not only on which one wins, so a near miss costs little and a choice
+    that is good everywhere is learnt as such; as `alpha` grows it falls back to the one choice with the best mean
+    gain over the training rows. Deterministic: the seed is unused."""
+
+    def __init__(self, n_classes: int, config: GainConfig | None = None, seed: int = 0) -> None:
+        if n_classes < 2:
+            raise ValueError("a gain head needs at least two choices")
+        self.n_classes = n_classes
+        self.config = config or GainConfig()
+        self.scaler = Standardiser()
+        self.coef_: np.ndarray | None = None
+
+    def fit(self, X: np.ndarray, y: np.ndarray | None = None, gains: np.ndarray | None = None) -> "GainHead":
+        """Fit on rows X and `gains` [n, n_classes] (the labels y are not needed: they are the argmax of gains)."""
+        if gains is None:
+            raise ValueError("a gain head needs the gain of every choice for each training row")
+        A = self.scaler.fit(X).transform(X)
+        G = np.asarray(gains, dtype=np.float64)
+        if G.shape != (len(A), self.n_classes) or not np.isfinite(G).all():
+            raise ValueError(f"gains must be finite, [{len(A)}, {self.n_classes}]; got {G.shape}")
+        self.mean_ = G.mean(axis=0)  # the features are centred, so this is the intercept
+        self.coef_ = np.linalg.solve(A.T @ A + self.config.alpha * np.eye(A.shape[1]), A.T @ (G - self.mean_))
+        return self
+
+    def predict_gains(self, X: np.ndarray) -> np.ndarray:
+        """Predicted gain of every choice, [n, n_classes]."""
+        if self.coef_ is None:
+            raise RuntimeError("predict before fit")
+        return self.scaler.transform(X) @ self.coef_ + self.mean_
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return self.predict_gains(X).argmax(axis=1)
+
+
 class ReducedHead:
     """A head fitted on `EmbeddingPCA` features of its rows (the reduction fitted on the training rows only)."""
 
-    def __init__(self, head: "MLPHead | GBTHead", reducer: EmbeddingPCA) -> None:
+    def __init__(self, head: MLPHead | GBTHead | GainHead, reducer: EmbeddingPCA) -> None:
         self.head, self.reducer = head, reducer
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> "ReducedHead":
-        self.head.fit(self.reducer.fit(X).transform(X), y)
+    def fit(self, X: np.ndarray, y: np.ndarray, gains: np.ndarray | None = None) -> "ReducedHead":
+        self.head.fit(self.reducer.fit(X).transform(X), y, gains)
         return self
 
     def predict_proba(self, X: np.ndarray) -> np.ndarray:
         return self.head.predict_proba(self.reducer.transform(X))
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        return self.predict_proba(X).argmax(axis=1)
+        return self.head.predict(self.reducer.transform(X))
 
 
-def make_head(n_classes: int, config: HeadConfig | GBTConfig | dict | None = None, seed: int = 0, keep: int = 0
-              ) -> MLPHead | GBTHead | ReducedHead:
-    """The head a configuration describes (a dict's "head" key: "mlp", the default, or "gbt"); with `pca` > 0 it
-    sees that many principal components of all but the trailing `keep` columns, and those columns as they are."""
+AnyConfig = HeadConfig | GBTConfig | GainConfig
+
+
+def make_head(n_classes: int, config: AnyConfig | dict | None = None, seed: int = 0, keep: int = 0
+              ) -> MLPHead | GBTHead | GainHead | ReducedHead:
+    """The head a configuration describes (a dict's "head" key: "mlp", the default, "gbt" or "gain"); with `pca` > 0
+    it sees that many principal components of all but the trailing `keep` columns, and those columns as they are."""
     if isinstance(config, dict):
         kind = config.get("head", "mlp")
-        if kind not in HEADS:
+        if kind not in CONFIGS:
             raise ValueError(f"unknown head {kind!r}; choose from {', '.join(HEADS)}")
-        config = GBTConfig.from_dict(config) if kind == "gbt" else HeadConfig.from_dict(config)
+        config = CONFIGS[kind].from_dict(config)
     config = config or HeadConfig()
-    head = GBTHead(n_classes, config, seed) if isinstance(config, GBTConfig) else MLPHead(n_classes, config, seed)
+    kind = {HeadConfig: MLPHead, GBTConfig: GBTHead, GainConfig: GainHead}[type(config)]
+    head = kind(n_classes, config, seed)
     return ReducedHead(head, EmbeddingPCA(config.pca, keep)) if config.pca > 0 else head
 
 
 def fit_predict(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray, n_classes: int,
-                config: HeadConfig | GBTConfig | dict | None = None, seed: int = 0, keep: int = 0) -> np.ndarray:
-    """Fit a head on the training rows and return its labels for the test rows (`keep`: see `make_head`)."""
-    return make_head(n_classes, config, seed, keep).fit(X_train, y_train).predict(X_test)
+                config: AnyConfig | dict | None = None, seed: int = 0, keep: int = 0,
+                gains_train: np.ndarray | None = None) -> np.ndarray:
+    """Fit a head on the training rows and return its labels for the test rows (`keep`: see `make_head`;
+    `gains_train`: the training rows' gain of every choice, which gain heads need)."""
+    return make_head(n_classes, config, seed, keep).fit(X_train, y_train, gains_train).predict(X_test)

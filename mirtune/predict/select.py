@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from mirtune.errors import MirtuneError
-from mirtune.predict.heads import HEADS, GBTConfig, HeadConfig, fit_predict, limit_threads
+from mirtune.predict.heads import HEADS, GainConfig, GBTConfig, HeadConfig, fit_predict, limit_threads
 
 Split = tuple[np.ndarray, np.ndarray]
 
@@ -45,6 +45,8 @@ GBT_GRID = {
     "l2_regularization": (0.0, 1.0),
     "max_features": (0.3, 1.0),
 }
+# strongest first, so that ties go to the simpler head; 1e6 is about the one choice best on average
+GAIN_GRID = {"alpha": (1e6, 1e5, 1e4, 1e3, 100.0, 10.0, 1.0, 0.1)}
 INNER_SEED = 0  # the head seed used inside inner cross-validation
 
 
@@ -61,6 +63,7 @@ class Problem:
     score: Callable[[np.ndarray, np.ndarray], float]     # (row indices, predicted labels) -> higher is better
     fold_ids: list[int] = field(default_factory=list)    # the published fold number of each outer split
     keep_columns: int = 0                                # trailing non-embedding columns, never PCA-reduced
+    gains: np.ndarray | None = None                      # [n_rows, n_classes] value of each choice (gain heads)
 
     def __post_init__(self) -> None:
         if not self.fold_ids:
@@ -96,7 +99,8 @@ def kfold(train_idx: np.ndarray, n_splits: int, seed: int) -> list[Split]:
 
 def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), seed: int = 0,
                  batch_size: int = 64, head: str = "mlp", pca: Sequence[int] = (0,)) -> list[dict[str, Any]]:
-    """`n_configs` distinct head configurations of kind `head` ("mlp": GRID x epochs; "gbt": GBT_GRID), drawn
+    """`n_configs` distinct head configurations of kind `head` ("mlp": GRID x epochs; "gbt": GBT_GRID; "gain":
+    GAIN_GRID), drawn
     with a fixed seed, each crossed with the embedding sizes `pca` (0: the whole embedding; K: its first K
     principal components). The draws do not depend on `pca`."""
     if any(int(k) < 0 for k in pca) or not len(pca):
@@ -106,6 +110,10 @@ def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), see
         grid = list(itertools.product(*GBT_GRID.values()))
         picks = rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False)
         base = [GBTConfig(**dict(zip(GBT_GRID, grid[i]))) for i in picks]
+    elif head == "gain":
+        grid = list(itertools.product(*GAIN_GRID.values()))
+        picks = np.sort(rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False))
+        base = [GainConfig(**dict(zip(GAIN_GRID, grid[i]))) for i in picks]
     elif head == "mlp":
         grid = list(itertools.product(GRID["hidden"], GRID["lr"], GRID["weight_decay"], tuple(epochs)))
         picks = rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False)
@@ -116,10 +124,11 @@ def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), see
     return [dict(cfg.to_dict(), pca=int(k)) for k in dict.fromkeys(int(k) for k in pca) for cfg in base]
 
 
-def _default_fit(problem: Problem, train_idx: np.ndarray, test_idx: np.ndarray, config: dict, seed: int
-                 ) -> np.ndarray:
+def _fit(problem: Problem, train_idx: np.ndarray, test_idx: np.ndarray, config: dict, seed: int) -> np.ndarray:
+    """Fit `config` on the problem's rows `train_idx` and predict its rows `test_idx`."""
+    gains = problem.gains[train_idx] if problem.gains is not None else None
     return fit_predict(problem.X[train_idx], problem.y[train_idx], problem.X[test_idx], problem.n_classes,
-                       config, seed, problem.keep_columns)
+                       config, seed, problem.keep_columns, gains)
 
 
 def inner_cv_score(problem: Problem, outer_k: int, config: dict, n_inner: int = 3,
@@ -128,7 +137,7 @@ def inner_cv_score(problem: Problem, outer_k: int, config: dict, n_inner: int = 
 
     `fit(problem, train_idx, val_idx, config, seed) -> predicted labels of val_idx` (default: an MLP head).
     """
-    fit = fit or _default_fit
+    fit = fit or _fit
     train_idx, test_idx = problem.outer[outer_k]
     test = set(np.asarray(test_idx).tolist())
     scores = []
@@ -186,6 +195,8 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
     configs = list(configs)
     if not configs:
         raise MirtuneError("no candidate head configurations")
+    if any(c.get("head") == "gain" for c in configs) and any(p.gains is None for p in problems):
+        raise MirtuneError("a gain head needs the gain of every choice, and this task provides none")
     table = np.full((len(configs), sum(len(p.outer) for p in problems)), np.nan)
     if len(configs) == 1:
         table[0] = 0.0
@@ -233,8 +244,7 @@ def _fit_fold(problem: Problem, k: int, config: dict, seeds: Sequence[int]) -> n
     limit_threads(1)
     tr, te = problem.outer[k]
     cfg = {key: v for key, v in config.items() if key != "inner_score"}
-    return np.stack([fit_predict(problem.X[tr], problem.y[tr], problem.X[te], problem.n_classes, cfg, s,
-                                 problem.keep_columns) for s in seeds])
+    return np.stack([_fit(problem, tr, te, cfg, s) for s in seeds])
 
 
 def evaluate_outer(problems: Sequence[Problem], chosen: dict[tuple[str, int], dict], seeds: Sequence[int],

@@ -122,6 +122,11 @@ def speedups(runtimes: np.ndarray, predicted: Sequence[int], rows: Sequence[int]
     return np.array([speedup(runtimes[r], p) for r, p in zip(rows, predicted)])
 
 
+def factor_speedups(runtimes: np.ndarray) -> np.ndarray:
+    """[n_kernels, len(FACTORS)]: the speedup each factor would score (clamped as `speedup`); gain heads learn it."""
+    return np.array([[speedup(row, j) for j in range(len(FACTORS))] for row in runtimes])
+
+
 def oracle_speedups(runtimes: np.ndarray) -> np.ndarray:
     return runtimes[:, 0] / np.nanmin(runtimes, axis=1)
 
@@ -169,7 +174,7 @@ def make_problem(data: CoarseningData, X: np.ndarray, platform: str, kernels: Se
     outer = [(np.array([i for i in range(n) if i != j]), np.array([j])) for j in held]
     return Problem(name=platform, X=X, y=data.labels(platform), n_classes=len(FACTORS), outer=outer,
                    inner_splits=_kfold_inner, score=functools.partial(_speedup_score, data.runtimes[platform]),
-                   fold_ids=held)
+                   fold_ids=held, gains=factor_speedups(data.runtimes[platform]))
 
 
 def make_joint_problem(data: CoarseningData, X: np.ndarray, kernels: Sequence[str] | None = None):
@@ -186,7 +191,8 @@ def make_joint_problem(data: CoarseningData, X: np.ndarray, kernels: Sequence[st
     rows = [i * n + k for i in range(n_p) for k in held]
     outer = [(np.array([r for r in range(n_p * n) if r != t]), np.array([t])) for t in rows]
     return Problem(name="joint", X=Xj, y=yj, n_classes=len(FACTORS), outer=outer, inner_splits=_kfold_inner,
-                   score=functools.partial(_speedup_score, rt), fold_ids=rows, keep_columns=n_p)
+                   score=functools.partial(_speedup_score, rt), fold_ids=rows, keep_columns=n_p,
+                   gains=factor_speedups(rt))
 
 
 PROTOCOLS = ("loko", "ir2vec")

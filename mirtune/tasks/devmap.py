@@ -191,10 +191,12 @@ def make_problem(df: pd.DataFrame, X: np.ndarray, platform: str, folds: Sequence
         raise UsageError(f"devmap has folds 0..{N_FOLDS - 1}; no fold {bad[0]}")
     outer = [(np.flatnonzero(fold != k), np.flatnonzero(fold == k)) for k in wanted]
     labels = df.label.to_numpy()
+    static = STATIC_DEVICE[platform]
+    gains = np.stack([speedups(df.runtime_cpu, df.runtime_gpu, np.full(len(df), d), static) for d in (0, 1)], axis=1)
     return Problem(name=platform, X=X, y=labels, n_classes=2, outer=outer,
                    inner_splits=functools.partial(_stratified_inner, labels),
                    score=functools.partial(_accuracy_score, labels), fold_ids=wanted,
-                   keep_columns=N_CONTEXT)
+                   keep_columns=N_CONTEXT, gains=gains)
 
 
 def features(df: pd.DataFrame, embeddings: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The MLP and GBT heads, the inner-CV splitters and the head selection (in-process; the Ray path is in test_cmd_evaluate)."""
+"""The MLP, GBT and gain heads, the inner-CV splitters and the head selection (in-process; the Ray path is in test_cmd_evaluate)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from mirtune.predict import select
-from mirtune.predict.heads import (EmbeddingPCA, GBTConfig, GBTHead, HeadConfig, MLPHead, ReducedHead, Standardiser,
-                                   fit_predict, make_head)
+from mirtune.predict.heads import (EmbeddingPCA, GainConfig, GainHead, GBTConfig, GBTHead, HeadConfig, MLPHead,
+                                   ReducedHead, Standardiser, fit_predict, make_head)
 from mirtune.predict.select import Problem, inner_cv_score, kfold, search_space, select_configs, stratified_kfold
 
 
@@ -161,6 +161,66 @@ def test_pca_heads_find_a_direction_spread_over_many_columns():
     assert isinstance(make_head(2, {"head": "gbt", "pca": 0}), GBTHead)
 
 
+def _gain_rows(n: int = 120, seed: int = 0):
+    """Three choices: choice 0 gains 1.1 everywhere; choice 1 gains 3 where the latent z > 0.5 and 0.2 elsewhere;
+    choice 2 wins (1.2 vs 1.1) where z < -0.5 and is poor elsewhere. z is spread over 8 noisy columns."""
+    rng = np.random.RandomState(seed)
+    z = rng.randn(n)
+    X = np.outer(z, rng.randn(8)) + rng.randn(n, 8) * 0.1
+    G = np.stack([np.full(n, 1.1), np.where(z > 0.5, 3.0, 0.2), np.where(z < -0.5, 1.2, 0.5)], axis=1)
+    return X, G
+
+
+def test_gain_head_learns_the_gains_and_shrinks_to_the_best_average_choice():
+    X, G = _gain_rows()
+    y = G.argmax(axis=1)
+    head = GainHead(3, GainConfig(alpha=1.0)).fit(X[:80], y[:80], G[:80])
+    pred = head.predict(X[80:])
+    assert head.predict_gains(X[80:]).shape == (40, 3)
+    # it earns most of the oracle's gain on unseen rows (a label-only head would not know choice 0 is safe)
+    assert G[80:][np.arange(40), pred].mean() >= 0.9 * G[80:].max(axis=1).mean()
+    # a huge ridge forgets the features: one choice everywhere, the best on average over the training rows
+    flat = GainHead(3, GainConfig(alpha=1e9)).fit(X[:80], y[:80], G[:80]).predict(X[80:])
+    assert set(flat.tolist()) == {int(G[:80].mean(axis=0).argmax())}
+    assert np.array_equal(pred, fit_predict(X[:80], y[:80], X[80:], 3, {"head": "gain", "alpha": 1.0},
+                                            gains_train=G[:80]))
+    reduced = make_head(3, {"head": "gain", "alpha": 1.0, "pca": 2})
+    assert isinstance(reduced, ReducedHead) and reduced.fit(X[:80], y[:80], G[:80]).predict(X[80:]).shape == (40,)
+    with pytest.raises(ValueError, match="gain of every choice"):
+        GainHead(3).fit(X, y)
+    for bad in (G[:, :2], np.where(G == 3.0, np.nan, G)):  # a choice short, a missing gain
+        with pytest.raises(ValueError, match="gains must be finite"):
+            GainHead(3).fit(X, y, bad)
+    with pytest.raises(RuntimeError, match="before fit"):
+        GainHead(3).predict(X)
+
+
+def test_gain_search_space_and_problems_without_gains():
+    gain = search_space(8, head="gain")
+    assert len(gain) == 8 and all(c["head"] == "gain" for c in gain)
+    alphas = [c["alpha"] for c in gain]
+    assert alphas == sorted(alphas, reverse=True)  # strongest first: ties go to the simpler head
+    assert isinstance(make_head(3, gain[0]), GainHead)
+    with pytest.raises(select.MirtuneError, match="gain head needs"):
+        select_configs([_toy_problem()], gain[:2], n_inner=2, use_ray=False)
+
+
+def test_gain_head_through_selection_and_outer_fits():
+    X, G = _gain_rows(n=80, seed=1)
+    y = G.argmax(axis=1)
+    fold = np.arange(len(y)) % 4
+    outer = [(np.flatnonzero(fold != k), np.flatnonzero(fold == k)) for k in range(4)]
+    prob = Problem(name="gain", X=X, y=y, n_classes=3, outer=outer,
+                   inner_splits=lambda tr, n_inner, seed: kfold(tr, n_inner, seed),
+                   score=lambda idx, pred: float(G[idx, pred].mean()), gains=G)
+    chosen = select_configs([prob], search_space(8, head="gain"), n_inner=3, use_ray=False)
+    assert all(chosen[("gain", k)]["alpha"] < 1e5 for k in range(4))  # the features pay here
+    preds = select.evaluate_outer([prob], chosen, seeds=[0, 1], use_ray=False)["gain"]
+    assert np.array_equal(preds[0], preds[1])  # deterministic
+    earned = G[np.arange(len(y)), preds[0]].mean()
+    assert earned >= 0.85 * G.max(axis=1).mean() and earned > G.mean(axis=0).max() + 0.3  # beats one fixed choice
+
+
 def _toy_problem(n: int = 40, n_folds: int = 4) -> Problem:
     X, y = _blobs(n_per=n // 2, n_classes=2, seed=3)
     fold = np.arange(len(y)) % n_folds
@@ -194,7 +254,7 @@ def test_inner_cv_never_sees_the_test_fold(monkeypatch):
         seen.append((train_idx, val_idx))
         return problem.y[val_idx] if config["hidden"] == 64 else 1 - problem.y[val_idx]
 
-    monkeypatch.setattr(select, "_default_fit", scored)
+    monkeypatch.setattr(select, "_fit", scored)
     configs = [HeadConfig(hidden=32).to_dict(), HeadConfig(hidden=64).to_dict()]
     chosen = select_configs([prob], configs, n_inner=2, use_ray=False)
     assert all(chosen[("toy", k)]["hidden"] == 64 for k in range(4))

@@ -87,6 +87,11 @@ def test_leave_one_kernel_out_problem(data):
     idx = np.array([0, 1])
     assert prob.score(idx, data.labels("Tahiti")[idx]) == pytest.approx(
         tc.oracle_speedups(data.runtimes["Tahiti"])[idx].mean())
+    # gain heads learn what the metric scores: each factor's clamped speedup, the oracle's where it is best
+    rt = data.runtimes["Tahiti"]
+    assert prob.gains.shape == (17, 6) and np.isfinite(prob.gains).all()
+    assert np.allclose(prob.gains.max(axis=1), tc.oracle_speedups(rt)) and (prob.gains[:, 0] == 1).all()
+    assert all(prob.gains[k, j] == tc.speedup(rt[k], j) for k in range(17) for j in range(6))
 
 
 def test_pluggable_encoder_embeds_each_content_once_and_caches(data, tmp_path, monkeypatch):
@@ -142,6 +147,8 @@ def test_ir2vec_joint_protocol_problem(data):
         assert (prob.X[i * 17:(i + 1) * 17, 3 + i] == 1).all()
     tr, te = prob.outer[0]
     assert te.tolist() == [0] and len(tr) == 67
+    assert np.allclose(prob.gains.max(axis=1), np.concatenate([tc.oracle_speedups(data.runtimes[p])
+                                                               for p in tc.PLATFORMS]))
     # the leak that makes this protocol incomparable: kernel 0's code is in training via the other platforms
     assert {17, 34, 51} <= set(tr.tolist())
     sub = tc.make_joint_problem(data, X, kernels=["sgemm"])

@@ -108,6 +108,10 @@ def test_problem_uses_the_published_folds(frames):
         assert not set(tr) & set(te) and len(tr) + len(te) == 680
     with pytest.raises(Exception, match="no fold 12"):
         devmap.make_problem(df, np.zeros((680, 3)), "nvidia", folds=[12])
+    # gains: the speedup over the static mapping (GPU on NVIDIA) of choosing the CPU or the GPU
+    assert prob.gains.shape == (680, 2) and (prob.gains[:, 1] == 1).all()
+    assert np.allclose(prob.gains[:, 0], df.runtime_gpu / df.runtime_cpu)
+    assert (prob.gains.argmax(axis=1) == df.label).mean() > 0.99  # the oracle device is the faster one
 
 
 def test_grewe_features_are_the_static_counts_shared_by_both_platforms(frames):
