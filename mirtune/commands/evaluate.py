@@ -90,6 +90,11 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
+def run_label(result: dict[str, Any]) -> str:
+    """This run's name in tables and charts: the embedding and the head it was measured with."""
+    return f"mirtune + {result['embedding']}, {result.get('head', 'mlp')} head"
+
+
 def devmap_table(result: dict[str, Any], prior: list[dict[str, Any]]) -> str:
     from mirtune.tasks.devmap import PLATFORMS, PUBLISHED
 
@@ -109,7 +114,7 @@ def devmap_table(result: dict[str, Any], prior: list[dict[str, Any]]) -> str:
                       if m else ["-"] * 3)
         rows.append(cells + [r["source"]])
     n = len(result["seeds"])
-    cells = [f"mirtune + {result['embedding']} (this run)"]
+    cells = [run_label(result) + " (this run)"]
     for p in PLATFORMS:
         m = result[p]
         cells += [_pm(m["accuracy"], m["accuracy_std"], ".2f", 100), _pm(m["f1"], m["f1_std"], ".3f"),
@@ -136,7 +141,7 @@ def coarsening_table(result: dict[str, Any], prior: list[dict[str, Any]]) -> str
         rows.append([r["model"]] + [f"{r[p]:.3f}" if p in r else "-" for p in PLATFORMS]
                     + [f"{r['average']:.3f}" if "average" in r else "-", r["source"]])
     n = len(result["seeds"])
-    rows.append([f"mirtune + {result['embedding']} (this run)"]
+    rows.append([run_label(result) + " (this run)"]
                 + [_pm(result["per_gpu"][p], result["per_gpu_std"][p], ".3f") for p in PLATFORMS]
                 + [_pm(result["average"], result["average_std"], ".3f"),
                    f"mean±std over {n} head seeds, "
@@ -212,7 +217,7 @@ def plot_devmap(result: dict[str, Any], out: Path) -> None:
         acc_series.append((r["model"], [r[p][0] for p in PLATFORMS], None))
         if r["amd"][1] is not None:
             sp_series.append((r["model"], [r[p][1] for p in PLATFORMS], None))
-    ours = f"mirtune + {result['embedding']}"
+    ours = run_label(result)
     acc_series.append((ours, [100 * result[p]["accuracy"] for p in PLATFORMS],
                        [100 * result[p]["accuracy_std"] for p in PLATFORMS]))
     sp_series.append((ours, [result[p]["speedup"] for p in PLATFORMS], [result[p]["speedup_std"] for p in PLATFORMS]))
@@ -241,7 +246,7 @@ def plot_coarsening(result: dict[str, Any], out: Path) -> None:
 
     groups = list(PLATFORMS) + ["average"]
     series = [(r["model"], list(r["values"]), None) for r in PUBLISHED]
-    series.append((f"mirtune + {result['embedding']}",
+    series.append((run_label(result),
                    [result["per_gpu"][p] for p in PLATFORMS] + [result["average"]],
                    [result["per_gpu_std"][p] for p in PLATFORMS] + [result["average_std"]]))
     if result.get("fixed_factor_baseline"):
@@ -252,7 +257,9 @@ def plot_coarsening(result: dict[str, Any], out: Path) -> None:
     _bars(ax, groups, series, "mean speedup over factor 1")
     ax.axhline(1.0, color="black", lw=0.8)
     ax.set_ylim(0.7, None)
-    ax.set_title(f"Thread coarsening, leave-one-kernel-out, {len(result['seeds'])} head seeds (error bars: std)")
+    protocol = ("leave-one-kernel-out" if result.get("protocol", "loko") == "loko"
+                else "IR2Vec's joint protocol (68 leave-one-row-out folds)")
+    ax.set_title(f"Thread coarsening, {protocol}, {len(result['seeds'])} head seeds (error bars: std)")
     ax.legend(fontsize=7, ncol=3, loc="upper right")
     fig.tight_layout()
     fig.savefig(out, dpi=120)

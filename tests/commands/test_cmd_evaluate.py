@@ -144,7 +144,7 @@ def test_quick_devmap_with_ir2vec_writes_json_and_plot(shared_data, ray_cluster,
     assert result["seeds"] == [0, 1] and result["folds"] == [0, 1] and result["embedding"] == "ir2vec"
     assert (tmp_path / "devmap.png").stat().st_size > 1000
     assert set(result["timing_s"]) >= {"embed", "select", "fit", "total"}
-    assert "mirtune + ir2vec (this run)" in printed.out and "MIREncoder (paper)" in printed.out
+    assert "mirtune + ir2vec, mlp head (this run)" in printed.out and "MIREncoder (paper)" in printed.out
 
 
 def test_quick_coarsening_in_process_writes_json(shared_data, tmp_path, capsys):
