@@ -10,7 +10,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     msub = p.add_subparsers(dest="model_command", metavar="ACTION", required=True)
     i = msub.add_parser("info", help="configuration and parameter counts per part")
     src = i.add_mutually_exclusive_group()
-    src.add_argument("--preset", help="a named preset (small, paper, tiny); default small")
+    src.add_argument("--preset", help="a named preset (small, medium, paper, tiny); default small")
     src.add_argument("--model", metavar="DIR", help="a trained model directory (default: the shipped encoder, "
                                                      "else the small preset)")
     i.add_argument("--tokenizer", metavar="JSON", help="size a preset's vocabulary to this tokenizer.json "

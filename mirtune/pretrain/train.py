@@ -97,7 +97,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of `mirtune pretrain` and jobs/pretrain.py."""
     p.add_argument("--corpus", required=True, help="corpus folder (tokenizer.json, samples/split=train|heldout)")
     p.add_argument("--out", required=True, help="output folder: model, metrics.csv, learning_curves.png")
-    p.add_argument("--preset", default="small", help="model preset: small (default), paper, tiny")
+    p.add_argument("--preset", default="small", help="model preset: small (default), medium, paper, tiny")
     p.add_argument("--workers", type=int, default=1, help="data-parallel workers (default 1)")
     p.add_argument("--gpus", action="store_true", help="one GPU per worker, nccl, mixed precision")
     p.add_argument("--resume", action="store_true", help="continue from the latest checkpoint in the storage path")

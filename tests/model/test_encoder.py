@@ -180,6 +180,8 @@ def test_presets_sizes():
     paper = MIREncoder(paper_cfg).parameter_counts()["total"]
     heads = sum(p.numel() for p in PretrainingHeads(paper_cfg).parameters())
     assert 20e6 < paper + heads < 24e6  # "about 22M parameters", as in the paper
+    tiny, medium = (MIREncoder(PRESETS[n]).parameter_counts()["total"] for n in ("tiny", "medium"))
+    assert tiny < small < medium < paper  # the ladder the model-size study climbs
 
 
 def test_empty_graph_flows_and_single_file(model, samples):
