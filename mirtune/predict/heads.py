@@ -1,9 +1,10 @@
 """Small task heads on frozen embeddings: a three-linear-layer MLP classifier, as in the MIREncoder paper,
 gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier), the kind of head IR2Vec's experiments use,
 and a gain head (ridge regression of every choice's gain, e.g. its speedup, then the best predicted choice), which
-learns how much each choice gains rather than only which one wins. Any of them can see the embedding through its first `pca` principal components (fitted on the training rows only;
-trailing context columns such as transfer bytes pass through unchanged): fewer, denser columns than a 256-d
-embedding for a head trained on a few hundred rows; the inner-CV search decides whether that helps.
+learns how much each choice gains rather than only which one wins. Any of them can see the embedding through its
+first `pca` principal components (fitted on the training rows only; trailing context columns such as transfer
+bytes pass through unchanged): fewer, denser columns than a 256-d embedding for a head trained on a few hundred
+rows; the inner-CV search decides whether that helps.
 
     head = MLPHead(n_classes=2, config=HeadConfig(hidden=64, lr=1e-3), seed=0).fit(X_train, y_train)
     labels = head.predict(X_test)
@@ -312,8 +313,8 @@ def make_head(n_classes: int, config: AnyConfig | dict | None = None, seed: int 
             raise ValueError(f"unknown head {kind!r}; choose from {', '.join(HEADS)}")
         config = CONFIGS[kind].from_dict(config)
     config = config or HeadConfig()
-    kind = {HeadConfig: MLPHead, GBTConfig: GBTHead, GainConfig: GainHead}[type(config)]
-    head = kind(n_classes, config, seed)
+    head_class = {HeadConfig: MLPHead, GBTConfig: GBTHead, GainConfig: GainHead}[type(config)]
+    head = head_class(n_classes, config, seed)
     return ReducedHead(head, EmbeddingPCA(config.pca, keep)) if config.pca > 0 else head
 
 
