@@ -112,7 +112,7 @@ class EncoderConfig:
 PRESETS: dict[str, EncoderConfig] = {
     "small": EncoderConfig(d_model=128, n_layers=2, n_heads=4, d_ff=512, gcn_hidden=128, gcn_layers=3,
                            match_hidden=128, preset="small"),
-    # Between the two, for model-size studies on CPU (about 4x small's non-embedding parameters).
+    # Between the two, for model-size studies on CPU (about 5.7x small's parameters besides the token table).
     "medium": EncoderConfig(d_model=256, n_layers=3, n_heads=8, d_ff=1024, gcn_hidden=256, gcn_layers=3,
                             match_hidden=256, preset="medium"),
     "paper": EncoderConfig(d_model=512, n_layers=5, n_heads=8, d_ff=2048, gcn_hidden=512, gcn_layers=3,
