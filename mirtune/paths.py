@@ -13,13 +13,17 @@ REPO_DIR = PACKAGE_DIR.parent
 
 
 def data_dir(explicit: str | os.PathLike | None = None, required: bool = True) -> Path | None:
-    """The folder holding devmap/ and thread-coarsening/: --data-dir, else $MIRTUNE_DATA, else ../shared/data."""
-    candidates = [explicit, os.environ.get("MIRTUNE_DATA"), REPO_DIR.parent / "shared" / "data"]
-    for cand in candidates:
-        if cand and Path(cand).is_dir():
+    """The folder holding devmap/ and thread-coarsening/: --data-dir, else $MIRTUNE_DATA, else ../shared/data.
+    A folder the user named (option or variable) that does not exist is an error, never silently passed over."""
+    named = [(explicit, "data directory"), (os.environ.get("MIRTUNE_DATA"), "MIRTUNE_DATA")]
+    for cand, what in named:
+        if cand:
+            if not Path(cand).is_dir():
+                raise UsageError(f"{what} {cand} does not exist")
             return Path(cand)
-        if cand and cand is explicit:
-            raise UsageError(f"data directory {cand} does not exist")
+    default = REPO_DIR.parent / "shared" / "data"
+    if default.is_dir():
+        return default
     if required:
         raise UsageError("no data directory: pass --data-dir or set MIRTUNE_DATA to the folder holding devmap/")
     return None

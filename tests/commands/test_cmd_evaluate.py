@@ -43,6 +43,11 @@ def test_missing_data_dir(capsys, tmp_path):
                     "does not exist")
 
 
+def test_missing_mirtune_data_is_not_passed_over(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("MIRTUNE_DATA", str(tmp_path / "nowhere"))
+    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec"], "MIRTUNE_DATA")
+
+
 def test_data_dir_without_the_task_folder(capsys, tmp_path):
     _one_line_error(capsys, ["coarsening", "--data-dir", str(tmp_path), "--embedding", "ir2vec"],
                     "thread-coarsening")
