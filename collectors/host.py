@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
+from mirtune.host import cpu_model
+
 
 @dataclass(frozen=True)
 class NvmlStatus:
@@ -49,17 +51,6 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def _cpu_model() -> str | None:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or None
-
-
 @lru_cache(maxsize=None)
 def cpu_tag() -> str:
     """A short tag for this CPU's model and instruction-set flags.
@@ -68,7 +59,7 @@ def cpu_tag() -> str:
     """
     import hashlib
 
-    model, flags = _cpu_model() or platform.machine(), ""
+    model, flags = cpu_model() or platform.machine(), ""
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
@@ -149,7 +140,7 @@ def describe_host(nvml: Any | None = None) -> HostInfo:
     gpu_model, gpu_driver, gpu_count, gpu_reason = _gpu(nvml)
     return HostInfo(
         hostname=socket.gethostname(),
-        cpu_model=_cpu_model(),
+        cpu_model=cpu_model(),
         cpu_tag=cpu_tag(),
         logical_cores=psutil.cpu_count(logical=True),
         physical_cores=psutil.cpu_count(logical=False),

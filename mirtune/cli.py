@@ -18,6 +18,7 @@ from mirtune.errors import MirtuneError
 # Sub-command modules, in the order `mirtune --help` lists them.
 COMMANDS = (
     "demo",
+    "recommend",
     "compile",
     "graph",
     "inspect",
@@ -29,6 +30,7 @@ COMMANDS = (
     "model",
     "embed",
     "evaluate",
+    "fit",
 )
 
 

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 
 from mirtune.errors import UsageError
 
-_OMP_HINT = re.compile(r"^\s*#\s*pragma\s+omp\b|<omp\.h>|\b_Pragma\s*\(\s*\"\s*omp\b", re.M)
 _IR_SUFFIXES = frozenset({".ll", ".bc"})
 
 
@@ -77,7 +75,9 @@ def inspect_file(path: str | Path, lang: str | None = None, opt: int = 2,
     if is_source:
         text = _read_source(path)
         if openmp is None:
-            openmp = bool(_OMP_HINT.search(text))
+            from mirtune.ir.frontend import mentions_openmp
+
+            openmp = mentions_openmp(text)
         if path.suffix in (".c", ".cc", ".cpp", ".cxx", ".C", ".c++") or lang in ("c", "cxx"):
             from mirtune.source.openmp import find_loops
 

@@ -120,6 +120,15 @@ def _lang_flags(lang: str, cuda_prelude: Path | None) -> list[str]:
             "-include", str(cuda_prelude)]
 
 
+OPENMP_HINT = re.compile(r"^\s*#\s*pragma\s+omp\b|<omp\.h>|\b_Pragma\s*\(\s*\"\s*omp\b", re.M)
+
+
+def mentions_openmp(text: str) -> bool:
+    """Whether source text uses OpenMP (a `#pragma omp`, `_Pragma("omp ...")` or omp.h), so that it should be
+    compiled with -fopenmp."""
+    return bool(OPENMP_HINT.search(text))
+
+
 def compile_command(src: Path, out: Path, lang: str, opt: int = 2, openmp: bool = False,
                     extra: list[str] | None = None, cuda_prelude: Path | None = None,
                     cl_std: str | None = None) -> list[str]:

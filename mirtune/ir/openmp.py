@@ -283,3 +283,82 @@ def worksharing_loops(module: Any) -> list[WorksharingLoop]:
     Sections and distribute constructs, which use the same runtime entry points, are left out.
     """
     return [w for w in openmp_schedule_calls(module) if w.construct == "loop"]
+
+
+def _blocks_in_cycles(fn: Any) -> set[Any]:
+    """The basic blocks of a function that lie on a cycle of its control-flow graph (the bodies of loops)."""
+    blocks = list(fn.blocks)
+    succ: dict[Any, list[Any]] = {b: [] for b in blocks}
+    for b in blocks:
+        instructions = list(b.instructions)
+        if instructions:
+            succ[b] = [op for op in instructions[-1].operands if op.value_kind.name == "basic_block"]
+    # Kosaraju: a block is on a cycle when its strongly connected component has two blocks or a self-edge.
+    order, seen = [], set()
+    for root in blocks:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(succ[root]))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next((s for s in it if s not in seen and s in succ), None)
+            if nxt is None:
+                order.append(node)
+                stack.pop()
+            else:
+                seen.add(nxt)
+                stack.append((nxt, iter(succ[nxt])))
+    pred: dict[Any, list[Any]] = {b: [] for b in blocks}
+    for b, ss in succ.items():
+        for s in ss:
+            if s in pred:
+                pred[s].append(b)
+    cyclic: set[Any] = set()
+    assigned: set[Any] = set()
+    for root in reversed(order):
+        if root in assigned:
+            continue
+        component, todo = [], [root]
+        assigned.add(root)
+        while todo:
+            node = todo.pop()
+            component.append(node)
+            for p in pred[node]:
+                if p not in assigned:
+                    assigned.add(p)
+                    todo.append(p)
+        if len(component) > 1 or root in succ[root]:
+            cyclic.update(component)
+    return cyclic
+
+
+def parallel_structure(module: Any) -> dict[str, int]:
+    """Counts of the parallel constructs of a module and of those that sit inside a loop of their function (so
+    run many times per call): parallel regions forked, worksharing loops started, barriers. A worksharing loop
+    inside a sequential loop pays a barrier per outer iteration; a fork inside a loop pays a fork and a join."""
+    ref = _module_ref(module)
+    out = {"forks": 0, "forks_in_loops": 0, "loop_starts": 0, "loop_starts_in_loops": 0,
+           "barriers": 0, "barriers_in_loops": 0}
+    for fn in ref.functions:
+        if fn.is_declaration:
+            continue
+        cyclic = None
+        for block in fn.blocks:
+            for ins in block.instructions:
+                if ins.opcode != "call":
+                    continue
+                ops = list(ins.operands)
+                if not ops or ops[-1].value_kind.name != "function":
+                    continue
+                name = ops[-1].name
+                kind = ("forks" if name in _FORK_ENTRIES else "loop_starts" if _ENTRY.match(name)
+                        else "barriers" if name == "__kmpc_barrier" else None)
+                if kind is None:
+                    continue
+                if cyclic is None:
+                    cyclic = _blocks_in_cycles(fn)
+                out[kind] += 1
+                if block in cyclic:
+                    out[kind + "_in_loops"] += 1
+    return out

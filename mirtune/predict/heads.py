@@ -75,7 +75,18 @@ class GainConfig(_Config):
     pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
 
 
-CONFIGS: dict[str, type[_Config]] = {"mlp": HeadConfig, "gbt": GBTConfig, "gain": GainConfig}
+@dataclass(frozen=True)
+class KNNConfig(_Config):
+    """Hyper-parameters of a nearest-neighbour gain head."""
+
+    HEAD: ClassVar[str] = "knn"
+    k: int = 5            # neighbours whose gains are averaged
+    weight: float = 0.5   # share of the neighbours' mean in the prediction; the rest is the mean over all rows
+    context_weight: float = 1.0  # weight of the trailing context columns against the embedding in the distance
+    pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
+
+
+CONFIGS: dict[str, type[_Config]] = {"mlp": HeadConfig, "gbt": GBTConfig, "gain": GainConfig, "knn": KNNConfig}
 HEADS = tuple(CONFIGS)
 
 
@@ -283,10 +294,69 @@ class GainHead:
         return self.predict_gains(X).argmax(axis=1)
 
 
+class KNNGainHead:
+    """The gain of every choice predicted as a blend of the mean gains of the `k` training rows nearest in the
+    standardised feature space (cosine distance) and the mean gains of all training rows. With `weight` 0 it is
+    the one choice best on average (the code-free baseline); with 1, the choice that was best for the most
+    similar programs. The distance weighs the embedding block and the trailing `keep` context columns as equals
+    (each block scaled by one over the square root of its width), the context times `context_weight`.
+    Deterministic: the seed is unused."""
+
+    def __init__(self, n_classes: int, config: KNNConfig | None = None, seed: int = 0, keep: int = 0) -> None:
+        if n_classes < 2:
+            raise ValueError("a knn head needs at least two choices")
+        self.n_classes = n_classes
+        self.config = config or KNNConfig()
+        self.keep = int(keep)
+        self.scaler = Standardiser()
+        self.rows_: np.ndarray | None = None
+
+    def _space(self, X: np.ndarray) -> np.ndarray:
+        """Standardised rows with the two blocks balanced (see the class doc), as unit vectors."""
+        A = self.scaler.transform(X)
+        d = A.shape[1] - self.keep
+        scale = np.ones(A.shape[1])
+        if d > 0:
+            scale[:d] = 1.0 / np.sqrt(d)
+        if self.keep:
+            scale[d:] = float(self.config.context_weight) / np.sqrt(self.keep)
+        return _unit_rows(A * scale)
+
+    def fit(self, X: np.ndarray, y: np.ndarray | None = None, gains: np.ndarray | None = None) -> "KNNGainHead":
+        """Remember the standardised rows X and their `gains` [n, n_classes]."""
+        if gains is None:
+            raise ValueError("a knn head needs the gain of every choice for each training row")
+        G = np.asarray(gains, dtype=np.float64)
+        if G.shape != (len(X), self.n_classes) or not np.isfinite(G).all():
+            raise ValueError(f"gains must be finite, [{len(X)}, {self.n_classes}]; got {G.shape}")
+        self.scaler.fit(X)
+        self.rows_ = self._space(X)
+        self.gains_, self.mean_ = G, G.mean(axis=0)
+        return self
+
+    def predict_gains(self, X: np.ndarray) -> np.ndarray:
+        """Predicted gain of every choice, [n, n_classes]."""
+        if self.rows_ is None:
+            raise RuntimeError("predict before fit")
+        sim = self._space(X) @ self.rows_.T
+        k = max(1, min(int(self.config.k), len(self.rows_)))
+        nearest = np.argsort(-sim, axis=1, kind="stable")[:, :k]
+        w = float(self.config.weight)
+        return w * self.gains_[nearest].mean(axis=1) + (1.0 - w) * self.mean_
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return self.predict_gains(X).argmax(axis=1)
+
+
+def _unit_rows(A: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(A, axis=1, keepdims=True)
+    return A / np.where(norms > 1e-12, norms, 1.0)
+
+
 class ReducedHead:
     """A head fitted on `EmbeddingPCA` features of its rows (the reduction fitted on the training rows only)."""
 
-    def __init__(self, head: MLPHead | GBTHead | GainHead, reducer: EmbeddingPCA) -> None:
+    def __init__(self, head: AnyHead, reducer: EmbeddingPCA) -> None:
         self.head, self.reducer = head, reducer
 
     def fit(self, X: np.ndarray, y: np.ndarray, gains: np.ndarray | None = None) -> "ReducedHead":
@@ -300,11 +370,12 @@ class ReducedHead:
         return self.head.predict(self.reducer.transform(X))
 
 
-AnyConfig = HeadConfig | GBTConfig | GainConfig
+AnyConfig = HeadConfig | GBTConfig | GainConfig | KNNConfig
+AnyHead = MLPHead | GBTHead | GainHead | KNNGainHead
 
 
 def make_head(n_classes: int, config: AnyConfig | dict | None = None, seed: int = 0, keep: int = 0
-              ) -> MLPHead | GBTHead | GainHead | ReducedHead:
+              ) -> AnyHead | ReducedHead:
     """The head a configuration describes (a dict's "head" key: "mlp", the default, "gbt" or "gain"); with `pca` > 0
     it sees that many principal components of all but the trailing `keep` columns, and those columns as they are."""
     if isinstance(config, dict):
@@ -313,8 +384,8 @@ def make_head(n_classes: int, config: AnyConfig | dict | None = None, seed: int 
             raise ValueError(f"unknown head {kind!r}; choose from {', '.join(HEADS)}")
         config = CONFIGS[kind].from_dict(config)
     config = config or HeadConfig()
-    head_class = {HeadConfig: MLPHead, GBTConfig: GBTHead, GainConfig: GainHead}[type(config)]
-    head = head_class(n_classes, config, seed)
+    head_class = {HeadConfig: MLPHead, GBTConfig: GBTHead, GainConfig: GainHead, KNNConfig: KNNGainHead}[type(config)]
+    head = head_class(n_classes, config, seed, keep) if head_class is KNNGainHead else head_class(n_classes, config, seed)
     return ReducedHead(head, EmbeddingPCA(config.pca, keep)) if config.pca > 0 else head
 
 

@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from mirtune.errors import MirtuneError
-from mirtune.predict.heads import HEADS, GainConfig, GBTConfig, HeadConfig, fit_predict, limit_threads
+from mirtune.predict.heads import HEADS, GainConfig, GBTConfig, HeadConfig, KNNConfig, fit_predict, limit_threads
 
 Split = tuple[np.ndarray, np.ndarray]
 
@@ -47,6 +47,9 @@ GBT_GRID = {
 }
 # strongest first, so that ties go to the simpler head; 1e6 is about the one choice best on average
 GAIN_GRID = {"alpha": (1e6, 1e5, 1e4, 1e3, 100.0, 10.0, 1.0, 0.1)}
+# weight 0 first: the one choice best on average wins ties
+KNN_GRID = {"weight": (0.0, 0.25, 0.5, 0.75, 1.0), "k": (1, 3, 5, 10), "context_weight": (1.0, 0.0, 4.0)}
+GAIN_HEADS = ("gain", "knn")  # heads that learn every choice's gain (and need Problem.gains)
 INNER_SEED = 0  # the head seed used inside inner cross-validation
 
 
@@ -100,7 +103,7 @@ def kfold(train_idx: np.ndarray, n_splits: int, seed: int) -> list[Split]:
 def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), seed: int = 0,
                  batch_size: int = 64, head: str = "mlp", pca: Sequence[int] = (0,)) -> list[dict[str, Any]]:
     """`n_configs` distinct head configurations of kind `head` ("mlp": GRID x epochs; "gbt": GBT_GRID; "gain":
-    GAIN_GRID), drawn
+    GAIN_GRID; "knn": KNN_GRID), drawn
     with a fixed seed, each crossed with the embedding sizes `pca` (0: the whole embedding; K: its first K
     principal components). The draws do not depend on `pca`."""
     if any(int(k) < 0 for k in pca) or not len(pca):
@@ -114,6 +117,11 @@ def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), see
         grid = list(itertools.product(*GAIN_GRID.values()))
         picks = np.sort(rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False))
         base = [GainConfig(**dict(zip(GAIN_GRID, grid[i]))) for i in picks]
+    elif head == "knn":
+        grid = [g for g in itertools.product(*KNN_GRID.values())
+                if g[0] > 0 or (g[1], g[2]) == (KNN_GRID["k"][0], KNN_GRID["context_weight"][0])]
+        picks = np.sort(rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False))
+        base = [KNNConfig(**dict(zip(KNN_GRID, grid[i]))) for i in picks]
     elif head == "mlp":
         grid = list(itertools.product(GRID["hidden"], GRID["lr"], GRID["weight_decay"], tuple(epochs)))
         picks = rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False)
@@ -195,8 +203,8 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
     configs = list(configs)
     if not configs:
         raise MirtuneError("no candidate head configurations")
-    if any(c.get("head") == "gain" for c in configs) and any(p.gains is None for p in problems):
-        raise MirtuneError("a gain head needs the gain of every choice, and this task provides none")
+    if any(c.get("head") in GAIN_HEADS for c in configs) and any(p.gains is None for p in problems):
+        raise MirtuneError(f"a {'/'.join(GAIN_HEADS)} head needs the gain of every choice, and this task provides none")
     table = np.full((len(configs), sum(len(p.outer) for p in problems)), np.nan)
     if len(configs) == 1:
         table[0] = 0.0

@@ -98,7 +98,7 @@ def _grewe_embedder(ablation: str | None) -> Embedder:
                     row_features=grewe_features)
 
 
-def _model_fingerprint(model_dir: Path) -> str:
+def model_fingerprint(model_dir: Path) -> str:
     """A short hash of the model files (weights and config) that identifies one trained encoder."""
     h = hashlib.sha256()
     for f in sorted(model_dir.iterdir()):
@@ -128,7 +128,7 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
         raise MirtuneError(f"--ablation {ablation} needs an encoder pre-trained on the {ablation} modality alone "
                            f"(`mirtune pretrain --modality {ablation}`); this one was pre-trained on {modality}",
                            str(resolved))
-    fingerprint = _model_fingerprint(resolved)
+    fingerprint = model_fingerprint(resolved)
 
     def embed_batch(paths: list[Path]) -> np.ndarray:
         return np.asarray(embedding.embed([str(p) for p in paths], model_dir=str(resolved), precision=precision,

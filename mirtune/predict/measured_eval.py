@@ -1,0 +1,135 @@
+"""Leave-one-application-out evaluation of the predictors of a measured task (openmp, vectorize), beside the
+code-free baselines, in one run.
+
+For every held-out application: the head is chosen by inner cross-validation over the OTHER applications (Ray
+Tune, `select_configs`) and fitted on them; it picks one configuration per (application, input size) group. The
+figures are the MIREncoder paper's (Figure 4, Table 3): geometric-mean share of the oracle (best time / chosen
+time), speedup over the default, groups within 0.9 of the oracle, slowdowns against the default. Reported in the
+same run: the default configuration, the one configuration best on average over the training applications
+(chosen per fold, like the predictor), the oracle, and the same heads on every other embedding asked for
+(IR2Vec: the peer baseline).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+SLOWDOWN = 0.95  # a chosen configuration slower than 0.95x the default counts as a slowdown
+
+
+def _metrics(speedups: np.ndarray, chosen: np.ndarray) -> dict[str, Any]:
+    from mirtune.tasks.measured import chosen_speedups, geomean, share_of_oracle
+
+    share = share_of_oracle(speedups, chosen)
+    sp = chosen_speedups(speedups, chosen)
+    return {"share_of_oracle": geomean(share), "speedup_over_default": geomean(sp),
+            "within_0.9_of_oracle": int((share >= 0.9).sum()), "slowdowns": int((sp < SLOWDOWN).sum()),
+            "failed": int((sp == 0).sum()), "groups": int(len(chosen)),
+            "per_group_share": [round(float(v), 4) for v in share],
+            "per_group_speedup": [round(float(v), 4) for v in sp]}
+
+
+def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequence[str] = ("gain", "knn"),
+        program_dirs: Sequence[str] = (), use_ray: bool = True, n_configs: int | None = None, n_inner: int = 5,
+        note: Callable[[str], None] = print, progress: Callable | None = None) -> dict[str, Any]:
+    """The whole evaluation; returns the JSON-ready result (see `table` and `plot`)."""
+    from mirtune.predict.predictor import candidate_configs, gain_problem, program_matrix, task_module
+    from mirtune.predict.select import evaluate_outer, select_configs
+    from mirtune.tasks.measured import best_fixed, geomean, leave_one_app_out, load_gain_table
+
+    t0 = time.monotonic()
+    mod = task_module(task)
+    table = load_gain_table(data_paths, mod.SPEC, program_dirs)
+    folds = leave_one_app_out(table.apps)
+    outer = [(tr, te) for tr, te, _ in folds]
+    note(f"{task}: {len(table)} groups of {len(folds)} applications x {len(table.labels)} configurations; "
+         f"leave-one-application-out")
+    problems = []
+    for emb in embedders:
+        X = program_matrix(table.sources, task, emb, note=note)
+        problems.append(gain_problem(emb.name, table, X, outer, len(mod.CONTEXT)))
+    t_embed = time.monotonic() - t0
+    configs = candidate_configs(heads, n_configs)
+    note(f"{task}: choosing among {len(configs)} head configurations ({', '.join(heads)}) by inner "
+         f"{n_inner}-fold CV over the training applications ({len(outer)} outer folds x {len(problems)} embeddings)")
+    t1 = time.monotonic()
+    chosen = select_configs(problems, configs, n_inner=n_inner, use_ray=use_ray, note=None)
+    preds = evaluate_outer(problems, chosen, [0], use_ray=use_ray, progress=progress)
+    t_fit = time.monotonic() - t1
+    s = table.speedups
+    fixed = np.zeros(len(table), dtype=int)
+    fixed_per_fold = []
+    for tr, te, app in folds:
+        c = best_fixed(s, tr)
+        fixed[te] = c
+        fixed_per_fold.append({"app": app, "config": table.labels[c]})
+    oracle = table.labels_best()
+    methods = {"default": np.zeros(len(table), dtype=int), "best fixed": fixed}
+    methods.update({p.name: preds[p.name][0] for p in problems})
+    methods["oracle"] = oracle
+    result: dict[str, Any] = {
+        "task": task, "data": [str(p) for p in data_paths], "protocol": "leave-one-application-out",
+        "applications": len(folds), "groups": len(table), "configurations": table.labels,
+        "group_programs": table.programs, "group_sizes": table.sizes, "group_apps": table.apps,
+        "oracle_speedup_over_default": geomean(np.nanmax(s, axis=1)),
+        "methods": {name: {**_metrics(s, ch), "chosen": [table.labels[int(c)] for c in ch]}
+                    for name, ch in methods.items()},
+        "best_fixed_per_fold": fixed_per_fold,
+        "chosen_heads": {p.name: [dict(chosen[(p.name, k)], app=folds[k][2]) for k in range(len(outer))]
+                         for p in problems},
+        "embeddings": {e.name: e.description for e in embedders},
+        "heads": list(heads), "candidates": len(configs), "inner_folds": n_inner,
+        "hosts": table.hosts, "dropped": table.dropped,
+        "median_cv": float(np.nanmedian(table.cv)),
+    }
+    result["timing_s"] = {"embed": round(t_embed, 1), "select_and_fit": round(t_fit, 1),
+                          "total": round(time.monotonic() - t0, 1)}
+    return result
+
+
+def table(result: dict[str, Any]) -> str:
+    """The result as a text table, one line per method."""
+    rows = [["method", "share of oracle", "speedup vs default", "groups >= 0.9 oracle", "slowdowns (<0.95x)"]]
+    for name, m in result["methods"].items():
+        rows.append([name, f"{m['share_of_oracle']:.3f}", f"{m['speedup_over_default']:.3f}x",
+                     f"{m['within_0.9_of_oracle']}/{m['groups']}", str(m["slowdowns"])])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    head = (f"{result['task']}: {result['protocol']}, {result['applications']} applications, {result['groups']} "
+            f"groups, {len(result['configurations'])} configurations; oracle {result['oracle_speedup_over_default']:.3f}x "
+            f"over the default")
+    return head + "\n" + "\n".join(lines)
+
+
+def plot(result: dict[str, Any], out: Path) -> None:
+    """Bar chart: share of the oracle per application (geometric mean over its groups), one bar per method."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    apps = list(dict.fromkeys(result["group_apps"]))
+    names = [n for n in result["methods"] if n != "oracle"]
+    idx = {a: [i for i, g in enumerate(result["group_apps"]) if g == a] for a in apps}
+    fig, ax = plt.subplots(figsize=(max(8, 0.42 * len(apps) + 2), 4.2))
+    width = 0.8 / len(names)
+    for j, name in enumerate(names):
+        share = np.maximum(np.asarray(result["methods"][name]["per_group_share"]), 1e-3)
+        vals = [float(np.exp(np.log(share[idx[a]]).mean())) for a in apps]
+        total = result["methods"][name]["share_of_oracle"]
+        ax.bar(np.arange(len(apps)) + (j - (len(names) - 1) / 2) * width, vals, width, label=f"{name} ({total:.3f})")
+    ax.set_xticks(np.arange(len(apps)))
+    ax.set_xticklabels(apps, rotation=70, ha="right", fontsize=7)
+    ax.set_ylabel("share of the oracle (best time / chosen time)")
+    ax.set_ylim(0, 1.05)
+    ax.axhline(0.9, color="grey", lw=0.6, ls="--")
+    ax.set_title(f"{result['task']}: {result['protocol']} (geometric mean in the legend)", fontsize=9)
+    ax.legend(fontsize=7, ncol=len(names), loc="lower right")
+    fig.tight_layout()
+    fig.savefig(out, dpi=130)
+    plt.close(fig)

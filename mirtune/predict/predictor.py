@@ -1,0 +1,294 @@
+"""A fitted task predictor: the frozen embedding plus the task's context features in, the predicted speedup of
+every configuration over the default out.
+
+    table = load_gain_table(["datasets/openmp"], openmp.SPEC)
+    X = program_matrix(table.sources, "openmp", embedder)          # [n_groups, dim + context]
+    predictor = fit_predictor("openmp", table, X, embedder)        # head chosen by Ray Tune inner CV
+    predictor.save("heads/openmp");  predictor = load_predictor("heads/openmp", embedder)
+    predictor.predict_speedups(X[:1])                              # [1, n_configs]
+
+Heads are gain heads (`mirtune.predict.heads`: ridge regression or nearest neighbours of every configuration's
+log speedup), because a recommendation needs a predicted speedup for each configuration, not only a winner.
+Which one, and how strongly it is regularised towards the one configuration best on average, is chosen by
+inner cross-validation over applications (`group_kfold`) with Ray Tune (`select_configs`).
+
+On disk (no pickle): `predictor.json` (task, configurations, head kind and hyper-parameters, feature names,
+the encoder's fingerprint, what it was trained on, the sha256 of the weights) and `head.safetensors` (the
+head's arrays). A predictor fitted on another encoder, or whose weights do not match their recorded digest,
+is refused with one line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from mirtune.errors import MirtuneError, UsageError
+
+FORMAT = "mirtune-predictor-1"
+PREDICTOR_FILE = "predictor.json"
+WEIGHTS_FILE = "head.safetensors"
+FIT_HEADS = ("gain", "knn")  # heads whose predictions are speedups and whose state is plain arrays
+N_INNER = 5
+
+
+def task_module(task: str):
+    """The task module of a measured task (openmp, vectorize); UsageError for any other name."""
+    from mirtune.tasks import openmp, vectorize
+
+    modules = {openmp.NAME: openmp, vectorize.NAME: vectorize}
+    if task not in modules:
+        raise UsageError(f"unknown task {task!r}; choose from {', '.join(modules)}")
+    return modules[task]
+
+
+# ------------------------------------------------------------------------------------------- features
+
+def ir_cache_dir() -> Path:
+    """Where sources compiled for prediction are kept: $MIRTUNE_IR_CACHE, else ~/.cache/mirtune/ir."""
+    env = os.environ.get("MIRTUNE_IR_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "mirtune" / "ir"
+
+
+def program_ir(path: str | os.PathLike, opt: int = 2) -> Path:
+    """The LLVM IR file of a program: a .ll/.bc as it is; a source compiled with clang at -O`opt` (with -fopenmp
+    when it uses OpenMP), cached by the source's content, the flags and the clang version."""
+    from mirtune.ir.frontend import SOURCE_SUFFIXES, compile_to_ir, find_clang, mentions_openmp
+
+    path = Path(path)
+    if not path.exists():
+        raise UsageError("no such file or directory", str(path))
+    if not path.is_file():
+        raise UsageError("not a regular file", str(path))
+    if path.suffix not in SOURCE_SUFFIXES:
+        return path
+    data = path.read_bytes()
+    openmp = mentions_openmp(data.decode("utf-8", "surrogateescape"))
+    key = hashlib.sha256(data + f"|O{opt}|omp{int(openmp)}|{find_clang().path}|{path.suffix}".encode()).hexdigest()
+    out = ir_cache_dir() / f"{key[:32]}.ll"
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        text = compile_to_ir(path, opt=opt, openmp=openmp)
+        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, out)
+    return out
+
+
+def context_matrix(ir_paths: Sequence[Path], task: str) -> np.ndarray:
+    """The task's context features of each IR file, [n, n_context]."""
+    from mirtune.ir.module import IRModule
+
+    mod = task_module(task)
+    rows = [mod.context_features(IRModule.from_file(p)) for p in ir_paths]
+    return np.stack(rows) if rows else np.zeros((0, len(mod.CONTEXT)))
+
+
+def program_matrix(paths: Sequence[str | os.PathLike], task: str, embedder, note: Callable[[str], None] | None = None
+                   ) -> np.ndarray:
+    """Features of each program: its embedding by `embedder` ++ the task's context features."""
+    from mirtune.tasks.embedders import embed_files
+
+    distinct = list(dict.fromkeys(Path(p) for p in paths))
+    ir = {p: program_ir(p) for p in distinct}
+    if note:
+        note(f"{task}: {len(distinct)} programs compiled to IR; embedding them with {embedder.name}")
+    E = embed_files(embedder, [ir[p] for p in distinct])
+    C = context_matrix([ir[p] for p in distinct], task)
+    rows = {p: np.concatenate([E[i], C[i]]) for i, p in enumerate(distinct)}
+    return np.stack([rows[Path(p)] for p in paths])
+
+
+# ------------------------------------------------------------------------------------------- problems
+
+def gain_problem(name: str, table, X: np.ndarray, outer: list[tuple[np.ndarray, np.ndarray]], n_context: int):
+    """A `Problem` over a gain table: rows are groups, classes are configurations, the score is the geometric-mean
+    share of the oracle, inner folds never split an application."""
+    from mirtune.predict.select import Problem
+    from mirtune.tasks.measured import geomean, group_kfold, share_of_oracle
+
+    speedups = table.speedups
+    apps = list(table.apps)
+
+    def score(idx: np.ndarray, pred: np.ndarray) -> float:
+        return geomean(share_of_oracle(speedups, pred, idx))
+
+    def inner(train_idx: np.ndarray, n_inner: int, seed: int):
+        return group_kfold(train_idx, apps, n_inner, seed)
+
+    return Problem(name=name, X=X, y=table.labels_best(), n_classes=len(table.labels), outer=outer,
+                   inner_splits=inner, score=score, keep_columns=n_context, gains=table.train_gains())
+
+
+def candidate_configs(heads: Sequence[str], n_configs: int | None = None) -> list[dict[str, Any]]:
+    """The head configurations the inner-CV search tries for the given head kinds."""
+    from mirtune.predict.select import search_space
+
+    out: list[dict[str, Any]] = []
+    for h in heads:
+        out += search_space(n_configs or 32, head=h)
+    return out
+
+
+# ------------------------------------------------------------------------------------------- the predictor
+
+@dataclass
+class Predictor:
+    """A fitted head over one task's configurations (see the module doc)."""
+
+    task: str
+    labels: list[str]
+    configs: list[dict[str, Any]]
+    head_config: dict[str, Any]
+    head: Any
+    features: dict[str, Any]          # embedding name/key/fingerprint, context feature names, dimension
+    trained_on: dict[str, Any] = field(default_factory=dict)
+
+    def predict_log_gains(self, X: np.ndarray) -> np.ndarray:
+        """Predicted log speedup over the default of every configuration, [n, n_configs]."""
+        X = np.atleast_2d(np.asarray(X, dtype=np.float64))
+        if X.shape[1] != self.features["dim"]:
+            raise MirtuneError(f"the {self.task} predictor reads {self.features['dim']} features, got {X.shape[1]}")
+        return self.head.predict_gains(X)
+
+    def predict_speedups(self, X: np.ndarray) -> np.ndarray:
+        """Predicted speedup over the default of every configuration, [n, n_configs]."""
+        return np.exp(self.predict_log_gains(X))
+
+    def save(self, out: str | os.PathLike) -> Path:
+        """Write predictor.json and head.safetensors into `out` (created); returns the folder."""
+        from safetensors.numpy import save_file
+
+        out = Path(out)
+        if out.exists() and not out.is_dir():
+            raise UsageError("output exists and is not a folder", str(out))
+        out.mkdir(parents=True, exist_ok=True)
+        arrays = {k: np.ascontiguousarray(v, dtype=np.float64) for k, v in head_arrays(self.head).items()}
+        tmp = out / f".{WEIGHTS_FILE}.tmp"
+        save_file(arrays, str(tmp), metadata={"format": FORMAT})
+        digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
+        os.replace(tmp, out / WEIGHTS_FILE)
+        meta = {"format": FORMAT, "task": self.task, "labels": self.labels, "configs": self.configs,
+                "head": self.head_config, "features": self.features, "trained_on": self.trained_on,
+                "weights_sha256": digest}
+        tmp = out / f".{PREDICTOR_FILE}.tmp"
+        tmp.write_text(json.dumps(meta, indent=1, default=_json_default) + "\n")
+        os.replace(tmp, out / PREDICTOR_FILE)
+        return out
+
+
+def _json_default(v: Any) -> Any:
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    if isinstance(v, Path):
+        return str(v)
+    raise TypeError(f"not JSON serialisable: {type(v).__name__}")
+
+
+def head_arrays(head) -> dict[str, np.ndarray]:
+    """The arrays that make up a fitted gain or knn head."""
+    from mirtune.predict.heads import GainHead, KNNGainHead
+
+    base = {"scaler_mean": head.scaler.mean_, "scaler_std": head.scaler.std_, "gain_mean": head.mean_}
+    if isinstance(head, GainHead):
+        return {**base, "coef": head.coef_}
+    if isinstance(head, KNNGainHead):
+        return {**base, "rows": head.rows_, "gains": head.gains_}
+    raise MirtuneError(f"a {type(head).__name__} cannot be saved as a predictor; use one of {', '.join(FIT_HEADS)}")
+
+
+def head_from_arrays(n_classes: int, config: dict[str, Any], arrays: dict[str, np.ndarray], keep: int = 0):
+    """Rebuild a fitted gain or knn head from its configuration and arrays (`keep`: its context columns)."""
+    from mirtune.predict.heads import make_head
+
+    head = make_head(n_classes, config, keep=keep)
+    head.scaler.mean_, head.scaler.std_, head.mean_ = arrays["scaler_mean"], arrays["scaler_std"], arrays["gain_mean"]
+    if config["head"] == "gain":
+        head.coef_ = arrays["coef"]
+    else:
+        head.rows_, head.gains_ = arrays["rows"], arrays["gains"]
+    return head
+
+
+def load_predictor(folder: str | os.PathLike, fingerprint: str | None = None) -> Predictor:
+    """Read a saved predictor; one MirtuneError line when it is missing, corrupt, of another format, or fitted on
+    another encoder than the one whose `fingerprint` is given."""
+    from safetensors import SafetensorError
+    from safetensors.numpy import load_file
+
+    folder = Path(folder)
+    meta_path, weights = folder / PREDICTOR_FILE, folder / WEIGHTS_FILE
+    if not meta_path.is_file() or not weights.is_file():
+        raise MirtuneError(f"not a predictor folder (needs {PREDICTOR_FILE} and {WEIGHTS_FILE})", str(folder))
+    try:
+        meta = json.loads(meta_path.read_text())
+        task, labels, configs, head_cfg = meta["task"], meta["labels"], meta["configs"], meta["head"]
+        features, digest = meta["features"], meta["weights_sha256"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise MirtuneError(f"unreadable predictor description ({type(exc).__name__}: {exc})", str(meta_path)) from None
+    if meta.get("format") != FORMAT:
+        raise MirtuneError(f"predictor format {meta.get('format')!r}, expected {FORMAT!r}", str(meta_path))
+    data = weights.read_bytes()
+    if hashlib.sha256(data).hexdigest() != digest:
+        raise MirtuneError("predictor weights do not match the digest recorded in predictor.json (corrupt or "
+                           "replaced); refit with `mirtune fit`", str(weights))
+    if fingerprint is not None and features.get("fingerprint") not in (None, fingerprint):
+        raise MirtuneError(f"this {task} predictor was fitted on encoder {features.get('fingerprint')} and this "
+                           f"encoder is {fingerprint}; refit it with `mirtune fit --task {task}`", str(folder))
+    try:
+        arrays = load_file(str(weights))
+        head = head_from_arrays(len(labels), head_cfg, arrays, keep=len(features.get("context", ())))
+    except (SafetensorError, KeyError, ValueError, TypeError) as exc:
+        raise MirtuneError(f"unreadable predictor weights ({type(exc).__name__}: {exc})", str(weights)) from None
+    if not all(np.isfinite(a).all() for a in arrays.values()):
+        raise MirtuneError("predictor weights hold non-finite values", str(weights))
+    return Predictor(task=task, labels=labels, configs=configs, head_config=head_cfg, head=head,
+                     features=features, trained_on=meta.get("trained_on", {}))
+
+
+def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str] = FIT_HEADS,
+                  n_inner: int = N_INNER, use_ray: bool = True, n_configs: int | None = None,
+                  note: Callable[[str], None] | None = None, data_paths: Sequence[str] = ()) -> Predictor:
+    """Choose the head by inner cross-validation over applications (Ray Tune) and fit it on every group."""
+    from mirtune.predict.heads import make_head
+    from mirtune.predict.select import select_configs
+    from mirtune.tasks.measured import best_fixed
+
+    bad = [h for h in heads if h not in FIT_HEADS]
+    if bad:
+        raise UsageError(f"a predictor's head must be one of {', '.join(FIT_HEADS)} (they predict speedups); "
+                         f"got {bad[0]!r}")
+    mod = task_module(task)
+    n_context = len(mod.CONTEXT)
+    rows = np.arange(len(table))
+    if len(set(table.apps)) < 3:
+        raise UsageError(f"fitting a {task} predictor needs measurements of at least 3 applications; "
+                         f"got {len(set(table.apps))}")
+    problem = gain_problem(task, table, X, [(rows, np.array([], dtype=int))], n_context)
+    configs = candidate_configs(heads, n_configs)
+    chosen = select_configs([problem], configs, n_inner=min(n_inner, len(set(table.apps))), use_ray=use_ray,
+                            note=note)[(task, 0)]
+    head_cfg = {k: v for k, v in chosen.items() if k != "inner_score"}
+    head = make_head(len(table.labels), head_cfg, keep=n_context).fit(X, problem.y, problem.gains)
+    cores = sorted({h.get("logical_cores") for h in table.hosts if h.get("logical_cores")})
+    fixed = best_fixed(table.speedups, rows)
+    trained_on = {
+        "data": [str(p) for p in data_paths], "groups": len(table), "applications": len(set(table.apps)),
+        "configurations": len(table.labels), "hosts": table.hosts, "logical_cores": cores[0] if len(cores) == 1 else None,
+        "inner_score": chosen.get("inner_score"), "inner_folds": n_inner, "candidates": len(configs),
+        "best_fixed": table.labels[fixed], "dropped": table.dropped,
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+    }
+    features = {"embedding": embedder.name, "key": embedder.key, "fingerprint": embedder.meta.get("fingerprint"),
+                "context": list(mod.CONTEXT), "dim": int(X.shape[1])}
+    return Predictor(task=task, labels=list(table.labels), configs=list(table.configs), head_config=head_cfg,
+                     head=head, features=features, trained_on=trained_on)

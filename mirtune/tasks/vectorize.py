@@ -1,0 +1,51 @@
+"""The loop vectorization task: the vectorization factor (VF) and interleave count (IF) of a loop.
+
+Data: the `vectorize` collector's rows (datasets/vectorize), one group per loop kernel, LLVM's own choice (the
+kernel with no pragma) as the default configuration. Protocol: leave-one-template-out: a kernel's siblings
+generated from the same template (other element types, trip counts) are held out with it, so a predictor is
+never scored on a near copy of what it trained on. No context features besides the embedding.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mirtune.tasks.measured import TaskSpec
+
+NAME = "vectorize"
+PARAMETERS = ("vf", "if")
+CONTEXT: tuple[str, ...] = ()
+
+
+def _label(cfg: dict[str, Any]) -> str:
+    return f"vf={cfg['vf']},if={cfg['if']}"
+
+
+SPEC = TaskSpec(name=NAME, sweep="vectorize", config_columns=("vf", "if"),
+                app_of=lambda row: str(row.get("template") or row["program"]), label=_label)
+
+
+def context_features(module: Any) -> np.ndarray:
+    """No context features: the loop's IR is all the predictor reads."""
+    return np.zeros(0, dtype=np.float64)
+
+
+def pragma(vf: int, interleave: int) -> str:
+    """The clang loop pragma that forces one configuration."""
+    return f"#pragma clang loop vectorize_width({vf}) interleave_count({interleave})"
+
+
+def parameters(cfg: dict[str, Any]) -> dict[str, Any]:
+    """A configuration as named parameters (None for LLVM's own choice)."""
+    return {"vf": cfg.get("vf"), "if": cfg.get("if")}
+
+
+def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -> list[str]:
+    """Lines telling a user how to build the loop under `params`."""
+    if is_default:
+        return ["keep LLVM's own choice: no loop pragma"]
+    return [f"put before the loop: {pragma(params['vf'], params['if'])}",
+            f"or: mirtune apply {source or 'kernel.c'} --task vectorize --config vf={params['vf']},if={params['if']}"
+            " --line N -o kernel.tuned.c"]
