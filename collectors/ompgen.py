@@ -26,8 +26,8 @@ The space of programs (12 kinds, drawn round robin; the knobs of each are drawn 
   xorshift rounds of random length), with `reduction(+:...)` and `reduction(max:...)`;
 - stream: memory-bound array updates (decay, two-loop triad, 3-point smoothing) over 2e4 ... 2e6 elements of
   float, double, int or unsigned, one region per loop or one region around the time loop;
-- timestep: a small periodic 1-D stencil (64 ... 4000 points, radius 0 ... 8) over hundreds to thousands of time
-  steps, 2-3 loops per step: the fork/join and barrier overhead dominates;
+- timestep: a small periodic 1-D stencil (64 ... 2000 points, its radius fitted to the time) over 100 ... 3600
+  time steps, 2-3 loops per step: the fork/join and barrier overhead dominates;
 - stencil2d: 5- or 9-point Jacobi sweeps on a rectangular grid (outer trip 64 ... 4000), collapse(2) or not;
 - allpairs: a softened N-body step (64 ... 1500 bodies, compute-bound, O(N^2) per step) over many steps;
 - escape: Mandelbrot escape counts over a window (whole set, antenna, seahorse valley, spiral, upper bulb), by
@@ -67,7 +67,13 @@ KINDS = ("mathmap", "sparse", "triangular", "intwork", "stream", "timestep", "st
 TARGET_S = (0.07, 0.17)        # 1-thread seconds at MIRTUNE_SIZE=1, drawn per program
 LARGE_FACTOR = (3.0, 4.5)      # MIRTUNE_SIZE=2 work over MIRTUNE_SIZE=1 work, drawn per program
 LIMITS = {"small": (0.055, 0.25), "large": 0.85, "factor": (2.8, 5.2)}  # what a fitted draw must meet
-MAX_DRAWS = 200
+MAX_DRAWS = 400
+# Worksharing iterations and worksharing loop executions (regions, or omp for with its barrier) over a whole run,
+# at size 1 and size 2. They bound what schedule(dynamic,1) and many threads can cost: every iteration is then
+# a dispatch from a shared counter (0.1-1 us), every loop a fork/join or barrier (2-80 us on a busy 2-core VM).
+# Loops over very many elements therefore run over blocks of elements (stream, gather, stencils).
+ITERATIONS_MAX = (2_000_000, 6_000_000)
+LOOPS_MAX = (4_000, 12_000)
 
 # The cost model: nanoseconds per unit of work, one thread, clang -O2 -march=native, on the development VM
 # (AMD EPYC Zen 2, 2 cores, 512 KiB L2 per core, 16 MiB L3). Fitted by timing the generated programs.
@@ -92,7 +98,7 @@ NS: dict[str, float] = {
     "tap": 0.8, "blend": 0.3, "sqrtloop": 1.5,
     # stencils: per cell update
     "cell5_double": 0.5, "cell5_float": 0.4, "cell9_double": 0.8, "cell9_float": 0.6,
-    "cell7_double": 0.8, "cell7_float": 0.6, "dram_cell": 1.0,
+    "cell7_double": 0.8, "cell7_float": 0.6, "dram_cell": 1.0, "collapse_iter": 15.0,
     # allpairs: per interaction
     "body_double": 4.0, "body_float": 3.0,
     # escape: per iteration of z <- z^2 + c
@@ -190,10 +196,13 @@ def _fit(est: Callable[[dict], float], macros: dict, key: str, target: float, lo
 
 
 def _sized(est: Callable[[dict], float], m1: dict, key: str, lo: int, hi: int, goal: tuple[float, float],
-           grow: Callable[[dict], dict] | None = None) -> tuple[tuple[dict, dict], tuple[float, float]] | None:
+           grow: Callable[[dict], dict] | None = None, loops: Callable[[dict], tuple[float, float]] | None = None
+           ) -> tuple[tuple[dict, dict], tuple[float, float]] | None:
     """Fit `key` for both sizes: size 2 first applies `grow` (bigger arrays), then fits to factor x the time.
 
-    None when the model cannot place the draw inside LIMITS (the caller draws again)."""
+    `loops(m)` gives (worksharing iterations, worksharing loop executions) over the whole run, checked against
+    ITERATIONS_MAX and LOOPS_MAX. None when the model cannot place the draw inside LIMITS (the caller draws again).
+    """
     t1, factor = goal
     a = _fit(est, m1, key, t1, lo, hi)
     m2 = dict(a)
@@ -205,6 +214,11 @@ def _sized(est: Callable[[dict], float], m1: dict, key: str, lo: int, hi: int, g
     flo, fhi = LIMITS["factor"]
     if not (lo1 <= e1 <= hi1 and flo * e1 <= e2 <= min(fhi * e1, LIMITS["large"])):
         return None
+    if loops is not None:
+        for m, imax, rmax in ((a, ITERATIONS_MAX[0], LOOPS_MAX[0]), (b, ITERATIONS_MAX[1], LOOPS_MAX[1])):
+            iters, runs = loops(m)
+            if iters > imax or runs > rmax:
+                return None
     return (a, b), (e1, e2)
 
 
@@ -325,7 +339,7 @@ def _mathmap(rng: random.Random, goal, seed: int) -> _Draft | None:
             g["SPIKE"] = spike_of(g.get("N", m["N"]))
         return g
 
-    fit = _sized(est, m1, "K", 1, 10_000_000, goal, grow)
+    fit = _sized(est, m1, "K", 1, 10_000_000, goal, grow, lambda m: (m["N"] * m["ROUNDS"], m["ROUNDS"]))
     if fit is None:
         return None
     sizes, e = fit
@@ -455,7 +469,7 @@ def _sparse(rng: random.Random, goal, seed: int) -> _Draft | None:
     if nnz(n) * (grow if prof != "spikes" else 1) > 12_000_000:
         return None
     fit = _sized(est, {"N": n, "ITERS": 1}, "ITERS", 1, 100_000, goal,
-                 lambda m: {"N": m["N"] * grow})
+                 lambda m: {"N": m["N"] * grow}, lambda m: (2 * m["N"] * m["ITERS"], 2 * m["ITERS"]))
     if fit is None:
         return None
     sizes, e = fit
@@ -559,7 +573,8 @@ def _triangular(rng: random.Random, goal, seed: int) -> _Draft | None:
         nn = m["N"]
         return (m["ROUNDS"] * (nn * (nn - 1) / 2 * per + nn * 3 + NS["region"]) + nn * 5 * NS["init"]) * 1e-9
 
-    fit = _sized(est, {"N": 1000, "ROUNDS": rounds}, "N", 200, 60_000, goal, None)
+    fit = _sized(est, {"N": 1000, "ROUNDS": rounds}, "N", 200, 60_000, goal, None,
+                 lambda m: (m["N"] * m["ROUNDS"], m["ROUNDS"]))
     if fit is None:
         return None
     sizes, e = fit  # size 2 grows N, not the rounds
@@ -720,9 +735,11 @@ def _intwork(rng: random.Random, goal, seed: int) -> _Draft | None:
     if op == "xorshift":
         if rounds_sum(n0) * 4 > 2**31:
             return None
-        fit = _sized(est, {"N": n0, "ROUNDS": rounds, "K": 1}, "K", 1, 1_000_000, goal, None)
+        fit = _sized(est, {"N": n0, "ROUNDS": rounds, "K": 1}, "K", 1, 1_000_000, goal, None,
+                     lambda m: (m["N"] * m["ROUNDS"], m["ROUNDS"]))
     else:
-        fit = _sized(est, {"N": 1000, "ROUNDS": rounds}, "N", 100, 20_000_000, goal, None)
+        fit = _sized(est, {"N": 1000, "ROUNDS": rounds}, "N", 100, 20_000_000, goal, None,
+                     lambda m: (m["N"] * m["ROUNDS"], m["ROUNDS"]))
     if fit is None:
         return None
     sizes, e = fit
@@ -814,24 +831,45 @@ $WORK
         sizes=sizes, est=e, body=body, consts=consts)
 
 
+def _blocked(head: str, lo: str, hi: str, stmt: str, block: int) -> str:
+    """A worksharing loop `for (long i = lo; i < hi; i++) stmt`, over blocks of BLK elements when block > 0."""
+    def ind(n: int) -> str:
+        return "\n".join(" " * n + ln for ln in stmt.splitlines())
+
+    opener = " {" if "\n" in stmt else ""
+    closer = "\n{}}}" if "\n" in stmt else ""
+    if not block:
+        return f"{head}\n        for (long i = {lo}; i < {hi}; i++){opener}\n{ind(12)}" + closer.format(" " * 8)
+    first = "bk * BLK" if lo == "0" else f"bk * BLK > {lo} ? bk * BLK : {lo}"
+    return (f"{head}\n        for (long bk = 0; bk < ({hi} + BLK - 1) / BLK; bk++) {{\n"
+            f"            const long lo = {first};\n"
+            f"            const long hi = (bk + 1) * BLK < {hi} ? (bk + 1) * BLK : {hi};\n"
+            f"            for (long i = lo; i < hi; i++){opener}\n{ind(16)}" + closer.format(" " * 12) + "\n        }")
+
+
 def _stream(rng: random.Random, goal, seed: int) -> _Draft | None:
     t = _pick(rng, ("float", "double", "int", "unsigned"))
     op = _pick(rng, ("decay", "triad2", "smooth"))
     style = _pick(rng, ("pfor", "region"))
     n = _pick(rng, (20000, 50000, 100000, 250000, 500000, 1000000, 2000000))
+    block = _pick(rng, (0, 256, 1024, 4096))
     grow = _pick(rng, (1, 2, 4))
     sz = 8 if t == "double" else 4
-    loops = 1 if op == "decay" else 2
+    nloops = 1 if op == "decay" else 2
 
     def est(m: dict) -> float:
         nn = m["N"]
         ws = 3 * nn * sz
-        per = 3 * sz * NS[f"byte_{_where(ws)}"] * loops * nn
-        return (m["STEPS"] * (per + loops * NS["region"]) + 2 * nn * NS["init"]) * 1e-9
+        per = 3 * sz * NS[f"byte_{_where(ws)}"] * nloops * nn
+        return (m["STEPS"] * (per + nloops * NS["region"]) + 2 * nn * NS["init"]) * 1e-9
+
+    def loops(m: dict) -> tuple[float, float]:
+        trip = m["N"] if not block else -(-m["N"] // block)
+        return m["STEPS"] * nloops * trip, m["STEPS"] * nloops
 
     if n * grow > 4_000_000:
         grow = 1
-    fit = _sized(est, {"N": n, "STEPS": 1}, "STEPS", 3, 100_000, goal, lambda m: {"N": m["N"] * grow})
+    fit = _sized(est, {"N": n, "STEPS": 1}, "STEPS", 3, 100_000, goal, lambda m: {"N": m["N"] * grow}, loops)
     if fit is None:
         return None
     sizes, e = fit
@@ -857,12 +895,10 @@ def _stream(rng: random.Random, goal, seed: int) -> _Draft | None:
         }[op]
         init = f"        a[i] = 0;\n        b[i] = ({t})(next_u32() % 1024u);\n        c[i] = ({t})(next_u32() % 1024u);"
         chk = _int_checksum([("a", "n"), ("b", "n")])
-    lo1 = "1" if op == "smooth" else "0"
-    hi1 = "n - 1" if op == "smooth" else "n"
     head = "#pragma omp for" if style == "region" else "#pragma omp parallel for"
-    parts = [f"{head}\n        for (long i = {lo1}; i < {hi1}; i++)\n            {l1}"]
+    parts = [_blocked(head, "1", "n - 1", l1, block) if op == "smooth" else _blocked(head, "0", "n", l1, block)]
     if l2:
-        parts.append(f"{head}\n        for (long i = 0; i < n; i++)\n            {l2}")
+        parts.append(_blocked(head, "0", "n", l2, block))
     inner = "\n".join(parts)
     if style == "region":
         loop = f"#pragma omp parallel\n    for (int t = 0; t < STEPS; t++) {{\n        {s_expr}\n{inner}\n    }}"
@@ -890,25 +926,29 @@ $CHK
     return _Draft(
         what=f"{what} over N elements of {t}, STEPS time steps (streaming array updates)",
         category=f"stream, memory-bound, uniform; op {op}; {t}; "
+                 f"{f'blocks of {block} elements' if block else 'one element per iteration'}; "
                  f"{'one region per loop' if style == 'pfor' else 'one region around the time loop'}",
-        params={"type": t, "op": op, "style": style, "nesting": 1},
-        sizes=sizes, est=e, body=body)
+        params={"type": t, "op": op, "block": block, "style": style, "nesting": 1 if not block else 2},
+        sizes=sizes, est=e, body=body, consts={"BLK": str(block)} if block else {})
 
 
 def _timestep(rng: random.Random, goal, seed: int) -> _Draft | None:
     t = _pick(rng, ("double", "float"))
-    n = _pick(rng, (64, 96, 128, 200, 256, 384, 500, 1000, 2000, 4000))
-    rad = _pick(rng, (0, 1, 2, 4, 8))
+    n = _pick(rng, (64, 96, 128, 200, 256, 384, 500, 1000, 2000))
+    steps = _pick(rng, (100, 200, 300, 500, 800, 1200))
     nloops = _pick(rng, (2, 3))
     style = _pick(rng, ("pfor", "region"))
-    grow = _pick(rng, (1, 2))
+    grow_n, grow_steps = _pick(rng, ((1, 2), (1, 3), (2, 1), (2, 2)))
 
     def est(m: dict) -> float:
         nn = m["N"]
-        per = nn * ((2 * rad + 1) * NS["tap"] + NS["blend"] + (NS["sqrtloop"] if nloops == 3 else 0))
+        per = nn * ((2 * m["R"] + 1) * NS["tap"] + NS["blend"] + (NS["sqrtloop"] if nloops == 3 else 0))
         return (m["STEPS"] * (per + nloops * NS["region"]) + nn * 3 * NS["init"]) * 1e-9
 
-    fit = _sized(est, {"N": n, "STEPS": 1, }, "STEPS", 100, 30_000, goal, lambda m: {"N": m["N"] * grow})
+    # the free knob is the stencil radius R (work per point): the number of loops stays in the hundreds
+    fit = _sized(est, {"N": n, "STEPS": steps, "R": 1}, "R", 1, n // 2, goal,
+                 lambda m: {"N": m["N"] * grow_n, "STEPS": m["STEPS"] * grow_steps},
+                 lambda m: (nloops * m["N"] * m["STEPS"], nloops * m["STEPS"]))
     if fit is None:
         return None
     sizes, e = fit
@@ -959,12 +999,12 @@ $CHK
 """, T=t, ALLOC=_alloc(t, [("x", "n"), ("y", "n"), ("z", "n"), ("f", "n")]), LOOP=loop,
               CHK=_fp_checksum([("x", "n"), ("z", "n")]))
     return _Draft(
-        what=f"periodic {2 * rad + 1}-tap stencil y = f + w * x, x = (x + y)/2"
+        what=f"periodic (2R+1)-tap stencil y = f + w * x, x = (x + y)/2"
              f"{', z = 0.9 z + 0.1 sqrt(y^2 + 0.01)' if nloops == 3 else ''} on N points of {t}, STEPS steps",
-        category=f"timestep, many small regions (fork/join and barrier overhead); radius {rad}; {nloops} loops per "
+        category=f"timestep, many small regions (fork/join and barrier overhead); {nloops} loops per "
                  f"step; {'one region per loop' if style == 'pfor' else 'one region, omp for per loop'}",
-        params={"type": t, "radius": rad, "loops_per_step": nloops, "style": style, "nesting": 2},
-        sizes=sizes, est=e, body=body, consts={"R": str(rad)})
+        params={"type": t, "loops_per_step": nloops, "style": style, "nesting": 2},
+        sizes=sizes, est=e, body=body)
 
 
 def _stencil2d(rng: random.Random, goal, seed: int) -> _Draft | None:
@@ -975,17 +1015,22 @@ def _stencil2d(rng: random.Random, goal, seed: int) -> _Draft | None:
     if not 10_000 <= nx * ny <= 4_000_000:
         return None
     clause = _pick(rng, ("collapse", "inner", "private"))
+    bj = _pick(rng, (32, 64, 128, 256))
     style = _pick(rng, ("pfor", "region"))
     grow = _pick(rng, (1, 2, 3))
     sz = 8 if t == "double" else 4
 
+    def trip(m: dict) -> int:
+        return (m["NX"] - 2) * (-(-(m["NY"] - 2) // bj) if clause == "collapse" else 1)
+
     def est(m: dict) -> float:
         cells = (m["NX"] - 2) * (m["NY"] - 2)
         per = NS[f"cell{pts}_{t}"] + (NS["dram_cell"] * sz / 8 if 2 * m["NX"] * m["NY"] * sz > L3_BYTES else 0)
-        return (m["STEPS"] * 2 * (cells * per + NS["region"]) + m["NX"] * m["NY"] * NS["init"]) * 1e-9
+        over = trip(m) * NS["collapse_iter"] if clause == "collapse" else 0
+        return (m["STEPS"] * 2 * (cells * per + over + NS["region"]) + m["NX"] * m["NY"] * NS["init"]) * 1e-9
 
     fit = _sized(est, {"NX": nx, "NY": ny, "STEPS": 1}, "STEPS", 2, 20_000, goal,
-                 lambda m: {"NY": m["NY"] * grow})
+                 lambda m: {"NY": m["NY"] * grow}, lambda m: (2 * m["STEPS"] * trip(m), 2 * m["STEPS"]))
     if fit is None:
         return None
     sizes, e = fit
@@ -1002,6 +1047,13 @@ def _stencil2d(rng: random.Random, goal, seed: int) -> _Draft | None:
     jdecl = "j" if clause == "private" else "int j"
 
     def sweep(src: str, dst: str) -> str:
+        if clause == "collapse":  # collapse(2) over rows and blocks of BJ columns
+            return (f"{prag}\n        for (int i = 1; i < NX - 1; i++)\n"
+                    f"            for (int jb = 0; jb < NJB; jb++) {{\n"
+                    f"                const int j1 = 1 + (jb + 1) * BJ < NY - 1 ? 1 + (jb + 1) * BJ : NY - 1;\n"
+                    f"                for (int j = 1 + jb * BJ; j < j1; j++)\n"
+                    f"                    {dst}[i * NY + j] = "
+                    + Template(expr).substitute(S=src).replace("\n    ", "\n        ") + ";\n            }")
         return (f"{prag}\n        for (int i = 1; i < NX - 1; i++)\n"
                 f"            for ({jdecl} = 1; j < NY - 1; j++)\n"
                 f"                {dst}[i * NY + j] = " + Template(expr).substitute(S=src) + ";")
@@ -1028,13 +1080,14 @@ $CHK
 """, T=t, ALLOC=_alloc(t, [("A", "(long)NX * NY"), ("B", "(long)NX * NY")]), PRE=pre.rstrip("\n"), LOOP=loop,
               CHK=_fp_checksum([("A", "(long)NX * NY")]))
     body = body.replace("\n\n\n", "\n\n")
+    consts = {"BJ": str(bj), "NJB": "((NY - 2 + BJ - 1) / BJ)"} if clause == "collapse" else {}
     return _Draft(
         what=f"{pts}-point Jacobi averaging sweeps A -> B -> A on an NX x NY grid of {t}, STEPS double sweeps",
         category=f"stencil2d, 2-level nest; {t}; {pts} points; outer trip NX-2; "
-                 f"{ {'collapse': 'collapse(2)', 'inner': 'outer loop only', 'private': 'outer loop, private(j)'}[clause]}; "
+                 f"{ {'collapse': f'collapse(2) over rows x blocks of {bj} columns', 'inner': 'outer loop only', 'private': 'outer loop, private(j)'}[clause]}; "
                  f"{'one region per sweep' if style == 'pfor' else 'one region around the time loop'}",
-        params={"type": t, "points": pts, "clause": clause, "style": style, "nesting": 2},
-        sizes=sizes, est=e, body=body)
+        params={"type": t, "points": pts, "clause": clause, "style": style, "nesting": 2 if clause != "collapse" else 3},
+        sizes=sizes, est=e, body=body, consts=consts)
 
 
 def _allpairs(rng: random.Random, goal, seed: int) -> _Draft | None:
@@ -1047,7 +1100,8 @@ def _allpairs(rng: random.Random, goal, seed: int) -> _Draft | None:
         nn = m["N"]
         return (m["STEPS"] * (nn * nn * NS[f"body_{t}"] + nn * 10 + 2 * NS["region"]) + nn * 7 * NS["init"]) * 1e-9
 
-    fit = _sized(est, {"N": n, "STEPS": 1}, "STEPS", 10, 30_000, goal, lambda m: {"N": int(m["N"] * grow)})
+    fit = _sized(est, {"N": n, "STEPS": 1}, "STEPS", 10, 30_000, goal, lambda m: {"N": int(m["N"] * grow)},
+                 lambda m: (2 * m["N"] * m["STEPS"], 2 * m["STEPS"]))
     if fit is None:
         return None
     sizes, e = fit
@@ -1140,8 +1194,11 @@ def _escape(rng: random.Random, goal, seed: int) -> _Draft | None:
         px = m["W"] * m["H"]
         return (px * (_escape_mean(window, m["MAXIT"]) * NS[f"escape_{t}"] + 3) + NS["region"]) * 1e-9
 
+    def loops(m: dict) -> tuple[float, float]:
+        return ({"rows": m["H"], "pixels": m["W"] * m["H"], "tiles": m["W"] * m["H"] / 256}[decomp], 1)
+
     fit = _sized(est, {"W": w, "H": h, "MAXIT": 100}, "MAXIT", 20, 20_000, goal,
-                 lambda m: {"W": m["W"] * grow, "H": m["H"] * grow})
+                 lambda m: {"W": m["W"] * grow, "H": m["H"] * grow}, loops)
     if fit is None:
         return None
     sizes, e = fit
@@ -1191,7 +1248,8 @@ $CHK
     free(count);
     return 0;
 }
-""", T=t, X0=repr(x0), X1=repr(x1), Y0=repr(y0), Y1=repr(y1), LOOP=loop,
+""", T=t, X0=f"({x0!r})" if x0 < 0 else repr(x0), X1=repr(x1), Y0=f"({y0!r})" if y0 < 0 else repr(y0),
+              Y1=repr(y1), LOOP=loop,
               CHK=_int_checksum([("count", "W * H")], "(unsigned long long)total * 31ULL + inside"))
     return _Draft(
         what=f"Mandelbrot escape counts (z <- z^2 + c, at most MAXIT) over a W x H view of {desc}, in {t}",
@@ -1237,7 +1295,8 @@ def _batchmm(rng: random.Random, goal, seed: int) -> _Draft | None:
 
     if sum(x * x for x in sizes_of(nb * grow)) * 4 * 8 > 400_000_000:
         return None
-    fit = _sized(est, {"NB": nb, "ROUNDS": 1}, "ROUNDS", 1, 100_000, goal, lambda m: {"NB": m["NB"] * grow})
+    fit = _sized(est, {"NB": nb, "ROUNDS": 1}, "ROUNDS", 1, 100_000, goal, lambda m: {"NB": m["NB"] * grow},
+                 lambda m: (2 * m["ROUNDS"] * m["NB"] * (m0 if clause == "collapse" else 1), 2 * m["ROUNDS"]))
     if fit is None:
         return None
     sizes, e = fit
@@ -1338,6 +1397,7 @@ def _gather(rng: random.Random, goal, seed: int) -> _Draft | None:
     table = _pick(rng, (4096, 65536, 1 << 20, 1 << 22))
     loc = _pick(rng, ("random", "local"))
     n = _pick(rng, (10000, 50000, 200000, 1000000))
+    block = _pick(rng, (0, 256, 1024, 4096))
     style = _pick(rng, ("pfor", "region"))
     grow = _pick(rng, (1, 2, 4))
     sz = 8 if t == "double" else 4
@@ -1350,8 +1410,11 @@ def _gather(rng: random.Random, goal, seed: int) -> _Draft | None:
 
     if n * k * grow > 8_000_000:
         grow = 1
+    def loops(m: dict) -> tuple[float, float]:
+        return m["STEPS"] * (m["N"] if not block else -(-m["N"] // block)), m["STEPS"]
+
     fit = _sized(est, {"N": n, "TAB": table, "STEPS": 1}, "STEPS", 3, 100_000, goal,
-                 lambda m: {"N": m["N"] * grow})
+                 lambda m: {"N": m["N"] * grow}, loops)
     if fit is None:
         return None
     sizes, e = fit
@@ -1370,13 +1433,7 @@ def _gather(rng: random.Random, goal, seed: int) -> _Draft | None:
     else:
         idx = "        idx[i] = (int)(((i / K) * (long)(TAB / 64) / N * 64 + next_u32() % 512u) % TAB);"
     head = "#pragma omp for" if style == "region" else "#pragma omp parallel for"
-    inner = _c("""$HEAD
-        for (long i = 0; i < n; i++) {
-            $T acc = $ACC0;
-            for (int k = 0; k < K; k++)
-                $ADD
-            a[i] = acc;
-        }""", HEAD=head, T=t, ACC0=acc0, ADD=add)
+    inner = _blocked(head, "0", "n", f"{t} acc = {acc0};\nfor (int k = 0; k < K; k++)\n    {add}\na[i] = acc;", block)
     if style == "region":
         loop = f"#pragma omp parallel\n    for (int t = 0; t < STEPS; t++) {{\n        {s_expr}\n{inner}\n    }}"
     else:
@@ -1408,9 +1465,10 @@ $CHK
     return _Draft(
         what=f"indirect updates a[i] = a[i]/2 + s sum_k tab[idx[i K + k]] over N elements of {t}, K={k}, STEPS steps",
         category=f"gather, memory-latency-bound; {t}; table of TAB entries ({where} at size 1); {loc} indices; "
+                 f"{f'blocks of {block} elements' if block else 'one element per iteration'}; "
                  f"{'one region per step' if style == 'pfor' else 'one region around the time loop'}",
-        params={"type": t, "k": k, "indices": loc, "style": style, "nesting": 2},
-        sizes=sizes, est=e, body=body, consts={"K": str(k)})
+        params={"type": t, "k": k, "indices": loc, "block": block, "style": style, "nesting": 2 if not block else 3},
+        sizes=sizes, est=e, body=body, consts={"K": str(k), **({"BLK": str(block)} if block else {})})
 
 
 def _stencil3d(rng: random.Random, goal, seed: int) -> _Draft | None:
@@ -1425,17 +1483,23 @@ def _stencil3d(rng: random.Random, goal, seed: int) -> _Draft | None:
         nz = _pick(rng, (200, 300, 500, 1000))
         ny = nx = _pick(rng, (16, 24, 32, 48))
     clause = _pick(rng, ("outer", "collapse2", "collapse3", "private"))
+    bi = _pick(rng, (16, 32, 64))
     style = _pick(rng, ("pfor", "region"))
     grow = _pick(rng, (1, 2, 3))
     sz = 8 if t == "double" else 4
 
+    def trip(m: dict) -> int:
+        k, j = m["NZ"] - 2, m["NY"] - 2
+        return {"outer": k, "private": k, "collapse2": k * j, "collapse3": k * j * -(-(m["NX"] - 2) // bi)}[clause]
+
     def est(m: dict) -> float:
         cells = (m["NZ"] - 2) * (m["NY"] - 2) * (m["NX"] - 2)
         per = NS[f"cell7_{t}"] + (NS["dram_cell"] * sz / 8 if 2 * m["NZ"] * m["NY"] * m["NX"] * sz > L3_BYTES else 0)
-        return (m["STEPS"] * 2 * (cells * per + NS["region"]) + m["NZ"] * m["NY"] * m["NX"] * NS["init"]) * 1e-9
+        over = trip(m) * NS["collapse_iter"] if clause.startswith("collapse") else 0
+        return (m["STEPS"] * 2 * (cells * per + over + NS["region"]) + m["NZ"] * m["NY"] * m["NX"] * NS["init"]) * 1e-9
 
     fit = _sized(est, {"NZ": nz, "NY": ny, "NX": nx, "STEPS": 1}, "STEPS", 2, 20_000, goal,
-                 lambda m: {"NX": m["NX"] * grow})
+                 lambda m: {"NX": m["NX"] * grow}, lambda m: (2 * m["STEPS"] * trip(m), 2 * m["STEPS"]))
     if fit is None:
         return None
     sizes, e = fit
@@ -1446,6 +1510,17 @@ def _stencil3d(rng: random.Random, goal, seed: int) -> _Draft | None:
     jd, idl = ("j", "i") if clause == "private" else ("int j", "int i")
 
     def sweep(s: str, d: str) -> str:
+        if clause == "collapse3":  # collapse(3) over planes, rows and blocks of BI points
+            return _c("""$PRAG
+        for (int k = 1; k < NZ - 1; k++)
+            for (int j = 1; j < NY - 1; j++)
+                for (int ib = 0; ib < NIB; ib++) {
+                    const int i1 = 1 + (ib + 1) * BI < NX - 1 ? 1 + (ib + 1) * BI : NX - 1;
+                    for (int i = 1 + ib * BI; i < i1; i++)
+                        $D[IDX(k, j, i)] = $S[IDX(k, j, i)] * $C0
+                            + ($S[IDX(k - 1, j, i)] + $S[IDX(k + 1, j, i)] + $S[IDX(k, j - 1, i)]
+                               + $S[IDX(k, j + 1, i)] + $S[IDX(k, j, i - 1)] + $S[IDX(k, j, i + 1)]) * $C1;
+                }""", PRAG=prag, S=s, D=d, C0=L(0.4), C1=L(0.1))
         return _c("""$PRAG
         for (int k = 1; k < NZ - 1; k++)
             for ($JD = 1; j < NY - 1; j++)
@@ -1483,10 +1558,11 @@ $CHK
         what=f"explicit 7-point heat sweeps (B = 0.4 A + 0.1 sum of neighbours, then back) on NZ x NY x NX {t}, "
              f"STEPS double sweeps",
         category=f"stencil3d, 3-level nest; {shape} grid; {t}; "
-                 f"{ {'outer': 'outer loop only', 'collapse2': 'collapse(2)', 'collapse3': 'collapse(3)', 'private': 'outer loop, private(j, i)'}[clause]}; "
+                 f"{ {'outer': 'outer loop only', 'collapse2': 'collapse(2)', 'collapse3': f'collapse(3) over planes x rows x blocks of {bi}', 'private': 'outer loop, private(j, i)'}[clause]}; "
                  f"{'one region per sweep' if style == 'pfor' else 'one region around the time loop'}",
-        params={"type": t, "shape": shape, "clause": clause, "style": style, "nesting": 3},
-        sizes=sizes, est=e, body=body)
+        params={"type": t, "shape": shape, "clause": clause, "style": style, "nesting": 3 if clause != "collapse3" else 4},
+        sizes=sizes, est=e, body=body,
+        consts={"BI": str(bi), "NIB": "((NX - 2 + BI - 1) / BI)"} if clause == "collapse3" else {})
 
 
 KIND_FUNCS: dict[str, Callable[[random.Random, tuple[float, float], int], _Draft | None]] = {

@@ -97,13 +97,31 @@ def load_task_predictor(task: str, heads: str | os.PathLike | None = None, model
 
 
 def _features(ir_path: Path, task: str, model_dir: Path) -> tuple[np.ndarray, np.ndarray, Any]:
-    from mirtune.embedding import embed_modules
+    """(embedding, context features, module) of one IR file. Embeddings are cached on disk by the encoder's
+    fingerprint and the IR file's content, in the cache `mirtune evaluate` uses, so a program seen before
+    needs no torch at all."""
     from mirtune.ir.module import IRModule
     from mirtune.predict.predictor import task_module
+    from mirtune.tasks.embedders import cache_dir, file_hash
 
     module = IRModule.from_file(ir_path)
     context = task_module(task).context_features(module)
-    emb = embed_modules([module], model_dir=model_dir)[0].astype(np.float64)
+    cached = cache_dir() / f"mirencoder-{_fingerprint(model_dir)}" / f"{file_hash(ir_path)}.npy"
+    emb = None
+    if cached.is_file():
+        try:
+            emb = np.load(cached).astype(np.float64)
+        except (OSError, ValueError):
+            emb = None  # a torn write: embed again
+    if emb is None:
+        from mirtune.embedding import embed_modules
+
+        emb = embed_modules([module], model_dir=model_dir)[0].astype(np.float64)
+        if np.isfinite(emb).all():
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_name(f".{cached.stem}.{os.getpid()}.tmp.npy")
+            np.save(tmp, emb)
+            os.replace(tmp, cached)
     if not np.isfinite(emb).all():
         raise MirtuneError("the encoder produced non-finite values for this program (corrupt weights?)", str(ir_path))
     return emb, context, module

@@ -25,17 +25,24 @@ from typing import Any
 
 from mirtune.errors import UsageError
 
-TASKS = ("devmap", "coarsening")
+TASKS = ("devmap", "coarsening", "openmp", "vectorize")
+MEASURED_TASKS = ("openmp", "vectorize")  # learnt from this project's own collected datasets
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of `mirtune evaluate` (shared with jobs/evaluate.py)."""
-    p.add_argument("task", metavar="TASK", help="devmap or coarsening")
+    p.add_argument("task", metavar="TASK", help="devmap, coarsening (published data), openmp or vectorize (the "
+                                                "collected datasets, leave-one-application-out)")
+    p.add_argument("--data", nargs="+", default=None, metavar="DIR",
+                   help="openmp/vectorize: collector output folders (default: datasets/TASK of this repository)")
+    p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
+                   help="openmp/vectorize: folders holding the measured sources when the recorded paths are gone")
     p.add_argument("--data-dir", default=None, metavar="DIR",
                    help="folder holding devmap/ and thread-coarsening/ (default: $MIRTUNE_DATA, ../shared/data)")
-    p.add_argument("--embedding", default="mirencoder", metavar="NAME",
+    p.add_argument("--embedding", default=None, metavar="NAME",
                    help="mirencoder (default; the frozen pre-trained encoder), ir2vec (peer baseline) or, for "
-                        "devmap, grewe (Grewe et al.'s six hand-made static kernel counts, the classic baseline)")
+                        "devmap, grewe (Grewe et al.'s six hand-made static kernel counts, the classic baseline); "
+                        "openmp/vectorize take a list and default to mirencoder,ir2vec")
     p.add_argument("--model-dir", default=None, metavar="DIR",
                    help="MIREncoder model directory (default: $MIRTUNE_MODEL, else the shipped model)")
     p.add_argument("--ablation", default=None, metavar="MODALITY",
@@ -47,9 +54,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="mirencoder only: mean (default, the paper's) or meanmax (mean ++ element-wise max of the "
                         "statement states and of the node latents)")
     p.add_argument("--seeds", type=int, default=5, metavar="N", help="head seeds 0..N-1 (default 5)")
-    p.add_argument("--head", default="mlp", metavar="KIND",
-                   help="mlp (three linear layers, as the paper; default), gbt (gradient-boosted trees) or gain (ridge "
-                        "regression of every choice's speedup, then the best predicted choice)")
+    p.add_argument("--head", default=None, metavar="KIND",
+                   help="mlp (three linear layers, as the paper; default), gbt (gradient-boosted trees), gain (ridge "
+                        "regression of every choice's speedup, then the best predicted choice) or knn (nearest "
+                        "programs' speedups); openmp/vectorize take a list of gain heads, default gain,knn")
     p.add_argument("--pca", default=None, metavar="K,K",
                    help="embedding sizes the head search tries: 0 = the whole embedding (default), K = its first K "
                         "principal components (fitted on the training rows; transfer and work-group size kept)")
@@ -304,6 +312,64 @@ def int_list(flag: str, text: str | None, minimum: int, example: str) -> list[in
     return values
 
 
+def run_measured(args: argparse.Namespace) -> int:
+    """`mirtune evaluate openmp|vectorize`: leave-one-application-out on the collected data, with baselines."""
+    from mirtune.paths import REPO_DIR
+    from mirtune.predict import measured_eval
+    from mirtune.predict.select import GAIN_HEADS
+    from mirtune.progress import note, progress
+    from mirtune.tasks.embedders import get_embedder
+
+    for flag, value in (("--ablation", args.ablation), ("--pca", args.pca), ("--folds", args.folds),
+                        ("--epochs", args.epochs), ("--protocol", args.protocol), ("--data-dir", args.data_dir)):
+        if value is not None:
+            raise UsageError(f"{flag} does not apply to {args.task}")
+    names = [n.strip() for n in (args.embedding or "mirencoder,ir2vec").split(",") if n.strip()]
+    heads = [h.strip() for h in (args.head or ",".join(GAIN_HEADS)).split(",") if h.strip()]
+    bad = [h for h in heads if h not in GAIN_HEADS]
+    if bad or not heads:
+        raise UsageError(f"{args.task} predictors use gain heads: {', '.join(GAIN_HEADS)}; got {args.head!r}")
+    if "grewe" in names:
+        raise UsageError("the grewe features are the device-mapping data's per-row counts: devmap only")
+    if args.configs is not None and args.configs < 1:
+        raise UsageError("--configs must be >= 1")
+    data = args.data or [str(REPO_DIR / "datasets" / args.task)]
+    embedders = [get_embedder(n, model_dir=args.model_dir if n == "mirencoder" else None,
+                              precision=args.precision if n == "mirencoder" else None) for n in names]
+    use_ray = not args.no_ray
+    started = False
+    if use_ray:
+        import ray
+
+        from mirtune.cluster import init_ray
+
+        started = not ray.is_initialized()
+        init_ray(args.address)
+    try:
+        result = measured_eval.run(args.task, data, embedders, heads=heads, program_dirs=args.programs,
+                                   use_ray=use_ray, n_configs=args.configs or (4 if args.quick else None),
+                                   n_inner=3 if args.quick else 5, note=note, progress=progress)
+    finally:
+        if started:
+            from mirtune.cluster import shutdown_ray
+
+            shutdown_ray()
+    result["command"] = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])
+    result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    print(measured_eval.table(result))
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(result_json(result))
+        print(f"wrote {args.json}")
+    if not args.no_plot:
+        plot_path = Path(args.plot) if args.plot else (
+            Path(args.json).with_suffix(".png") if args.json else Path(f"evaluate_{args.task}.png"))
+        plot_path.parent.mkdir(parents=True, exist_ok=True)
+        measured_eval.plot(result, plot_path)
+        print(f"wrote {plot_path}")
+    return 0
+
+
 def run_evaluate(args: argparse.Namespace) -> int:
     """Run one evaluation from parsed arguments; print the table; write JSON and the chart."""
     from mirtune.paths import data_dir
@@ -312,6 +378,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
     if args.task not in TASKS:
         raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(TASKS)}")
+    if args.task in MEASURED_TASKS:
+        return run_measured(args)
+    if args.data is not None or args.programs:
+        raise UsageError("--data and --programs apply to openmp and vectorize only")
+    args.embedding = args.embedding or "mirencoder"
+    args.head = args.head or "mlp"
     if args.embedding not in EMBEDDERS:
         raise UsageError(f"unknown embedding {args.embedding!r}; choose from {', '.join(EMBEDDERS)}")
     if args.ablation is not None and args.ablation not in ABLATIONS:

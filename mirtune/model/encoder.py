@@ -259,19 +259,57 @@ class StatementEncoder(nn.Module):
         return self.layers.norm(c)[:, 0]
 
 
+class GCNWeights(nn.Module):
+    """The parameters of one GCN layer, named and initialised as torch_geometric's GCNConv (`lin.weight`,
+    Glorot; `bias`, zeros), so that saved weights load either way. The encoder propagates them itself
+    (`GraphEncoder.forward`), which keeps torch_geometric off the inference path (it costs seconds to import)."""
+
+    def __init__(self, in_channels: int, out_channels: int) -> None:
+        super().__init__()
+        self.lin = nn.Linear(in_channels, out_channels, bias=False)
+        self.bias = nn.Parameter(torch.zeros(out_channels))
+        nn.init.xavier_uniform_(self.lin.weight)
+
+    def forward(self, x: Tensor, adjacency: Tensor) -> Tensor:
+        """One layer on its own: adjacency @ (x W) + b."""
+        return torch.sparse.mm(adjacency, self.lin(x)) + self.bias
+
+
+def undirected_edges(edge_index: list[Tensor], num_nodes: int) -> Tensor:
+    """All flows' edges in both directions, duplicates removed, sorted by (source, target)."""
+    ei = torch.cat(edge_index, dim=1) if edge_index else torch.zeros((2, 0), dtype=torch.long)
+    n = max(num_nodes, 1)
+    key = torch.unique(torch.cat([ei[0] * n + ei[1], ei[1] * n + ei[0]]))
+    return torch.stack([key // n, key % n])
+
+
+def gcn_adjacency(edges: Tensor, num_nodes: int) -> Tensor:
+    """GCN's normalised adjacency D^-1/2 (A + I) D^-1/2 as a sparse [N, N] matrix (row = target): every
+    existing self-loop replaced by one of weight 1 per node, degrees counted at the target, as GCNConv does."""
+    keep = edges[0] != edges[1]
+    loops = torch.arange(num_nodes, dtype=edges.dtype)
+    row = torch.cat([edges[0][keep], loops])  # source
+    col = torch.cat([edges[1][keep], loops])  # target
+    weight = torch.ones(row.numel())
+    deg = torch.zeros(num_nodes).index_add_(0, col, weight)
+    inv = deg.pow(-0.5)
+    inv[torch.isinf(inv)] = 0
+    norm = inv[row] * weight * inv[col]
+    return torch.sparse_coo_tensor(torch.stack([col, row]), norm, (num_nodes, num_nodes),
+                                   check_invariants=False).coalesce()
+
+
 class GraphEncoder(nn.Module):
-    """Node features from token embeddings + node type, GCNConv layers over the union of the flows."""
+    """Node features from token embeddings + node type, GCN layers over the union of the flows."""
 
     def __init__(self, cfg: EncoderConfig, token_embedding: nn.Embedding) -> None:
         super().__init__()
-        from torch_geometric.nn import GCNConv
-
         self.cfg = cfg
         self.token_embedding = token_embedding
         self.type_embedding = nn.Embedding(cfg.n_node_types, cfg.d_model)
         self.input_norm = nn.LayerNorm(cfg.d_model)
         dims = [cfg.d_model] + [cfg.gcn_hidden] * cfg.gcn_layers
-        self.convs = nn.ModuleList(GCNConv(a, b) for a, b in zip(dims[:-1], dims[1:]))
+        self.convs = nn.ModuleList(GCNWeights(a, b) for a, b in zip(dims[:-1], dims[1:]))
         self.dropout = nn.Dropout(cfg.dropout)
 
     def node_features(self, node_ids: Tensor, node_type: Tensor) -> Tensor:
@@ -283,19 +321,13 @@ class GraphEncoder(nn.Module):
     @staticmethod
     def union_edges(edge_index: list[Tensor], num_nodes: int) -> Tensor:
         """All flows' edges in both directions, duplicates removed."""
-        from torch_geometric.utils import to_undirected
-
-        ei = torch.cat(edge_index, dim=1) if edge_index else torch.zeros((2, 0), dtype=torch.long)
-        return to_undirected(ei, num_nodes=num_nodes)
+        return undirected_edges(edge_index, num_nodes)
 
     def adjacency(self, edge_index: list[Tensor], num_nodes: int) -> Tensor:
-        """GCN's normalised adjacency D^-1/2 (A + I) D^-1/2 of the union of the flows as a sparse [N, N] matrix
-        (row = target), built once for all layers: GCNConv would rebuild it in every layer and gather and
-        scatter per edge, which costs about twice as much as one sparse product per layer."""
-        from torch_geometric.nn.conv.gcn_conv import gcn_norm
-
-        ei, weight = gcn_norm(self.union_edges(edge_index, num_nodes), None, num_nodes, add_self_loops=True)
-        return torch.sparse_coo_tensor(ei.flip(0), weight, (num_nodes, num_nodes), check_invariants=False).coalesce()
+        """GCN's normalised adjacency of the union of the flows (`gcn_adjacency`), built once for all layers:
+        GCNConv would rebuild it in every layer and gather and scatter per edge, which costs about twice as much
+        as one sparse product per layer."""
+        return gcn_adjacency(self.union_edges(edge_index, num_nodes), num_nodes)
 
     def forward(self, node_ids: Tensor, node_type: Tensor, edge_index: list[Tensor]) -> Tensor:
         """Node latents [N, gcn_hidden]: each GCNConv layer's own weights and bias, propagated as adj @ (x W).

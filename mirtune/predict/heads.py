@@ -72,6 +72,7 @@ class GainConfig(_Config):
 
     HEAD: ClassVar[str] = "gain"
     alpha: float = 100.0  # ridge strength on standardised features; large -> the one choice best on average
+    margin: float = 0.0   # how much another choice's predicted gain must exceed choice 0's (the default) to win
     pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
 
 
@@ -83,6 +84,7 @@ class KNNConfig(_Config):
     k: int = 5            # neighbours whose gains are averaged
     weight: float = 0.5   # share of the neighbours' mean in the prediction; the rest is the mean over all rows
     context_weight: float = 1.0  # weight of the trailing context columns against the embedding in the distance
+    margin: float = 0.0   # how much another choice's predicted gain must exceed choice 0's (the default) to win
     pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
 
 
@@ -291,7 +293,7 @@ class GainHead:
         return self.scaler.transform(X) @ self.coef_ + self.mean_
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        return self.predict_gains(X).argmax(axis=1)
+        return decide(self.predict_gains(X), self.config.margin)
 
 
 class KNNGainHead:
@@ -345,7 +347,15 @@ class KNNGainHead:
         return w * self.gains_[nearest].mean(axis=1) + (1.0 - w) * self.mean_
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        return self.predict_gains(X).argmax(axis=1)
+        return decide(self.predict_gains(X), self.config.margin)
+
+
+def decide(gains: np.ndarray, margin: float = 0.0) -> np.ndarray:
+    """The choice with the highest predicted gain, choice 0 (the default) winning unless another beats it by
+    more than `margin`: where a wrong move costs more than staying put, a predictor should need some evidence."""
+    g = np.array(gains, dtype=np.float64)
+    g[:, 0] += margin
+    return g.argmax(axis=1)
 
 
 def _unit_rows(A: np.ndarray) -> np.ndarray:

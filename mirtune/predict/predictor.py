@@ -37,6 +37,7 @@ PREDICTOR_FILE = "predictor.json"
 WEIGHTS_FILE = "head.safetensors"
 FIT_HEADS = ("gain", "knn")  # heads whose predictions are speedups and whose state is plain arrays
 N_INNER = 5
+MARGINS = (0.0, 0.03, 0.1)  # log-speedup a configuration must be predicted to gain over the default to be chosen
 
 
 def task_module(task: str):
@@ -127,13 +128,15 @@ def gain_problem(name: str, table, X: np.ndarray, outer: list[tuple[np.ndarray, 
                    inner_splits=inner, score=score, keep_columns=n_context, gains=table.train_gains())
 
 
-def candidate_configs(heads: Sequence[str], n_configs: int | None = None) -> list[dict[str, Any]]:
-    """The head configurations the inner-CV search tries for the given head kinds."""
+def candidate_configs(heads: Sequence[str], n_configs: int | None = None,
+                      margins: Sequence[float] = MARGINS) -> list[dict[str, Any]]:
+    """The head configurations the inner-CV search tries for the given head kinds, each with every margin (how
+    much better than the default a configuration must be predicted to be to replace it)."""
     from mirtune.predict.select import search_space
 
     out: list[dict[str, Any]] = []
     for h in heads:
-        out += search_space(n_configs or 32, head=h)
+        out += [dict(c, margin=float(m)) for m in margins for c in search_space(n_configs or 16, head=h)]
     return out
 
 

@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 {
     if (argc < 5 || argc > 6) {
         fprintf(stderr, "usage: %s <width> <height> <radius> <passes> [amount]\n", argv[0]);
-        fprintf(stderr, "  e.g. %s 2048 2048 4 3 1.5\n", argv[0]);
+        fprintf(stderr, "  e.g. %s 2048 2048 4 6 1.5\n", argv[0]);
         return 2;
     }
     int w = atoi(argv[1]), h = atoi(argv[2]), r = atoi(argv[3]), passes = atoi(argv[4]);

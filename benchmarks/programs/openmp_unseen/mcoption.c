@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 9) {
         fprintf(stderr, "usage: %s <paths> <steps> <seed> [S0 K r sigma T]\n", argv[0]);
-        fprintf(stderr, "  e.g. %s 200000 64 42 100 105 0.03 0.25 1.0\n", argv[0]);
+        fprintf(stderr, "  e.g. %s 300000 64 42 100 105 0.03 0.25 1.0\n", argv[0]);
         return 2;
     }
     long npaths = atol(argv[1]);

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 {
     if (argc < 4 || argc > 5) {
         fprintf(stderr, "usage: %s <n-droplet> <n-gas> <steps> [cutoff]\n", argv[0]);
-        fprintf(stderr, "  e.g. %s 12000 6000 40 2.5\n", argv[0]);
+        fprintf(stderr, "  e.g. %s 12000 6000 30 2.5\n", argv[0]);
         return 2;
     }
     int ndrop = atoi(argv[1]);

@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 {
     if (argc < 4 || argc > 5) {
         fprintf(stderr, "usage: %s <n> <dim> <radius> [seed]\n", argv[0]);
-        fprintf(stderr, "  e.g. %s 8000 16 0.9 12345\n", argv[0]);
+        fprintf(stderr, "  e.g. %s 6000 16 0.9 12345\n", argv[0]);
         return 2;
     }
     char *e1, *e2, *e3;

@@ -24,7 +24,7 @@ struct graph {
 static void usage(const char *p)
 {
     fprintf(stderr, "usage: %s <edge-list> <num-seeds> <damping> <tolerance> [max-iter]\n", p);
-    fprintf(stderr, "  e.g. %s graph.txt 96 0.85 1e-10 500\n", p);
+    fprintf(stderr, "  e.g. %s graph.txt 320 0.85 1e-13 500\n", p);
 }
 
 static int read_graph(const char *path, struct graph *g)

@@ -159,6 +159,15 @@ int main(int argc, char **argv)
     }
 
     printf("scoring: match %d, mismatch %d, gap %d\n", match, mismatch, gap);
+    if (best == 0) {
+        printf("no similarity found (best local score 0)\n");
+        free(ra);
+        free(rb);
+        free(rm);
+        free(H);
+        free(buf);
+        return 0;
+    }
     printf("best local score: %d\n", best);
     printf("aligned region: A[%d..%d], B[%d..%d]\n", i + 1, bi, j + 1, bj);
     printf("alignment length: %d, identities: %d (%.2f%%), gaps: %d\n", len, ident, 100.0 * ident / len, gaps);

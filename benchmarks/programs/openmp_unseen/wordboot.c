@@ -1,7 +1,8 @@
 /*
- * wordboot.c - word frequencies of a text file, with bootstrap confidence intervals:
- * the token sequence is resampled with replacement many times and the counts of the most
- * frequent words are recorded for each resample.
+ * wordboot.c - word frequencies of a text file, with bootstrap confidence intervals.
+ * Words are not independent of their neighbours, so whole paragraphs (separated by blank
+ * lines) are resampled with replacement (a simple block bootstrap) and the counts of the
+ * most frequent words are recorded for each resample.
  *
  * usage: wordboot <text-file> <top-k> <resamples> [seed]
  */
@@ -92,7 +93,7 @@ int main(int argc, char **argv)
 {
     if (argc < 4 || argc > 5) {
         fprintf(stderr, "usage: %s <text-file> <top-k> <resamples> [seed]\n", argv[0]);
-        fprintf(stderr, "  e.g. %s corpus.txt 12 2000 7\n", argv[0]);
+        fprintf(stderr, "  e.g. %s corpus.txt 12 10000 7\n", argv[0]);
         return 2;
     }
     int topk = atoi(argv[2]), nres = atoi(argv[3]);
@@ -136,13 +137,23 @@ int main(int argc, char **argv)
         v.table[i] = -1;
     long ntok = 0, tcap = 4096;
     int *tok = malloc(tcap * sizeof(int));
+    long np = 0;
+    long *pstart = malloc((lines + 2) * sizeof(long)); /* first token of each paragraph */
+    pstart[0] = 0;
+    int line_has_word = 0;
     char w[MAXWORD];
     for (long i = 0; i < size;) {
         if (!isalpha(text[i])) {
+            if (text[i] == '\n') {
+                if (!line_has_word && ntok > pstart[np])
+                    pstart[++np] = ntok; /* blank line ends a paragraph */
+                line_has_word = 0;
+            }
             i++;
             continue;
         }
         int len = 0;
+        line_has_word = 1;
         while (i < size && isalpha(text[i])) {
             if (len < MAXWORD - 1)
                 w[len++] = (char)tolower(text[i]);
@@ -163,6 +174,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: no words\n", argv[1]);
         return 1;
     }
+    if (pstart[np] < ntok) /* last paragraph */
+        pstart[++np] = ntok;
     int nv = v.n;
     if (topk > nv)
         topk = nv;
@@ -189,19 +202,22 @@ int main(int argc, char **argv)
         rank[order[k]] = k;
     int *boot = malloc((size_t)nres * topk * sizeof(int));
     int *cnt = malloc(nv * sizeof(int));
-    long distinct_sum = 0;
+    long distinct_sum = 0, words_sum = 0;
     int distinct_min = nv, distinct_max = 0;
     for (int b = 0; b < nres; b++) {
         memset(cnt, 0, nv * sizeof(int));
         uint64_t key = mix64(seed * 1000003u + (uint64_t)b);
 #pragma omp parallel for reduction(+:cnt[:nv])
-        for (long t = 0; t < ntok; t++) {
-            uint64_t r = mix64(key ^ (uint64_t)t * 0x9e3779b97f4a7c15ULL);
-            cnt[tok[r % (uint64_t)ntok]]++;
+        for (long q = 0; q < np; q++) {
+            uint64_t r = mix64(key ^ (uint64_t)q * 0x9e3779b97f4a7c15ULL);
+            long src = (long)(r % (uint64_t)np);
+            for (long t = pstart[src]; t < pstart[src + 1]; t++)
+                cnt[tok[t]]++;
         }
         int distinct = 0;
         for (int i = 0; i < nv; i++) {
             distinct += cnt[i] > 0;
+            words_sum += cnt[i];
             if (rank[i] >= 0)
                 boot[(size_t)rank[i] * nres + b] = cnt[i];
         }
@@ -232,6 +248,7 @@ int main(int argc, char **argv)
         int id = order[k];
         printf("%4d %-14s %7d %8.3f   [%d, %d]\n", k + 1, v.word[id], count[id], 1000.0 * count[id] / ntok, lo, hi);
     }
+    printf("resampling %ld paragraphs each time; words per resample: mean %.1f\n", np, (double)words_sum / nres);
     printf("distinct words per resample: mean %.1f, min %d, max %d\n", (double)distinct_sum / nres, distinct_min,
            distinct_max);
 
@@ -241,6 +258,7 @@ int main(int argc, char **argv)
     free(order);
     free(count);
     free(tok);
+    free(pstart);
     free(v.word);
     free(v.table);
     free(text);
