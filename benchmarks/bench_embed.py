@@ -33,7 +33,7 @@ from mirtune.embedding import DEFAULT_MODEL_DIR, clear_caches, embed_modules, lo
 from mirtune.ir.module import IRModule
 from mirtune.model.encoder import StatementCache, collate
 from mirtune.paths import devmap_kernel_files
-from mirtune.pretrain.samples import module_to_sample, sample_arrays
+from mirtune.model.samples import module_to_sample, sample_arrays
 
 
 def time_mirtune(texts: list[tuple[str, str]], precision: str = "fp32") -> tuple[float, np.ndarray]:

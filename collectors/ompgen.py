@@ -81,30 +81,31 @@ NS: dict[str, float] = {
     "region": 400.0,           # one parallel region / worksharing loop with its barrier, 1 thread
     "init": 3.0,               # one element initialised from the LCG
     # mathmap: one map iteration (a dependent chain), per type
-    "map_trig_double": 30.0, "map_trig_float": 18.0, "map_exp_double": 12.0, "map_exp_float": 8.0,
-    "map_sqrt_double": 9.0, "map_sqrt_float": 6.0, "map_logistic_double": 4.0, "map_logistic_float": 4.0,
-    "map_rational_double": 8.0, "map_rational_float": 6.0, "map_elem": 2.0,
+    "map_trig_double": 30.0, "map_trig_float": 19.0, "map_exp_double": 12.0, "map_exp_float": 8.0,
+    "map_sqrt_double": 9.0, "map_sqrt_float": 6.0, "map_logistic_double": 2.0, "map_logistic_float": 1.9,
+    "map_rational_double": 5.4, "map_rational_float": 4.3, "map_elem": 2.0,
     # sparse: per nonzero by where x lives, per row
-    "spmv_l2": 0.9, "spmv_l3": 2.0, "spmv_dram": 5.0, "spmv_banded": 0.8, "spmv_row": 2.0,
+    "spmv_l2": 0.9, "spmv_l3": 1.5, "spmv_dram": 4.0, "spmv_banded": 0.8, "spmv_row": 2.0,
     # triangular: per pair
-    "pair_coulomb_double": 5.0, "pair_coulomb_float": 3.0, "pair_gauss_double": 10.0, "pair_gauss_float": 7.0,
-    "pair_lj_double": 2.5, "pair_lj_float": 2.0, "pair_count_int": 0.15,
+    "pair_coulomb_double": 4.2, "pair_coulomb_float": 3.0, "pair_gauss_double": 8.4, "pair_gauss_float": 6.0,
+    "pair_lj_double": 2.3, "pair_lj_float": 1.8, "pair_count_int": 0.27,
     # intwork: one Collatz step, one trial division, one xorshift round
-    "collatz": 1.2, "trialdiv": 4.0, "xorshift": 2.0, "int_elem": 2.0,
-    # stream and gather: per byte moved by where the working set lives
-    "byte_l2": 0.02, "byte_l3": 0.04, "byte_dram": 0.1,
-    "gather_l2": 0.4, "gather_l3": 1.5, "gather_dram": 4.0,
+    "collatz": 1.0, "trialdiv": 5.3, "xorshift": 1.8, "int_elem": 2.0,
+    # stream and gather: per byte moved by where the working set lives; per gathered element
+    "byte_l2": 0.01, "byte_l3": 0.024, "byte_dram": 0.05,
+    "gather_l2": 0.45, "gather_l3": 1.5, "gather_dram": 4.0,
     # timestep: per tap of the stencil, per element of the blend loop and of the sqrt loop
-    "tap": 0.8, "blend": 0.3, "sqrtloop": 1.5,
-    # stencils: per cell update
-    "cell5_double": 0.5, "cell5_float": 0.4, "cell9_double": 0.8, "cell9_float": 0.6,
-    "cell7_double": 0.8, "cell7_float": 0.6, "dram_cell": 1.0, "collapse_iter": 15.0,
+    "tap": 1.5, "blend": 0.3, "sqrtloop": 1.5,
+    # stencils: per cell update with the grids in L2 (times "cell_l3" / "cell_dram" further out), per collapsed
+    # iteration (the collapsed index is recomputed)
+    "cell5_double": 0.55, "cell5_float": 0.3, "cell9_double": 0.45, "cell9_float": 0.25,
+    "cell7_double": 0.37, "cell7_float": 0.2, "cell_l3": 1.8, "cell_dram": 3.0, "collapse_iter": 3.0,
     # allpairs: per interaction
-    "body_double": 4.0, "body_float": 3.0,
+    "body_double": 5.0, "body_float": 3.7,
     # escape: per iteration of z <- z^2 + c
     "escape_double": 3.0, "escape_float": 3.0,
     # batchmm: per multiply-add, per output element, per matrix row
-    "fma": 0.25, "mm_elem": 1.5, "mm_row": 5.0,
+    "fma_double": 0.2, "fma_float": 0.15, "mm_elem": 1.5, "mm_row": 5.0,
 }
 L2_BYTES = 512 * 1024
 L3_BYTES = 16 * 1024 * 1024
@@ -171,6 +172,11 @@ def _fn(name: str, t: str) -> str:
 
 def _where(nbytes: float) -> str:
     return "l2" if nbytes <= L2_BYTES else "l3" if nbytes <= L3_BYTES else "dram"
+
+
+def _cell_factor(nbytes: float) -> float:
+    """How much slower a stencil cell update is with its grids in L3 or DRAM than in L2."""
+    return {"l2": 1.0, "l3": NS["cell_l3"], "dram": NS["cell_dram"]}[_where(nbytes)]
 
 
 def _fit(est: Callable[[dict], float], macros: dict, key: str, target: float, lo: int, hi: int) -> dict:
@@ -859,7 +865,7 @@ def _stream(rng: random.Random, goal, seed: int) -> _Draft | None:
 
     def est(m: dict) -> float:
         nn = m["N"]
-        ws = 3 * nn * sz
+        ws = (2 if op == "decay" else 3) * nn * sz
         per = 3 * sz * NS[f"byte_{_where(ws)}"] * nloops * nn
         return (m["STEPS"] * (per + nloops * NS["region"]) + 2 * nn * NS["init"]) * 1e-9
 
@@ -1025,7 +1031,7 @@ def _stencil2d(rng: random.Random, goal, seed: int) -> _Draft | None:
 
     def est(m: dict) -> float:
         cells = (m["NX"] - 2) * (m["NY"] - 2)
-        per = NS[f"cell{pts}_{t}"] + (NS["dram_cell"] * sz / 8 if 2 * m["NX"] * m["NY"] * sz > L3_BYTES else 0)
+        per = NS[f"cell{pts}_{t}"] * _cell_factor(2 * m["NX"] * m["NY"] * sz)
         over = trip(m) * NS["collapse_iter"] if clause == "collapse" else 0
         return (m["STEPS"] * 2 * (cells * per + over + NS["region"]) + m["NX"] * m["NY"] * NS["init"]) * 1e-9
 
@@ -1289,7 +1295,7 @@ def _batchmm(rng: random.Random, goal, seed: int) -> _Draft | None:
 
     def est(m: dict) -> float:
         ms = sizes_of(m["NB"])
-        one = sum(x ** 3 * NS["fma"] + x * x * NS["mm_elem"] + x * NS["mm_row"] for x in ms)
+        one = sum(x ** 3 * NS[f"fma_{t}"] + x * x * NS["mm_elem"] + x * NS["mm_row"] for x in ms)
         elems = sum(x * x for x in ms)
         return (m["ROUNDS"] * 2 * (one + NS["region"]) + elems * 3 * NS["init"]) * 1e-9
 
@@ -1494,7 +1500,7 @@ def _stencil3d(rng: random.Random, goal, seed: int) -> _Draft | None:
 
     def est(m: dict) -> float:
         cells = (m["NZ"] - 2) * (m["NY"] - 2) * (m["NX"] - 2)
-        per = NS[f"cell7_{t}"] + (NS["dram_cell"] * sz / 8 if 2 * m["NZ"] * m["NY"] * m["NX"] * sz > L3_BYTES else 0)
+        per = NS[f"cell7_{t}"] * _cell_factor(2 * m["NZ"] * m["NY"] * m["NX"] * sz)
         over = trip(m) * NS["collapse_iter"] if clause.startswith("collapse") else 0
         return (m["STEPS"] * 2 * (cells * per + over + NS["region"]) + m["NZ"] * m["NY"] * m["NX"] * NS["init"]) * 1e-9
 

@@ -137,7 +137,7 @@ def embed_modules(modules: Sequence, model_dir: str | os.PathLike | None = None,
     import numpy as np
 
     from mirtune.model.encoder import embedding_dim
-    from mirtune.pretrain.samples import module_to_sample, sample_arrays
+    from mirtune.model.samples import module_to_sample, sample_arrays
 
     check_readout(readout)
     model = load_encoder(model_dir, precision)
@@ -161,7 +161,7 @@ def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.Path
     Directories are expanded (sorted, recursively); sources are compiled first.
     """
     from mirtune.ir.inputs import expand_inputs, load_ir
-    from mirtune.pretrain.samples import module_to_sample, sample_arrays
+    from mirtune.model.samples import module_to_sample, sample_arrays
 
     check_readout(readout)
     model = load_encoder(model_dir, precision)

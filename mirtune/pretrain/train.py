@@ -215,7 +215,7 @@ def _rows_to_samples(batch: dict[str, Any], seq_len: int, max_statements: int | 
     """Numpy batch from Ray Data -> sample_arrays dicts, statements subsampled (order kept) if too many."""
     import numpy as np
 
-    from mirtune.pretrain.samples import sample_arrays
+    from mirtune.model.samples import sample_arrays
 
     out = []
     for i in range(len(batch["n_stmt"])):

@@ -13,7 +13,7 @@ from mirtune.ir.module import IRModule
 from mirtune.ir.tokenizer import IRTokenizer
 from mirtune.model.config import PRESETS, preset
 from mirtune.model.encoder import MIREncoder, StatementCache, collate, distinct_rows
-from mirtune.pretrain.samples import module_to_sample, sample_arrays
+from mirtune.model.samples import module_to_sample, sample_arrays
 
 PROGRAMS = {
     "sum": "int sum(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }",
@@ -193,7 +193,9 @@ def test_empty_graph_flows_and_single_file(model, samples):
 
 def test_graph_propagation_equals_torch_geometric_gcnconv(model, samples):
     """One sparse product per layer with the shared normalised adjacency, and each distinct node's features
-    computed once, = calling each GCNConv on the edges, node by node."""
+    computed once, = calling torch_geometric's GCNConv with the same weights on the edges, node by node."""
+    from torch_geometric.nn import GCNConv
+    from torch_geometric.utils import to_undirected
 
     batch = collate(samples, model.cfg.n_flows)
     g = model.graph.eval()
@@ -201,13 +203,39 @@ def test_graph_propagation_equals_torch_geometric_gcnconv(model, samples):
         ours = g(batch.node_ids, batch.node_type, batch.edge_index)
         x = g.node_features(batch.node_ids, batch.node_type)
         ei = g.union_edges(batch.edge_index, batch.num_nodes)
-        for i, conv in enumerate(g.convs):
+        assert torch.equal(ei, to_undirected(torch.cat(batch.edge_index, dim=1), num_nodes=batch.num_nodes))
+        for i, weights in enumerate(g.convs):
+            conv = GCNConv(weights.lin.in_features, weights.lin.out_features)
+            conv.load_state_dict(weights.state_dict())  # the same parameter names as torch_geometric's layer
             x = conv(x, ei)
             if i < len(g.convs) - 1:
                 x = F.relu(x)
     assert ours.shape == x.shape and torch.allclose(ours, x, atol=1e-5)
     # out of training, repeated nodes share one feature row (and the result above still equals the full pass)
     assert distinct_rows(batch.node_ids, batch.node_type)[0].shape[0] < 0.8 * batch.num_nodes
+
+
+def test_gcn_adjacency_replaces_existing_self_loops():
+    from torch_geometric.nn.conv.gcn_conv import gcn_norm
+
+    from mirtune.model.encoder import gcn_adjacency, undirected_edges
+
+    edges = undirected_edges([torch.tensor([[0, 1, 2, 2], [1, 2, 2, 0]])], 4)  # a self-loop on 2; node 3 alone
+    ei, w = gcn_norm(edges, None, 4, add_self_loops=True)
+    reference = torch.sparse_coo_tensor(ei.flip(0), w, (4, 4)).to_dense()
+    assert torch.allclose(gcn_adjacency(edges, 4).to_dense(), reference, atol=1e-7)
+
+
+def test_inference_does_not_import_torch_geometric():
+    import subprocess
+    import sys
+
+    code = ("import sys; from mirtune.embedding import embed; from mirtune.paths import ASSETS_DIR; "
+            "embed([str(ASSETS_DIR / 'examples' / 'heat2d.c')]); "
+            "print(any(m.startswith('torch_geometric') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
 
 
 def test_graph_encoder_trains_through_the_sparse_product(model, samples):

@@ -16,7 +16,7 @@ from mirtune.model.config import EncoderConfig, preset
 from mirtune.model.encoder import MIREncoder, collate
 from mirtune.model.io import load_model, make_provenance, save_model
 from mirtune.model.objectives import PretrainingHeads
-from mirtune.pretrain.samples import module_to_sample, sample_arrays
+from mirtune.model.samples import module_to_sample, sample_arrays
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from mirtune.model.config import preset
 from mirtune.model.encoder import MIREncoder, collate
 from mirtune.model.objectives import (IGNORE, FlowDecoders, MatchingHead, MLMHead, PretrainingHeads, mask_tokens,
                                       matching_loss, matching_pairs, mlm_loss, reconstruction_loss, roc_auc)
-from mirtune.pretrain.samples import module_to_sample, sample_arrays
+from mirtune.model.samples import module_to_sample, sample_arrays
 
 PROGRAMS = {
     "sum": "int sum(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }",

@@ -1,0 +1,174 @@
+"""Do `mirtune recommend`'s OpenMP answers make programs it has never seen faster? Measured, not predicted.
+
+For every program of a held-out set (default: benchmarks/programs/openmp_unseen, ordinary programs with
+command-line arguments, input files and plain output, never used in training), this script
+1. asks the shipped predictor for its top-1 configuration (`mirtune.recommend`, from the source alone);
+2. builds the program once, with `schedule(runtime)` written into its worksharing loops so that OMP_SCHEDULE
+   reaches them (as the collector and `mirtune apply` do);
+3. runs EVERY configuration of the predictor's space (brute force: the oracle), the default (all cores, the
+   runtime's static schedule) and the one configuration best on average over the training data, in interleaved
+   rounds (each round runs every configuration once, in a fresh random order), checking each run's stdout
+   against the default's; a configuration's time is its median over the rounds;
+4. reports, per program and as geometric means, the share of the oracle (best time / chosen time) and the
+   speedup over the default of: the default, the best-on-average configuration, and the recommendation.
+
+Time it alone on the machine: a 2-thread run beside another job can be 10x slower.
+
+    .venv/bin/python benchmarks/recommend_unseen.py [--rounds 5] [--programs DIR] [--heads DIR]
+
+Writes benchmarks/results/recommend_unseen.json and .png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from collectors.runner import BuildSpec, RunLimits, build, run_once  # noqa: E402
+from mirtune.recommend import load_task_predictor, recommend  # noqa: E402
+from mirtune.source.openmp import make_schedule_runtime  # noqa: E402
+from mirtune.tasks.measured import geomean  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def env_of(params: dict) -> dict:
+    """The environment that applies one configuration (None removes a variable: the default)."""
+    env = {"OMP_NUM_THREADS": params.get("threads"), "OMP_SCHEDULE": None}
+    if params.get("schedule"):
+        env["OMP_SCHEDULE"] = params["schedule"] + (f",{params['chunk']}" if params.get("chunk") else "")
+    return env
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--programs", default=str(ROOT / "benchmarks" / "programs" / "openmp_unseen"))
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--heads", default=None, help="predictor folder (default: the shipped one)")
+    ap.add_argument("--only", nargs="*", default=None, help="program names to run (default: all)")
+    ap.add_argument("--out", default=str(RESULTS / "recommend_unseen.json"))
+    args = ap.parse_args()
+    folder = Path(args.programs)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    if args.only:
+        manifest = [m for m in manifest if m["name"] in args.only]
+    predictor, _ = load_task_predictor("openmp", args.heads)
+    cores = os.cpu_count() or 1
+    from mirtune.tasks import openmp
+
+    trained_cores = predictor.trained_on.get("logical_cores")
+    space = [openmp.parameters(c, trained_cores, cores) for c in predictor.configs]
+    labels = list(predictor.labels)
+    fixed = labels.index(predictor.trained_on["best_fixed"])
+    rng = random.Random(0)
+    programs = []
+    t_start = time.time()
+    for prog in manifest:
+        src = folder / prog["source"]
+        rec = recommend(src, "openmp", heads=args.heads)
+        chosen = labels.index(rec.label)
+        rewritten = make_schedule_runtime(src.read_text())
+        spec = BuildSpec(name=prog["name"], source=rewritten.source, openmp=True, opt=2,
+                         include_dirs=(str(folder),))
+        built = build(spec)
+        if built.status != "ok":
+            print(f"{prog['name']}: build failed: {built.reason}", file=sys.stderr)
+            continue
+        inputs = set(prog.get("inputs", []))
+        argv = [str((folder / a).resolve()) if a in inputs else str(a) for a in prog["args"]]
+        limits = RunLimits(timeout_s=120)
+        times: list[list[float]] = [[] for _ in space]
+        reference = None
+        wrong: set[int] = set()
+        warm = run_once([built.exe, *argv], env_of(space[0]), limits)  # warm the page cache and the binary
+        if warm.exit_code != 0:
+            print(f"{prog['name']}: the default configuration fails (exit {warm.exit_code}); skipped", file=sys.stderr)
+            continue
+        reference = warm.stdout
+        for r in range(args.rounds):
+            order = list(range(len(space)))
+            rng.shuffle(order)
+            for i in order:
+                run = run_once([built.exe, *argv], env_of(space[i]), limits)
+                if run.exit_code != 0 or run.timed_out or run.stdout != reference:
+                    wrong.add(i)
+                times[i].append(run.seconds)
+            print(f"{prog['name']}: round {r + 1}/{args.rounds} done", file=sys.stderr)
+        med = np.array([statistics.median(t) if i not in wrong else np.inf for i, t in enumerate(times)])
+        best = int(np.argmin(med))
+        entry = {
+            "name": prog["name"], "args": prog["args"], "tunable_loops": rewritten.tunable,
+            "times_s": {labels[i]: (round(float(m), 5) if np.isfinite(m) else None) for i, m in enumerate(med)},
+            "wrong_or_failed": [labels[i] for i in sorted(wrong)],
+            "oracle": labels[best], "recommended": rec.label, "predicted_speedup": rec.predicted_speedup,
+            "best_fixed": labels[fixed],
+        }
+        for name, i in (("default", 0), ("best_fixed", fixed), ("recommended", chosen), ("oracle", best)):
+            entry[f"share_{name}"] = float(med[best] / med[i]) if np.isfinite(med[i]) else 0.0
+            entry[f"speedup_{name}"] = float(med[0] / med[i]) if np.isfinite(med[i]) else 0.0
+        programs.append(entry)
+        print(f"{prog['name']}: default {med[0]:.3f}s, oracle {labels[best]} {med[best]:.3f}s, recommended "
+              f"{rec.label} {med[chosen]:.3f}s (share {entry['share_recommended']:.3f}), best fixed "
+              f"{entry['share_best_fixed']:.3f}", file=sys.stderr)
+    summary = {name: {"share_of_oracle": geomean([p[f"share_{name}"] for p in programs]),
+                      "speedup_over_default": geomean([p[f"speedup_{name}"] for p in programs]),
+                      "within_0.9_of_oracle": sum(p[f"share_{name}"] >= 0.9 for p in programs),
+                      "slowdowns": sum(p[f"speedup_{name}"] < 0.95 for p in programs)}
+               for name in ("default", "best_fixed", "recommended", "oracle")}
+    from mirtune.host import cpu_model
+
+    result = {"programs": programs, "summary": summary, "rounds": args.rounds, "configurations": labels,
+              "host": {"cpu_model": cpu_model(), "logical_cores": cores}, "predictor": predictor.head_config,
+              "predictor_trained_on": {k: predictor.trained_on.get(k) for k in ("groups", "applications", "date")},
+              "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "wall_s": round(time.time() - t_start, 1),
+              "loadavg_end": os.getloadavg()[0]}
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"\n{len(programs)} unseen programs, {args.rounds} interleaved rounds, medians:")
+    print(f"{'':14s} share of oracle  speedup vs default  >=0.9 oracle  slowdowns")
+    for name, s in summary.items():
+        print(f"{name:14s} {s['share_of_oracle']:.3f}            {s['speedup_over_default']:.3f}x"
+              f"              {s['within_0.9_of_oracle']}/{len(programs)}           {s['slowdowns']}")
+    plot(result, out.with_suffix(".png"))
+    print(f"wrote {out} and {out.with_suffix('.png')}")
+    return 0
+
+
+def plot(result: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    progs = result["programs"]
+    names = ["default", "best_fixed", "recommended"]
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(progs) + 2), 3.8))
+    w = 0.8 / len(names)
+    for j, n in enumerate(names):
+        ax.bar(np.arange(len(progs)) + (j - 1) * w, [p[f"share_{n}"] for p in progs], w,
+               label=f"{n} ({result['summary'][n]['share_of_oracle']:.3f})")
+    ax.set_xticks(np.arange(len(progs)))
+    ax.set_xticklabels([p["name"] for p in progs], rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("share of the oracle (measured)")
+    ax.set_ylim(0, 1.05)
+    ax.set_title("OpenMP programs never seen in training: measured share of the brute-force best", fontsize=9)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
