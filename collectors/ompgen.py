@@ -280,7 +280,7 @@ def _alloc(t: str, pairs: list[tuple[str, str]]) -> str:
 
 
 MAPS = ("trig", "exp", "sqrt", "logistic", "rational")
-PROFILES = ("uniform", "linear_up", "linear_down", "heavy", "spikes")
+PROFILES = ("uniform", "linear_up", "heavy", "spikes", "linear_down")
 
 
 def _map_expr(m: str, t: str) -> str:
@@ -294,10 +294,10 @@ def _map_expr(m: str, t: str) -> str:
     }[m]
 
 
-def _mathmap(rng: random.Random, goal, seed: int) -> _Draft | None:
+def _mathmap(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     t = _pick(rng, ("double", "float"))
     mp = _pick(rng, MAPS)
-    prof = _pick(rng, PROFILES)
+    prof = PROFILES[k % len(PROFILES)]
     n = _pick(rng, (64, 100, 128, 200, 256, 500, 1000, 4096, 20000, 100000))
     rounds = _pick(rng, (1, 1, 1, 4, 16, 64, 200))
     style = _pick(rng, ("pfor", "pfor", "private", "region")) if rounds > 1 else _pick(rng, ("pfor", "private"))
@@ -430,12 +430,13 @@ $CHK
 SPARSE_PROFILES = ("uniform", "growing", "powerlaw", "spikes")
 
 
-def _sparse(rng: random.Random, goal, seed: int) -> _Draft | None:
+def _sparse(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     t = _pick(rng, ("double", "float"))
-    prof = _pick(rng, SPARSE_PROFILES)
+    prof = SPARSE_PROFILES[k % len(SPARSE_PROFILES)]
     loc = _pick(rng, ("random", "banded"))
     n = _pick(rng, (500, 2000, 10000, 50000, 200000))
-    mean_len = _pick(rng, (3, 4, 6, 8, 12, 16, 24))
+    # long rows where every row is alike, or the row iterations (2 N ITERS) would not fill the time
+    mean_len = _pick(rng, (32, 48, 64, 96, 128) if prof in ("uniform", "growing") else (3, 4, 6, 8, 12, 16, 24))
     cap = rng.randint(4, 9)
     nspike = rng.randint(1, 6)
     phi = rng.uniform(0.2, 0.6)
@@ -567,10 +568,10 @@ $CHK
         sizes=sizes_out, est=e, body=body, consts=consts)
 
 
-def _triangular(rng: random.Random, goal, seed: int) -> _Draft | None:
-    t = _pick(rng, ("double", "float", "double", "int"))
+def _triangular(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
+    t = ("double", "int", "float")[k % 3]
     pair = "count" if t == "int" else _pick(rng, ("coulomb", "gauss", "lj"))
-    direction = _pick(rng, ("lower", "upper"))
+    direction = ("lower", "upper")[k % 2]
     rounds = _pick(rng, (1, 1, 2, 4, 10))
     clause = _pick(rng, ("plain", "private", "firstprivate"))
     per = NS["pair_count_int"] if t == "int" else NS[f"pair_{pair}_{t}"]
@@ -704,8 +705,8 @@ COLLATZ_STEPS = {3.0: 108.0, 5.0: 121.8, 6.0: 141.9, 7.0: 163.7}  # mean stoppin
 TRIAL_DIVS = {3.0: 14.1, 5.0: 22.3, 6.0: 48.7, 7.0: 124.8}        # mean trial divisions near 10^k
 
 
-def _intwork(rng: random.Random, goal, seed: int) -> _Draft | None:
-    op = _pick(rng, ("collatz", "primes", "xorshift"))
+def _intwork(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
+    op = ("collatz", "primes", "xorshift")[k % 3]
     rounds = _pick(rng, (1, 1, 2, 5, 20))
     start = _pick(rng, (1000, 30000, 200000, 1000000, 3000000))
     varlen = _pick(rng, ("uniform", "heavy"))
@@ -853,9 +854,9 @@ def _blocked(head: str, lo: str, hi: str, stmt: str, block: int) -> str:
             f"            for (long i = lo; i < hi; i++){opener}\n{ind(16)}" + closer.format(" " * 12) + "\n        }")
 
 
-def _stream(rng: random.Random, goal, seed: int) -> _Draft | None:
+def _stream(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     t = _pick(rng, ("float", "double", "int", "unsigned"))
-    op = _pick(rng, ("decay", "triad2", "smooth"))
+    op = ("decay", "triad2", "smooth")[k % 3]
     style = _pick(rng, ("pfor", "region"))
     n = _pick(rng, (20000, 50000, 100000, 250000, 500000, 1000000, 2000000))
     block = _pick(rng, (0, 256, 1024, 4096))
@@ -938,12 +939,12 @@ $CHK
         sizes=sizes, est=e, body=body, consts={"BLK": str(block)} if block else {})
 
 
-def _timestep(rng: random.Random, goal, seed: int) -> _Draft | None:
+def _timestep(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     t = _pick(rng, ("double", "float"))
     n = _pick(rng, (64, 96, 128, 200, 256, 384, 500, 1000, 2000))
     steps = _pick(rng, (100, 200, 300, 500, 800, 1200))
-    nloops = _pick(rng, (2, 3))
-    style = _pick(rng, ("pfor", "region"))
+    nloops = (2, 3)[k % 2]
+    style = ("pfor", "region")[(k // 2) % 2]
     grow_n, grow_steps = _pick(rng, ((1, 2), (1, 3), (2, 1), (2, 2)))
 
     def est(m: dict) -> float:
@@ -1013,14 +1014,14 @@ $CHK
         sizes=sizes, est=e, body=body)
 
 
-def _stencil2d(rng: random.Random, goal, seed: int) -> _Draft | None:
+def _stencil2d(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     t = _pick(rng, ("double", "float"))
     pts = _pick(rng, (5, 9))
     nx = _pick(rng, (64, 100, 128, 200, 256, 500, 1000, 2000, 4000))
     ny = _pick(rng, (64, 128, 256, 500, 1000, 2000, 4000))
     if not 10_000 <= nx * ny <= 4_000_000:
         return None
-    clause = _pick(rng, ("collapse", "inner", "private"))
+    clause = ("collapse", "inner", "private")[k % 3]
     bj = _pick(rng, (32, 64, 128, 256))
     style = _pick(rng, ("pfor", "region"))
     grow = _pick(rng, (1, 2, 3))
@@ -1096,8 +1097,8 @@ $CHK
         sizes=sizes, est=e, body=body, consts=consts)
 
 
-def _allpairs(rng: random.Random, goal, seed: int) -> _Draft | None:
-    t = _pick(rng, ("double", "float"))
+def _allpairs(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
+    t = ("double", "float")[k % 2]
     n = _pick(rng, (64, 100, 128, 200, 256, 400, 512, 768, 1024, 1500))
     style = _pick(rng, ("pfor", "region"))
     grow = _pick(rng, (1.0, 1.5, 2.0))
@@ -1189,10 +1190,10 @@ def _escape_mean(window: str, maxit: int) -> float:
     return ys[-1] + (ys[-1] - ys[-2]) * (maxit - xs[-1]) / (xs[-1] - xs[-2])
 
 
-def _escape(rng: random.Random, goal, seed: int) -> _Draft | None:
-    window = _pick(rng, tuple(ESCAPE_WINDOWS))
+def _escape(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
+    window = tuple(ESCAPE_WINDOWS)[k % len(ESCAPE_WINDOWS)]
     t = _pick(rng, ("double", "double", "float"))
-    decomp = _pick(rng, ("rows", "pixels", "tiles"))
+    decomp = ("rows", "pixels", "tiles")[k % 3]
     w, h = _pick(rng, ((256, 192), (320, 240), (480, 352), (640, 480), (800, 608)))
     grow = _pick(rng, (1, 2))
 
@@ -1265,9 +1266,9 @@ $CHK
         sizes=sizes, est=e, body=body)
 
 
-def _batchmm(rng: random.Random, goal, seed: int) -> _Draft | None:
+def _batchmm(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     t = _pick(rng, ("double", "float"))
-    prof = _pick(rng, ("uniform", "uniform", "random", "growing", "spikes"))
+    prof = ("uniform", "random", "growing", "spikes")[k % 4]
     m0 = _pick(rng, (8, 12, 16, 24, 32, 48, 64))
     nb = _pick(rng, (8, 16, 24, 32, 48, 64, 100, 128, 200, 256, 500))
     nspike = rng.randint(1, 3)
@@ -1397,11 +1398,11 @@ $CHK
         sizes=sizes, est=e, body=body, consts=consts)
 
 
-def _gather(rng: random.Random, goal, seed: int) -> _Draft | None:
+def _gather(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     t = _pick(rng, ("float", "double", "int", "unsigned"))
     k = _pick(rng, (1, 2, 4))
-    table = _pick(rng, (4096, 65536, 1 << 20, 1 << 22))
-    loc = _pick(rng, ("random", "local"))
+    table = (4096, 1 << 20, 65536, 1 << 22)[k % 4]
+    loc = ("random", "local")[(k // 4 + k) % 2]
     n = _pick(rng, (10000, 50000, 200000, 1000000))
     block = _pick(rng, (0, 256, 1024, 4096))
     style = _pick(rng, ("pfor", "region"))
@@ -1477,9 +1478,9 @@ $CHK
         sizes=sizes, est=e, body=body, consts={"K": str(k), **({"BLK": str(block)} if block else {})})
 
 
-def _stencil3d(rng: random.Random, goal, seed: int) -> _Draft | None:
+def _stencil3d(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     t = _pick(rng, ("double", "float"))
-    shape = _pick(rng, ("cube", "flat", "tall"))
+    shape = ("cube", "flat", "tall")[k % 3]
     if shape == "cube":
         nz = ny = nx = _pick(rng, (24, 32, 48, 64, 96, 128, 160))
     elif shape == "flat":
@@ -1488,7 +1489,7 @@ def _stencil3d(rng: random.Random, goal, seed: int) -> _Draft | None:
     else:
         nz = _pick(rng, (200, 300, 500, 1000))
         ny = nx = _pick(rng, (16, 24, 32, 48))
-    clause = _pick(rng, ("outer", "collapse2", "collapse3", "private"))
+    clause = ("collapse2", "outer", "collapse3", "private")[k % 4]
     bi = _pick(rng, (16, 32, 64))
     style = _pick(rng, ("pfor", "region"))
     grow = _pick(rng, (1, 2, 3))
@@ -1571,7 +1572,7 @@ $CHK
         consts={"BI": str(bi), "NIB": "((NX - 2 + BI - 1) / BI)"} if clause == "collapse3" else {})
 
 
-KIND_FUNCS: dict[str, Callable[[random.Random, tuple[float, float], int], _Draft | None]] = {
+KIND_FUNCS: dict[str, Callable[[random.Random, tuple[float, float], int, int], _Draft | None]] = {
     "mathmap": _mathmap, "sparse": _sparse, "triangular": _triangular, "intwork": _intwork, "stream": _stream,
     "timestep": _timestep, "stencil2d": _stencil2d, "allpairs": _allpairs, "escape": _escape, "batchmm": _batchmm,
     "gather": _gather, "stencil3d": _stencil3d,
@@ -1583,19 +1584,29 @@ assert tuple(KIND_FUNCS) == KINDS
 # rendering and the command line
 
 
-PRELUDE = """static unsigned long long rng_state = $SEED;
+PRELUDE_U32 = """static unsigned long long rng_state = $SEED;
 
 static inline unsigned int next_u32(void) /* 64-bit LCG, 31 bits out */
 {
     rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
     return (unsigned int)(rng_state >> 33);
 }
-
+"""
+PRELUDE_UNIT = """
 static inline double next_unit(void) /* uniform in [0, 1) */
 {
     return (double)(next_u32() >> 7) * (1.0 / 16777216.0);
 }
 """
+
+
+def _prelude(body: str, c_seed: int) -> list[str]:
+    """The generator functions the body uses (clang warns about unused static functions)."""
+    uses_unit = "next_unit(" in body
+    if not uses_unit and "next_u32(" not in body:
+        return []
+    text = Template(PRELUDE_U32).substitute(SEED=f"0x{c_seed:016x}ULL") + (PRELUDE_UNIT if uses_unit else "")
+    return [text]
 
 
 def _size_text(m: dict) -> str:
@@ -1624,7 +1635,7 @@ def render(name: str, d: _Draft, c_seed: int, seed: int, index: int) -> str:
         "#endif",
         *[f"#define {k} {v}" for k, v in d.consts.items()],
         "",
-        Template(PRELUDE).substitute(SEED=f"0x{c_seed:016x}ULL"),
+        *_prelude(d.body, c_seed),
         d.body.rstrip("\n"),
         "",
     ]
@@ -1641,7 +1652,7 @@ def generate(count: int = DEFAULT_COUNT, seed: int = DEFAULT_SEED) -> list[Progr
         for _ in range(MAX_DRAWS):
             goal = (rng.uniform(*TARGET_S), rng.uniform(*LARGE_FACTOR))
             c_seed = rng.getrandbits(64)
-            draft = KIND_FUNCS[kind](rng, goal, c_seed)
+            draft = KIND_FUNCS[kind](rng, goal, c_seed, per_kind.get(kind, 0))
             if draft is not None:
                 break
         else:  # pragma: no cover - the kinds always fit within a few draws

@@ -197,3 +197,39 @@ def test_does_not_import_the_model():
     imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert not any(m.startswith(("mirtune.model", "torch")) for m in imported)
+
+
+STRUCTURE = """
+#include <omp.h>
+void once(int n, double *a) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) a[i] += 1.0;
+}
+void steps(int n, int t, double *a) {
+  for (int s = 0; s < t; s++) {
+#pragma omp parallel for
+    for (int i = 0; i < n; i++) a[i] *= 0.5;
+  }
+}
+void waves(int n, int t, double *a) {
+#pragma omp parallel
+  for (int s = 0; s < t; s++) {
+#pragma omp for
+    for (int i = 0; i < n; i++) a[i] -= 1.0;
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("opt", [0, 2])
+def test_parallel_structure_counts_constructs_inside_loops(tmp_path, opt):
+    from mirtune.ir.openmp import parallel_structure
+
+    src = tmp_path / "structure.c"
+    src.write_text(STRUCTURE)
+    counts = parallel_structure(compile_to_ir(src, opt=opt, openmp=True))
+    # three parallel regions; the one in `steps` is forked once per time step
+    assert counts["forks"] == 3 and counts["forks_in_loops"] == 1
+    # three worksharing loops; the `omp for` of `waves` starts once per step inside its region, with its barrier
+    assert counts["loop_starts"] == 3 and counts["loop_starts_in_loops"] == 1
+    assert counts["barriers_in_loops"] >= 1
