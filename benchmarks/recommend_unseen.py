@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from collectors.runner import BuildSpec, RunLimits, build, run_once  # noqa: E402
-from mirtune.recommend import load_task_predictor, recommend  # noqa: E402
+from mirtune.predict.recommend import load_task_predictor, recommend  # noqa: E402
 from mirtune.source.openmp import make_schedule_runtime  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402
 

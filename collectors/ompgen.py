@@ -14,7 +14,8 @@ are done sequentially after the parallel part, and the only reductions inside pa
 integers (exact in any order; no signed overflow anywhere: integer state is masked or bounded). Floating-point
 state is kept bounded and away from subnormals (contractions towards a positive fixed point).
 
-The space of programs (12 kinds, drawn round robin; the knobs of each are drawn with random.Random(seed)):
+The space of programs: 12 kinds, taken round robin; each kind's main knob (cost profile, op, window, shape ...)
+also goes round robin over its programs, the other knobs are drawn with one random.Random(seed):
 - mathmap: x <- f(x) iterated work[i] times per element (sin/cos, exp, sqrt, logistic, rational maps); the
   per-element cost is uniform, linear (rising or falling), heavy-tailed random, or a few very heavy spikes;
   64 ... 100000 elements, 1 ... 200 rounds (one parallel region each);
@@ -24,8 +25,9 @@ The space of programs (12 kinds, drawn round robin; the knobs of each are drawn 
   Lennard-Jones-like floating-point bodies or an integer neighbour count with a reduction;
 - intwork: integer work with irregular cost (Collatz stopping times, smallest prime factor by trial division,
   xorshift rounds of random length), with `reduction(+:...)` and `reduction(max:...)`;
-- stream: memory-bound array updates (decay, two-loop triad, 3-point smoothing) over 2e4 ... 2e6 elements of
-  float, double, int or unsigned, one region per loop or one region around the time loop;
+- stream: memory-bound array updates (decay, two-loop triad, 3-point smoothing) over 2e4 ... 4e6 elements of
+  float, double, int or unsigned in blocks of 256 ... 4096 per iteration, one region per loop or one region
+  around the time loop;
 - timestep: a small periodic 1-D stencil (64 ... 2000 points, its radius fitted to the time) over 100 ... 3600
   time steps, 2-3 loops per step: the fork/join and barrier overhead dominates;
 - stencil2d: 5- or 9-point Jacobi sweeps on a rectangular grid (outer trip 64 ... 4000), collapse(2) or not;
@@ -34,12 +36,15 @@ The space of programs (12 kinds, drawn round robin; the knobs of each are drawn 
   rows, by pixels (collapse(2)) or by 16 x 16 tiles (collapse(2));
 - batchmm: a batch of small dense matrix products with uniform, random, linearly growing or a few large sizes
   (cubic cost per matrix), collapse(2) over (matrix, row) when the sizes are uniform;
-- gather: indirect reads a[i] = a[i] / 2 + s * sum_k tab[idx[i, k]] from a table in L1/L2, L3 or DRAM;
+- gather: indirect reads a[i] = a[i] / 2 + s * sum_k tab[idx[i, k]] from a table in L1/L2, L3 or DRAM, random
+  or local indices, in blocks of elements;
 - stencil3d: 7-point heat sweeps on cubes, flat slabs (small outer trip) or tall columns, collapse 1, 2 or 3.
 Each kind also draws its element type (float, double, int, unsigned ...), loop style and clauses. A program's
-free size knob (time steps, rounds, work per element, trip count) is fitted with a cost model of the 2-core
-development VM (clang -O2 -march=native, one thread) so that MIRTUNE_SIZE=1 takes TARGET_S (0.07-0.17 s) and
-MIRTUNE_SIZE=2 a drawn LARGE_FACTOR (3-4.5x) of that; a draw the model cannot fit inside LIMITS is redrawn.
+free size knob (time steps, rounds, work per element, trip count, stencil radius) is fitted with a cost model of
+the 2-core development VM (NS: clang -O2 -march=native, one thread) so that MIRTUNE_SIZE=1 takes a drawn
+TARGET_S (0.07-0.17 s) and MIRTUNE_SIZE=2 a drawn LARGE_FACTOR (3-4.5x) of that. A draw the model cannot place
+inside LIMITS, or whose run would execute more than ITERATIONS_MAX worksharing iterations or LOOPS_MAX
+worksharing loops (what schedule(dynamic,1) and fork/join cost with many threads), is drawn again.
 
     python -m collectors.ompgen [--out collectors/programs/openmp_gen] [--count 40] [--seed 0] [--check]
 
@@ -331,8 +336,8 @@ def _mathmap(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     per = NS[f"map_{mp}_{t}"]
 
     def est(m: dict) -> float:
-        nn, k, r = m["N"], m["K"], m["ROUNDS"]
-        it = units(nn, m.get("SPIKE", 1)) * k + (nn if prof.startswith("linear") else 0)
+        nn, r = m["N"], m["ROUNDS"]
+        it = units(nn, m.get("SPIKE", 1)) * m["K"] + (nn if prof.startswith("linear") else 0)
         return (r * (it * per + nn * NS["map_elem"] + NS["region"]) + nn * NS["init"] * 2) * 1e-9
 
     m1 = {"N": n, "ROUNDS": rounds, "K": 1}
@@ -497,7 +502,7 @@ def _sparse(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     if loc == "random":
         col = "            col[p] = (int)(next_u32() % (unsigned int)n);"
     else:
-        col = ("            col[p] = (int)((i + (long)(next_u32() % (2u * BAND + 1u)) - BAND + n) % n);")
+        col = ("            col[p] = (int)(((i - BAND + (long)(next_u32() % (2u * BAND + 1u))) % n + n) % n);")
     spmv = _c("""        for (int i = 0; i < n; i++) {
             $T acc = 0;
             for (long p = rowptr[i]; p < rowptr[i + 1]; p++)
@@ -633,7 +638,7 @@ $CHK
         what = "neighbour counts e[i] = #{j : |p_i - p_j|^2 < R2} over integer points in a 1024^3 box"
     else:
         term = {"coulomb": f"q[j] / {_fn('sqrt', t)}(d2 + eps)",
-                "gauss": f"q[j] * {_fn('exp', t)}(-d2 * {L(4.0)})",
+                "gauss": f"q[j] * {_fn('exp', t)}(-(d2 + eps) * {L(4.0)})",
                 "lj": None}[pair]
         if pair == "lj":
             acc_line = (f"const {t} inv = {L(1.0)} / (d2 + eps);\n                const {t} s6 = inv * inv * inv;\n"
@@ -677,7 +682,7 @@ $CHK
                   CHK=_fp_checksum([("e", "N")]))
         consts = {}
         what = {"coulomb": "softened Coulomb sums e[i] = q_i sum_j q_j / sqrt(|p_i - p_j|^2 + eps)",
-                "gauss": "Gaussian kernel sums e[i] = q_i sum_j q_j exp(-4 |p_i - p_j|^2)",
+                "gauss": "Gaussian kernel sums e[i] = q_i sum_j q_j exp(-4 (|p_i - p_j|^2 + eps))",
                 "lj": "Lennard-Jones-like sums e[i] = q_i sum_j q_j s6 (s6/1000 - 1/100), s6 = 1/(d^2 + eps)^3"}[pair]
     side = "j < i (row i costs i pairs: heaviest last)" if direction == "lower" else \
         "j > i (row i costs N-1-i pairs: heaviest first)"
@@ -762,7 +767,6 @@ def _intwork(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
             }
             out[i] = steps;"""
         what = "Collatz stopping times of START + r N + i (irregular cost per element)"
-        value = "steps"
     elif op == "primes":
         work = """            const unsigned int v = (unsigned int)(base + (unsigned long long)i);
             unsigned int f = v; /* smallest prime factor by trial division (v itself when prime) */
@@ -776,7 +780,6 @@ def _intwork(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
                     }
             out[i] = f;"""
         what = "smallest prime factors of START + r N + i by trial division (primes cost sqrt(v)/2 divisions)"
-        value = "f"
     else:
         work = """            unsigned long long v = base + (unsigned long long)i * 0x9E3779B97F4A7C15ULL;
             const unsigned int len = (unsigned int)K * reps[i];
@@ -787,7 +790,6 @@ def _intwork(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
             }
             out[i] = (unsigned int)(v >> 40);"""
         what = "xorshift64 hashes of random length K reps[i] per element"
-        value = "out[i]"
     reps_init = ""
     if op == "xorshift":
         reps_init = {"uniform": "    for (int i = 0; i < N; i++)\n        reps[i] = 1u + next_u32() % 64u;",
@@ -825,7 +827,6 @@ $WORK
     return 0;
 }
 """, REPS=reps_init or "    for (int i = 0; i < N; i++)\n        reps[i] = 1u;", PRAGMA=pragma, WORK=work)
-    del value
     consts = {"START": str(start)}
     if op == "xorshift" and varlen == "heavy":
         consts["CAP"] = str(cap)
@@ -900,7 +901,8 @@ def _stream(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
             "smooth": ("a[i] = ((b[i - 1] + 2 * b[i] + b[i + 1]) >> 2) + s * c[i];",
                        "b[i] = (a[i] >> 1) + (c[i] & 15);"),
         }[op]
-        init = f"        a[i] = 0;\n        b[i] = ({t})(next_u32() % 1024u);\n        c[i] = ({t})(next_u32() % 1024u);"
+        init = (f"        a[i] = 0;\n        b[i] = ({t})(next_u32() % 1024u);\n"
+                f"        c[i] = ({t})(next_u32() % 1024u);")
         chk = _int_checksum([("a", "n"), ("b", "n")])
     head = "#pragma omp for" if style == "region" else "#pragma omp parallel for"
     parts = [_blocked(head, "1", "n - 1", l1, block) if op == "smooth" else _blocked(head, "0", "n", l1, block)]
@@ -1088,12 +1090,15 @@ $CHK
               CHK=_fp_checksum([("A", "(long)NX * NY")]))
     body = body.replace("\n\n\n", "\n\n")
     consts = {"BJ": str(bj), "NJB": "((NY - 2 + BJ - 1) / BJ)"} if clause == "collapse" else {}
+    how = {"collapse": f"collapse(2) over rows x blocks of {bj} columns", "inner": "outer loop only",
+           "private": "outer loop, private(j)"}[clause]
     return _Draft(
         what=f"{pts}-point Jacobi averaging sweeps A -> B -> A on an NX x NY grid of {t}, STEPS double sweeps",
         category=f"stencil2d, 2-level nest; {t}; {pts} points; outer trip NX-2; "
-                 f"{ {'collapse': f'collapse(2) over rows x blocks of {bj} columns', 'inner': 'outer loop only', 'private': 'outer loop, private(j)'}[clause]}; "
+                 f"{how}; "
                  f"{'one region per sweep' if style == 'pfor' else 'one region around the time loop'}",
-        params={"type": t, "points": pts, "clause": clause, "style": style, "nesting": 2 if clause != "collapse" else 3},
+        params={"type": t, "points": pts, "clause": clause, "style": style,
+                "nesting": 2 if clause != "collapse" else 3},
         sizes=sizes, est=e, body=body, consts=consts)
 
 
@@ -1307,7 +1312,6 @@ def _batchmm(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     if fit is None:
         return None
     sizes, e = fit
-    L = lambda x: _lit(x, t)  # noqa: E731
     head = "#pragma omp for" if style == "region" else "#pragma omp parallel for"
     if clause == "collapse":
         def prod(src: str, dst: str) -> str:
@@ -1353,7 +1357,8 @@ def _batchmm(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
         "growing": "        msz[b] = M0 + (3 * M0 * b) / NB;",
         "spikes": "        msz[b] = M0;",
     }[prof]
-    spikes = "    for (int s = 0; s < NSPIKE; s++) /* a few large matrices */\n        msz[next_u32() % NB] = 4 * M0;\n" \
+    spikes = "    for (int s = 0; s < NSPIKE; s++) /* a few large matrices */\n" \
+        "        msz[next_u32() % NB] = 4 * M0;\n" \
         if prof == "spikes" else ""
     body = _c("""int main(void)
 {
@@ -1384,7 +1389,6 @@ $CHK
 }
 """, MSZ=msz, SPIKES=spikes, ALLOC=_alloc(t, [(a_, "total") for a_ in ("A", "Bm", "C", "D")]), T=t, LOOP=loop,
               CHK=_fp_checksum([("A", "total"), ("C", "total")]))
-    del L
     consts = {"M0": str(m0)}
     if prof == "spikes":
         consts["NSPIKE"] = str(nspike)
@@ -1561,13 +1565,17 @@ $CHK
 """, T=t, ALLOC=_alloc(t, [("A", "(long)NZ * NY * NX"), ("B", "(long)NZ * NY * NX")]), PRE=pre.rstrip("\n"),
               LOOP=loop, CHK=_fp_checksum([("A", "(long)NZ * NY * NX")]))
     body = body.replace("\n\n\n", "\n\n")
+    how = {"outer": "outer loop only", "collapse2": "collapse(2)",
+           "collapse3": f"collapse(3) over planes x rows x blocks of {bi}",
+           "private": "outer loop, private(j, i)"}[clause]
     return _Draft(
         what=f"explicit 7-point heat sweeps (B = 0.4 A + 0.1 sum of neighbours, then back) on NZ x NY x NX {t}, "
              f"STEPS double sweeps",
         category=f"stencil3d, 3-level nest; {shape} grid; {t}; "
-                 f"{ {'outer': 'outer loop only', 'collapse2': 'collapse(2)', 'collapse3': f'collapse(3) over planes x rows x blocks of {bi}', 'private': 'outer loop, private(j, i)'}[clause]}; "
+                 f"{how}; "
                  f"{'one region per sweep' if style == 'pfor' else 'one region around the time loop'}",
-        params={"type": t, "shape": shape, "clause": clause, "style": style, "nesting": 3 if clause != "collapse3" else 4},
+        params={"type": t, "shape": shape, "clause": clause, "style": style,
+                "nesting": 3 if clause != "collapse3" else 4},
         sizes=sizes, est=e, body=body,
         consts={"BI": str(bi), "NIB": "((NX - 2 + BI - 1) / BI)"} if clause == "collapse3" else {})
 
@@ -1649,15 +1657,16 @@ def generate(count: int = DEFAULT_COUNT, seed: int = DEFAULT_SEED) -> list[Progr
     out: list[Program] = []
     for index in range(count):
         kind = KINDS[index % len(KINDS)]
-        for _ in range(MAX_DRAWS):
+        k = per_kind.get(kind, 0)
+        for attempt in range(MAX_DRAWS):
             goal = (rng.uniform(*TARGET_S), rng.uniform(*LARGE_FACTOR))
             c_seed = rng.getrandbits(64)
-            draft = KIND_FUNCS[kind](rng, goal, c_seed, per_kind.get(kind, 0))
+            # the main knob goes round robin (k); a combination that keeps failing moves on to the next values
+            draft = KIND_FUNCS[kind](rng, goal, c_seed, k if attempt < MAX_DRAWS // 2 else k + attempt)
             if draft is not None:
                 break
         else:  # pragma: no cover - the kinds always fit within a few draws
             raise RuntimeError(f"could not fit a {kind} program in {MAX_DRAWS} draws")
-        k = per_kind.get(kind, 0)
         per_kind[kind] = k + 1
         name = f"omp_{kind}_{k}"
         out.append(Program(name, kind, dict(draft.params), draft.sizes, draft.est,
@@ -1681,8 +1690,10 @@ def readme(programs: list[Program], seed: int = DEFAULT_SEED) -> str:
     return "\n".join([
         "# Generated OpenMP programs",
         "",
-        f"Written by `collectors/ompgen.py` (seed {seed}, {len(programs)} programs: {count_line}); do not edit the",
-        "programs by hand. Regenerate (this also removes stale generated programs and rewrites this file) or verify:",
+        f"Written by `collectors/ompgen.py` (seed {seed}, {len(programs)} programs); do not edit the programs by hand.",
+        f"Kinds: {count_line}.",
+        "",
+        "Regenerate (this also removes stale generated programs and rewrites this file) or verify:",
         "",
         "    python -m collectors.ompgen [--out DIR] [--count N] [--seed S]",
         "    python -m collectors.ompgen --check",
@@ -1705,8 +1716,8 @@ def readme(programs: list[Program], seed: int = DEFAULT_SEED) -> str:
         "## Programs",
         "",
         "The last column is the cost model's estimate of the 1-thread seconds at size 1 / size 2 on the 2-core",
-        "development VM (AMD EPYC Zen 2, clang-14 -O2 -march=native); timings on that VM agreed within about",
-        "+-40% (see the generator's NS table).",
+        "development VM (AMD EPYC Zen 2, clang-14 -O2 -march=native). Measured CPU times of the default set on",
+        "that VM were within about 0.6-1.4x of the estimates (see NS in the generator).",
         "",
         "| program | kind and parameters | size 1 | size 2 | model s (1 thread) |",
         "|---|---|---|---|---|",
@@ -1760,7 +1771,8 @@ def check(out: str | Path = DEFAULT_OUT, count: int = DEFAULT_COUNT, seed: int =
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m collectors.ompgen", description=(__doc__ or "").strip().splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m collectors.ompgen",
+                                 description=(__doc__ or "").strip().splitlines()[0])
     ap.add_argument("--out", default=str(DEFAULT_OUT), help="directory for the programs")
     ap.add_argument("--count", type=int, default=DEFAULT_COUNT, help="how many programs")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the seed of random.Random")

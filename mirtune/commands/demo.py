@@ -1,8 +1,8 @@
 """`mirtune demo`: the main job on the shipped defaults (what `make run` runs).
 
 Compiles the shipped OpenMP example with clang, parses its IR, builds its ProGraML graph, lists its
-worksharing loops, writes the graph JSON, embeds the program with the shipped pre-trained MIREncoder
-and prints a summary. Recommendation joins this job when the task heads ship.
+worksharing loops, writes the graph JSON, embeds the program with the shipped pre-trained MIREncoder,
+and ends with the OpenMP configuration the shipped predictor recommends for it, as `mirtune recommend` prints it.
 """
 
 from __future__ import annotations
@@ -55,7 +55,20 @@ def run(args: argparse.Namespace) -> int:
     _print_loops(module)
     print(f"  wrote {out / (src.stem + '.json')}")
     _print_embedding(module, out / f"{src.stem}.embedding.npy")
+    _print_recommendation(src)
     return 0
+
+
+def _print_recommendation(src: Path) -> None:
+    from mirtune.commands.recommend import print_recommendation
+    from mirtune.errors import MirtuneError
+    from mirtune.predict.recommend import recommend
+
+    print(f"\n$ mirtune recommend {src} --task openmp")
+    try:
+        print_recommendation(recommend(src, task="openmp"))
+    except MirtuneError as exc:
+        print(f"  no recommendation: {exc.line()}")
 
 
 def _print_embedding(module, path: Path) -> None:

@@ -19,7 +19,7 @@ from mirtune.errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from mirtune.recommend import TASKS
+    from mirtune.predict.recommend import TASKS
 
     p = sub.add_parser("recommend", help="recommend a configuration for a program without running it",
                        description=__doc__.strip().splitlines()[0])
@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _print_text(rec) -> None:
+def print_recommendation(rec) -> None:
+    """The text form of one recommendation (what `mirtune recommend` prints)."""
     head = "keep the default" if rec.is_default else rec.label
     print(f"{rec.input}: {rec.task}: {head} (predicted {rec.predicted_speedup:.2f}x over the default)")
     for line in rec.apply:
@@ -53,7 +54,7 @@ def _print_text(rec) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mirtune.progress import note
-    from mirtune.recommend import TASKS, recommend_many
+    from mirtune.predict.recommend import TASKS, recommend_many
 
     if args.task not in TASKS:
         raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(TASKS)}")
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             answers.append(rec.to_dict())
         else:
-            _print_text(rec)
+            print_recommendation(rec)
             sys.stdout.flush()
     if args.json and answers:
         json.dump(answers[0] if len(answers) == 1 else answers, sys.stdout, indent=1)

@@ -223,7 +223,7 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
             tuner = tune.Tuner(
                 trainable,
                 param_space={"candidate": tune.grid_search(list(range(len(configs))))},
-                tune_config=tune.TuneConfig(metric="score", mode="max",
+                tune_config=tune.TuneConfig(metric="score", mode="max", reuse_actors=True,
                                             max_concurrent_trials=max_concurrent or 0),
                 run_config=tune.RunConfig(name="head-selection", storage_path=storage, verbose=0,
                                           log_to_file=False, callbacks=callbacks))

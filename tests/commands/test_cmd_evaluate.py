@@ -194,3 +194,28 @@ def test_result_json_puts_number_lists_on_one_line_and_round_trips():
     back = json.loads(text)
     assert back["command"] == result["command"] and back["predictions"] == result["predictions"]
     assert np.isnan(back["nan"][0]) and text.endswith("}\n")
+
+
+def test_quick_vectorize_on_ray_writes_json_and_per_application_chart(ray_cluster, tmp_path, capsys):
+    pytest.importorskip("ir2vec")
+    out = tmp_path / "vectorize.json"
+    rc = _main(["vectorize", "--quick", "--json", str(out)])
+    printed = capsys.readouterr()
+    assert rc == 0, printed.err
+    result = json.loads(out.read_text())
+    assert result["protocol"] == "leave-one-application-out" and result["applications"] == 32
+    assert list(result["methods"]) == ["default", "best fixed", "mirencoder", "ir2vec", "oracle"]
+    assert result["methods"]["default"]["speedup_over_default"] == pytest.approx(1.0)
+    assert result["oracle_speedup_over_default"] == pytest.approx(1.17, abs=0.01)
+    for name in ("mirencoder", "ir2vec"):
+        assert len(result["chosen_heads"][name]) == 32 and len(result["methods"][name]["chosen"]) == 48
+    assert out.with_suffix(".png").stat().st_size > 1000
+    assert "share of oracle" in printed.out and "best fixed" in printed.out
+
+
+def test_measured_tasks_reject_options_of_the_published_ones(capsys, tmp_path):
+    _one_line_error(capsys, ["openmp", "--ablation", "text"], "--ablation does not apply to openmp")
+    _one_line_error(capsys, ["openmp", "--head", "mlp"], "gain heads")
+    _one_line_error(capsys, ["openmp", "--embedding", "grewe"], "devmap only")
+    _one_line_error(capsys, ["openmp", "--data", str(tmp_path / "none")], "no such file")
+    _one_line_error(capsys, ["vectorize", "--data", str(REPO / "datasets" / "openmp")], "no vectorize measurements")

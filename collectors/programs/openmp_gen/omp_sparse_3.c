@@ -59,7 +59,7 @@ int main(void)
         return 1;
     for (int i = 0; i < n; i++) {
         for (long p = rowptr[i]; p < rowptr[i + 1]; p++) {
-            col[p] = (int)((i + (long)(next_u32() % (2u * BAND + 1u)) - BAND + n) % n);
+            col[p] = (int)(((i - BAND + (long)(next_u32() % (2u * BAND + 1u))) % n + n) % n);
             val[p] = (float)((0.1 + 0.9 * next_unit()) / len[i]); /* row sums below 1: bounded iterates */
         }
         x[i] = (float)(0.5 + 0.5 * next_unit());

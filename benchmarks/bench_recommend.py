@@ -1,0 +1,80 @@
+"""How fast `mirtune recommend` answers: cold (a new process, start to answer) and warm (per file, in a process
+that has answered before), on the OpenMP applications' IR.
+
+    .venv/bin/python benchmarks/bench_recommend.py [--cold-runs 5]
+
+- cold, new program: `mirtune recommend app.ll --task openmp` in a fresh process with an empty embedding cache
+  (loads torch and the encoder, embeds, predicts);
+- cold, program seen before: the same command again (its embedding comes from the on-disk cache; no torch);
+- warm: `mirtune.recommend(path)` in one process, each file new to it (empty cache), after a first call.
+Medians; figures saved to benchmarks/results/recommend.json. Run it alone on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cold-runs", type=int, default=5)
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "recommend.json"))
+    args = ap.parse_args()
+    from mirtune.predict.predictor import program_ir
+
+    sources = sorted((ROOT / "collectors" / "programs" / "openmp").glob("*.c"))
+    with tempfile.TemporaryDirectory(prefix="mirtune-bench-") as tmp:
+        os.environ["MIRTUNE_IR_CACHE"] = str(Path(tmp) / "ir")
+        lls = [program_ir(s) for s in sources]  # compile first: the benchmark times recommending from IR
+        exe = Path(sys.executable).with_name("mirtune")
+        cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "mirtune.cli"]
+        cold_new, cold_seen = [], []
+        for i in range(args.cold_runs):
+            env = dict(os.environ, MIRTUNE_EMBED_CACHE=str(Path(tmp) / f"cold{i}"))
+            for bucket in (cold_new, cold_seen):
+                t0 = time.perf_counter()
+                proc = subprocess.run(cmd + ["recommend", str(lls[i % len(lls)]), "--task", "openmp"],
+                                      capture_output=True, text=True, env=env, timeout=300)
+                bucket.append(time.perf_counter() - t0)
+                if proc.returncode != 0:
+                    print(proc.stderr, file=sys.stderr)
+                    return 1
+        os.environ["MIRTUNE_EMBED_CACHE"] = str(Path(tmp) / "warm")
+        from mirtune.predict.recommend import recommend
+
+        recommend(lls[0], "openmp")  # loads the encoder and the predictor
+        warm = []
+        for ll in lls[1:]:
+            t0 = time.perf_counter()
+            recommend(ll, "openmp")
+            warm.append(time.perf_counter() - t0)
+    result = {
+        "cold_new_program_s": {"median": statistics.median(cold_new), "runs": cold_new},
+        "cold_seen_program_s": {"median": statistics.median(cold_seen), "runs": cold_seen},
+        "warm_per_file_ms": {"median": 1000 * statistics.median(warm), "max": 1000 * max(warm), "files": len(warm)},
+        "targets": {"cold_s": 2.0, "warm_ms": 50.0},
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "loadavg_end": os.getloadavg()[0],
+    }
+    print(f"cold, new program:  {result['cold_new_program_s']['median']:.2f} s (median of {len(cold_new)})")
+    print(f"cold, seen program: {result['cold_seen_program_s']['median']:.2f} s (embedding from the cache)")
+    print(f"warm, per file:     {result['warm_per_file_ms']['median']:.1f} ms median, "
+          f"{result['warm_per_file_ms']['max']:.1f} ms max over {len(warm)} files")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

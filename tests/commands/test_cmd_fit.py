@@ -1,0 +1,44 @@
+"""`mirtune fit`: a predictor from collector Parquet that `mirtune recommend --heads` then uses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mirtune.cli import main
+from mirtune.paths import REPO_DIR
+
+KERNEL = REPO_DIR / "collectors" / "programs" / "vectorize" / "kernels" / "dot_float_0.c"
+
+
+def test_fit_then_recommend_with_it(tmp_path, capsys):
+    out = tmp_path / "heads" / "vectorize"
+    assert main(["fit", "--task", "vectorize", "--data", str(REPO_DIR / "datasets" / "vectorize"), "-o", str(out),
+                 "--no-ray", "--configs", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith(f"wrote {out}: vectorize predictor")
+    meta = json.loads((out / "predictor.json").read_text())
+    assert meta["task"] == "vectorize" and len(meta["labels"]) == 36 and meta["trained_on"]["groups"] == 48
+    assert main(["recommend", str(KERNEL), "--task", "vectorize", "--heads", str(tmp_path / "heads"), "--json"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert rec["label"] in meta["labels"] and set(rec["best"]) == {"vf", "if"}
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--task", "devmap"], "unknown task 'devmap'"),
+    (["--task", "openmp", "--heads", "mlp"], "--heads takes gain, knn"),
+    (["--task", "openmp", "--data", "/nonexistent"], "no such file"),
+])
+def test_bad_fit_arguments(tmp_path, capsys, argv, fragment):
+    base = ["fit", "--data", str(REPO_DIR / "datasets" / "openmp"), "-o", str(tmp_path / "o"), "--no-ray"]
+    assert main(base + argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and fragment in err, err
+
+
+def test_output_that_is_a_file(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    assert main(["fit", "--task", "openmp", "--data", str(REPO_DIR / "datasets" / "openmp"), "-o",
+                 str(tmp_path / "file"), "--no-ray"]) == 2
+    assert "not a folder" in capsys.readouterr().err

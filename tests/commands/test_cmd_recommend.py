@@ -1,0 +1,111 @@
+"""`mirtune recommend` and `mirtune.recommend`: the shipped openmp and vectorize predictors answer from the source
+alone, say how to apply the answer, and every bad input is one line with exit 2 while the others are answered."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mirtune
+from mirtune.cli import main
+from mirtune.errors import MirtuneError, UsageError
+from mirtune.paths import ASSETS_DIR, REPO_DIR
+from mirtune.predict.recommend import HEADS_DIR
+
+HEAT2D = ASSETS_DIR / "examples" / "heat2d.c"
+KERNEL = REPO_DIR / "collectors" / "programs" / "vectorize" / "kernels" / "saxpy_float_0.c"
+SERIAL = "int f(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }\n"
+
+
+def test_shipped_predictors_exist():
+    for task in ("openmp", "vectorize"):
+        meta = json.loads((HEADS_DIR / task / "predictor.json").read_text())
+        assert meta["task"] == task and meta["trained_on"]["applications"] >= 30
+
+
+def test_openmp_recommendation_from_a_source(capsys):
+    rec = mirtune.recommend(HEAT2D, task="openmp", top=3)
+    assert rec.task == "openmp" and len(rec.top) == 3 and rec.top[0]["label"] == rec.label
+    assert set(rec.best) == {"threads", "schedule", "chunk", "power_limit_w"}
+    assert rec.best["threads"] >= 1 and rec.predicted_speedup > 0
+    speeds = [r["predicted_speedup"] for r in rec.top]
+    assert speeds == sorted(speeds, reverse=True)
+    if not rec.is_default:
+        assert rec.apply[0].startswith(f"run with: OMP_NUM_THREADS={rec.best['threads']}")
+        if rec.best["schedule"]:
+            # heat2d's loops carry no schedule clause: OMP_SCHEDULE needs `mirtune apply` to reach them
+            assert any(line.startswith("its loops carry no schedule(runtime)") and "mirtune apply" in line
+                       for line in rec.apply)
+    assert main(["recommend", str(HEAT2D), "--task", "openmp", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["label"] == rec.label and out["best"] == rec.best
+
+
+def test_vectorize_recommendation_names_the_pragma(capsys):
+    assert main(["recommend", str(KERNEL), "--task", "vectorize", "--top", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{KERNEL}: vectorize: ") and "predicted speedup" in out
+    assert "#pragma clang loop vectorize_width(" in out or "keep LLVM's own choice" in out
+    assert len([ln for ln in out.splitlines() if ln.strip()[:1].isdigit()]) == 4
+
+
+def test_bad_inputs_are_one_line_each_and_the_rest_is_answered(tmp_path, capsys):
+    (tmp_path / "serial.c").write_text(SERIAL)
+    (tmp_path / "broken.c").write_text("int main( {\n")
+    (tmp_path / "empty.ll").write_text("")
+    shutil.copy(HEAT2D, tmp_path / "heat2d.c")
+    assert main(["recommend", str(tmp_path), str(tmp_path / "missing.c"), "--task", "openmp"]) == 2
+    captured = capsys.readouterr()
+    errors = captured.err.strip().splitlines()
+    assert len(errors) == 4 and all(e.startswith("mirtune recommend: ") for e in errors)
+    assert any("serial.c" in e and "no OpenMP worksharing loop" in e for e in errors)
+    assert any("missing.c" in e and "no such file" in e for e in errors)
+    assert captured.out.startswith(f"{tmp_path / 'heat2d.c'}: openmp: ")
+    (tmp_path / "none").mkdir()
+    assert main(["recommend", str(tmp_path / "none"), "--task", "openmp"]) == 2
+    assert "holds no IR or source files" in capsys.readouterr().err
+
+
+def test_unknown_task_missing_heads_and_cuda_blocks():
+    with pytest.raises(UsageError, match="unknown task 'nope'"):
+        mirtune.recommend(HEAT2D, task="nope")
+    with pytest.raises(MirtuneError, match="no cuda_blocks predictor ships"):
+        mirtune.recommend(HEAT2D, task="cuda_blocks")
+    with pytest.raises(UsageError, match="heads folder not found"):
+        mirtune.recommend(HEAT2D, task="openmp", heads="/nonexistent/heads")
+
+
+def test_corrupt_or_foreign_heads_are_refused(tmp_path):
+    heads = tmp_path / "heads"
+    shutil.copytree(HEADS_DIR / "openmp", heads / "openmp")
+    weights = heads / "openmp" / "head.safetensors"
+    weights.write_bytes(weights.read_bytes()[:-16] + b"\xff" * 16)
+    with pytest.raises(MirtuneError, match="do not match the digest"):
+        mirtune.recommend(HEAT2D, task="openmp", heads=heads)
+    shutil.rmtree(heads / "openmp")
+    shutil.copytree(HEADS_DIR / "openmp", heads / "openmp")
+    meta = json.loads((heads / "openmp" / "predictor.json").read_text())
+    meta["features"]["fingerprint"] = "0" * 16
+    (heads / "openmp" / "predictor.json").write_text(json.dumps(meta))
+    with pytest.raises(MirtuneError, match="fitted on encoder 0000000000000000"):
+        mirtune.recommend(HEAT2D, task="openmp", heads=heads)
+
+
+def test_console_script_one_line_and_exit_2(tmp_path):
+    script = Path(sys.executable).with_name("mirtune")
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "mirtune.cli"]
+    env = dict(os.environ, PYTHONPATH=str(REPO_DIR))
+    bin_file = tmp_path / "blob.ll"
+    bin_file.write_bytes(bytes(range(256)) * 4)
+    for args in (["recommend", str(bin_file), "--task", "openmp"],
+                 ["recommend", str(HEAT2D), "--task", "numa"],
+                 ["recommend", str(HEAT2D), "--task", "openmp", "--top", "0"]):
+        proc = subprocess.run(cmd + args, capture_output=True, text=True, timeout=120, env=env, cwd=REPO_DIR)
+        assert proc.returncode == 2, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr, proc.stderr
