@@ -19,8 +19,8 @@ also goes round robin over its programs, the other knobs are drawn with one rand
 - mathmap: x <- f(x) iterated work[i] times per element (sin/cos, exp, sqrt, logistic, rational maps); the
   per-element cost is uniform, linear (rising or falling), heavy-tailed random, or a few very heavy spikes;
   64 ... 100000 elements, 1 ... 200 rounds (one parallel region each);
-- sparse: repeated CSR y = 0.5 A x + b with row lengths uniform, linear, power-law or with a few dense rows;
-  random or banded columns;
+- sparse: repeated CSR y = 0.5 A x + b with row lengths uniform or linear (long rows, 32 ... 256), power-law
+  or a few dense rows among short ones; random or banded columns;
 - triangular: pair sums over j < i or j > i (linear imbalance, heaviest last or first), Coulomb/Gaussian/
   Lennard-Jones-like floating-point bodies or an integer neighbour count with a reduction;
 - intwork: integer work with irregular cost (Collatz stopping times, smallest prime factor by trial division,
@@ -29,8 +29,10 @@ also goes round robin over its programs, the other knobs are drawn with one rand
   float, double, int or unsigned in blocks of 256 ... 4096 per iteration, one region per loop or one region
   around the time loop;
 - timestep: a small periodic 1-D stencil (64 ... 2000 points, its radius fitted to the time) over 100 ... 3600
-  time steps, 2-3 loops per step: the fork/join and barrier overhead dominates;
-- stencil2d: 5- or 9-point Jacobi sweeps on a rectangular grid (outer trip 64 ... 4000), collapse(2) or not;
+  time steps, 2-3 loops per step: hundreds to thousands of short loops (tens to hundreds of microseconds at
+  one thread), so fork/join and barrier overhead grows with the thread count;
+- stencil2d: 5- or 9-point Jacobi sweeps on a rectangular grid (outer trip 64 ... 4000), over rows, or
+  collapse(2) over rows x blocks of columns;
 - allpairs: a softened N-body step (64 ... 1500 bodies, compute-bound, O(N^2) per step) over many steps;
 - escape: Mandelbrot escape counts over a window (whole set, antenna, seahorse valley, spiral, upper bulb), by
   rows, by pixels (collapse(2)) or by 16 x 16 tiles (collapse(2));
@@ -86,7 +88,7 @@ NS: dict[str, float] = {
     "region": 400.0,           # one parallel region / worksharing loop with its barrier, 1 thread
     "init": 3.0,               # one element initialised from the LCG
     # mathmap: one map iteration (a dependent chain), per type
-    "map_trig_double": 30.0, "map_trig_float": 19.0, "map_exp_double": 12.0, "map_exp_float": 8.0,
+    "map_trig_double": 21.5, "map_trig_float": 19.0, "map_exp_double": 14.8, "map_exp_float": 13.5,
     "map_sqrt_double": 9.0, "map_sqrt_float": 6.0, "map_logistic_double": 2.0, "map_logistic_float": 1.9,
     "map_rational_double": 5.4, "map_rational_float": 4.3, "map_elem": 2.0,
     # sparse: per nonzero by where x lives, per row
@@ -97,23 +99,25 @@ NS: dict[str, float] = {
     # intwork: one Collatz step, one trial division, one xorshift round
     "collatz": 1.0, "trialdiv": 5.3, "xorshift": 1.8, "int_elem": 2.0,
     # stream and gather: per byte moved by where the working set lives; per gathered element
-    "byte_l2": 0.01, "byte_l3": 0.024, "byte_dram": 0.05,
-    "gather_l2": 0.45, "gather_l3": 1.5, "gather_dram": 4.0,
+    "byte_l2": 0.01, "byte_l3": 0.015, "byte_dram": 0.05,
+    "gather_local": 0.35, "gather_l2": 0.5, "gather_l3": 1.5, "gather_dram": 4.0, "gather_elem": 0.35,
     # timestep: per tap of the stencil, per element of the blend loop and of the sqrt loop
     "tap": 1.5, "blend": 0.3, "sqrtloop": 1.5,
     # stencils: per cell update with the grids in L2 (times "cell_l3" / "cell_dram" further out), per collapsed
     # iteration (the collapsed index is recomputed)
-    "cell5_double": 0.55, "cell5_float": 0.3, "cell9_double": 0.45, "cell9_float": 0.25,
-    "cell7_double": 0.37, "cell7_float": 0.2, "cell_l3": 1.8, "cell_dram": 3.0, "collapse_iter": 3.0,
+    "cell5_double": 0.39, "cell5_float": 0.21, "cell9_double": 0.32, "cell9_float": 0.18,
+    "cell7_double": 0.37, "cell7_float": 0.2, "cell_l3": 1.3, "cell_dram": 3.0, "collapse_iter": 3.0,
     # allpairs: per interaction
     "body_double": 5.0, "body_float": 3.7,
     # escape: per iteration of z <- z^2 + c
     "escape_double": 3.0, "escape_float": 3.0,
-    # batchmm: per multiply-add, per output element, per matrix row
-    "fma_double": 0.2, "fma_float": 0.15, "mm_elem": 1.5, "mm_row": 5.0,
+    # batchmm: per multiply-add in the vectorized j loop (32 floats or 16 doubles per vector iteration) and in its
+    # scalar remainder, per j loop, per output element, per matrix row
+    "fma_double": 0.15, "fma_float": 0.11, "fma_scalar": 0.36, "mm_loop": 1.5, "mm_elem": 1.1, "mm_row": 3.6,
+    "mm_fixed": 0.8,           # uniform sizes with collapse(2): M0 is a compile-time constant
 }
 L2_BYTES = 512 * 1024
-L3_BYTES = 16 * 1024 * 1024
+L3_BYTES = 12 * 1024 * 1024    # of the 16 MiB L3, shared with the other core and the other tenants of the VM
 
 
 @dataclass(frozen=True)
@@ -180,8 +184,8 @@ def _where(nbytes: float) -> str:
 
 
 def _cell_factor(nbytes: float) -> float:
-    """How much slower a stencil cell update is with its grids in L3 or DRAM than in L2."""
-    return {"l2": 1.0, "l3": NS["cell_l3"], "dram": NS["cell_dram"]}[_where(nbytes)]
+    """How much slower a stencil cell update is with its grids further out than L2 (or just past it)."""
+    return 1.0 if nbytes <= 4 * L2_BYTES else NS["cell_l3"] if nbytes <= L3_BYTES else NS["cell_dram"]
 
 
 def _fit(est: Callable[[dict], float], macros: dict, key: str, target: float, lo: int, hi: int) -> dict:
@@ -868,7 +872,7 @@ def _stream(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     def est(m: dict) -> float:
         nn = m["N"]
         ws = (2 if op == "decay" else 3) * nn * sz
-        per = 3 * sz * NS[f"byte_{_where(ws)}"] * nloops * nn
+        per = (2 if op == "decay" else 3) * sz * NS[f"byte_{_where(ws)}"] * nloops * nn
         return (m["STEPS"] * (per + nloops * NS["region"]) + 2 * nn * NS["init"]) * 1e-9
 
     def loops(m: dict) -> tuple[float, float]:
@@ -1045,12 +1049,12 @@ def _stencil2d(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     sizes, e = fit
     L = lambda x: _lit(x, t)  # noqa: E731
     if pts == 5:
-        expr = f"{L(0.2)} * ($S[i * NY + j] + $S[(i - 1) * NY + j] + $S[(i + 1) * NY + j] + $S[i * NY + j - 1] " \
-               f"+ $S[i * NY + j + 1])"
+        expr = f"{L(0.2)} * ($S[IDX(i, j)] + $S[IDX(i - 1, j)] + $S[IDX(i + 1, j)] + $S[IDX(i, j - 1)] " \
+               f"+ $S[IDX(i, j + 1)])"
     else:
-        expr = f"{L(1.0 / 9.0)} * ($S[(i - 1) * NY + j - 1] + $S[(i - 1) * NY + j] + $S[(i - 1) * NY + j + 1]\n" \
-               f"                    + $S[i * NY + j - 1] + $S[i * NY + j] + $S[i * NY + j + 1]\n" \
-               f"                    + $S[(i + 1) * NY + j - 1] + $S[(i + 1) * NY + j] + $S[(i + 1) * NY + j + 1])"
+        expr = f"{L(1.0 / 9.0)} * ($S[IDX(i - 1, j - 1)] + $S[IDX(i - 1, j)] + $S[IDX(i - 1, j + 1)]\n" \
+               f"                    + $S[IDX(i, j - 1)] + $S[IDX(i, j)] + $S[IDX(i, j + 1)]\n" \
+               f"                    + $S[IDX(i + 1, j - 1)] + $S[IDX(i + 1, j)] + $S[IDX(i + 1, j + 1)])"
     base = "#pragma omp for" if style == "region" else "#pragma omp parallel for"
     prag = {"collapse": f"{base} collapse(2)", "inner": base, "private": f"{base} private(j)"}[clause]
     jdecl = "j" if clause == "private" else "int j"
@@ -1061,11 +1065,11 @@ def _stencil2d(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
                     f"            for (int jb = 0; jb < NJB; jb++) {{\n"
                     f"                const int j1 = 1 + (jb + 1) * BJ < NY - 1 ? 1 + (jb + 1) * BJ : NY - 1;\n"
                     f"                for (int j = 1 + jb * BJ; j < j1; j++)\n"
-                    f"                    {dst}[i * NY + j] = "
+                    f"                    {dst}[IDX(i, j)] = "
                     + Template(expr).substitute(S=src).replace("\n    ", "\n        ") + ";\n            }")
         return (f"{prag}\n        for (int i = 1; i < NX - 1; i++)\n"
                 f"            for ({jdecl} = 1; j < NY - 1; j++)\n"
-                f"                {dst}[i * NY + j] = " + Template(expr).substitute(S=src) + ";")
+                f"                {dst}[IDX(i, j)] = " + Template(expr).substitute(S=src) + ";")
 
     inner = sweep("A", "B") + "\n" + sweep("B", "A")
     if style == "region":
@@ -1073,7 +1077,9 @@ def _stencil2d(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
     else:
         loop = f"    for (int t = 0; t < STEPS; t++) {{\n{inner}\n    }}"
     pre = "    int j;\n" if clause == "private" else ""
-    body = _c("""int main(void)
+    body = _c("""#define IDX(i, j) ((long)(i) * NY + (j)) /* long: the inner loop vectorizes for every NY */
+
+int main(void)
 {
 $ALLOC
     for (long k = 0; k < (long)NX * NY; k++)
@@ -1301,7 +1307,9 @@ def _batchmm(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
 
     def est(m: dict) -> float:
         ms = sizes_of(m["NB"])
-        one = sum(x ** 3 * NS[f"fma_{t}"] + x * x * NS["mm_elem"] + x * NS["mm_row"] for x in ms)
+        w = 32 if t == "float" else 16
+        one = sum(x * x * (NS["mm_loop"] + x // w * w * NS[f"fma_{t}"] + x % w * NS["fma_scalar"] + NS["mm_elem"])
+                  + x * NS["mm_row"] for x in ms) * (NS["mm_fixed"] if clause == "collapse" else 1.0)
         elems = sum(x * x for x in ms)
         return (m["ROUNDS"] * 2 * (one + NS["region"]) + elems * 3 * NS["init"]) * 1e-9
 
@@ -1415,8 +1423,9 @@ def _gather(rng: random.Random, goal, seed: int, k: int) -> _Draft | None:
 
     def est(m: dict) -> float:
         nn, tb = m["N"], m["TAB"]
-        where = "l2" if loc == "local" else _where(tb * sz)
-        per = nn * k * NS[f"gather_{where}"] + nn * (2 * sz + 4 * k) * NS[f"byte_{_where(nn * (sz + 4 * k))}"]
+        where = "local" if loc == "local" else _where(tb * sz)
+        per = nn * (k * NS[f"gather_{where}"] + NS["gather_elem"]) \
+            + nn * (2 * sz + 4 * k) * NS[f"byte_{_where(nn * (sz + 4 * k))}"]
         return (m["STEPS"] * (per + NS["region"]) + (nn * k + tb + nn) * NS["init"]) * 1e-9
 
     if n * k * grow > 8_000_000:
