@@ -8,6 +8,7 @@ machine's address, so a local cluster is started with `ray start --head --node-i
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import signal
@@ -17,7 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from mirtune.errors import MirtuneError
 
@@ -122,3 +123,22 @@ def shutdown_ray() -> None:
         _stop_head()
     elif ray.is_initialized():
         ray.shutdown()
+
+
+@contextlib.contextmanager
+def ray_session(address: str | None = None, enabled: bool = True) -> Iterator[bool]:
+    """Ray for the duration of a command: join `address` (or $RAY_ADDRESS) or start a private cluster, and on exit
+    disconnect from (or stop) what this call started; a no-op when Ray is already up or `enabled` is False.
+    Yields whether Ray is in use."""
+    if not enabled:
+        yield False
+        return
+    import ray
+
+    started = not ray.is_initialized()
+    init_ray(address)
+    try:
+        yield True
+    finally:
+        if started:
+            shutdown_ray()

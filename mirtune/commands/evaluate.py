@@ -34,7 +34,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("task", metavar="TASK", help="devmap, coarsening (published data), openmp or vectorize (the "
                                                 "collected datasets, leave-one-application-out)")
     p.add_argument("--data", nargs="+", default=None, metavar="DIR",
-                   help="openmp/vectorize: collector output folders (default: datasets/TASK of this repository)")
+                   help="openmp/vectorize: collector output folders (default: every datasets/TASK* folder of "
+                        "this repository)")
     p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
                    help="openmp/vectorize: folders holding the measured sources when the recorded paths are gone")
     p.add_argument("--data-dir", default=None, metavar="DIR",
@@ -333,27 +334,17 @@ def run_measured(args: argparse.Namespace) -> int:
         raise UsageError("the grewe features are the device-mapping data's per-row counts: devmap only")
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
-    data = args.data or [str(REPO_DIR / "datasets" / args.task)]
+    data = args.data or [str(d) for d in sorted((REPO_DIR / "datasets").glob(f"{args.task}*")) if d.is_dir()]
+    if not data:
+        raise UsageError(f"no datasets/{args.task}* folders in this repository; pass --data DIR")
     embedders = [get_embedder(n, model_dir=args.model_dir if n == "mirencoder" else None,
                               precision=args.precision if n == "mirencoder" else None) for n in names]
-    use_ray = not args.no_ray
-    started = False
-    if use_ray:
-        import ray
+    from mirtune.cluster import ray_session
 
-        from mirtune.cluster import init_ray
-
-        started = not ray.is_initialized()
-        init_ray(args.address)
-    try:
+    with ray_session(args.address, enabled=not args.no_ray) as use_ray:
         result = measured_eval.run(args.task, data, embedders, heads=heads, program_dirs=args.programs,
                                    use_ray=use_ray, n_configs=args.configs or (4 if args.quick else None),
                                    n_inner=3 if args.quick else 5, note=note, progress=progress)
-    finally:
-        if started:
-            from mirtune.cluster import shutdown_ray
-
-            shutdown_ray()
     result["command"] = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])
     result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     print(measured_eval.table(result))

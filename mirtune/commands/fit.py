@@ -1,7 +1,9 @@
-"""`mirtune fit --task openmp|vectorize --data DIR... -o DIR`: fit a task predictor on collector measurements.
+"""`mirtune fit --task TASK -o DIR`: fit a task predictor on collector measurements or on the published data.
 
     mirtune fit --task openmp --data datasets/openmp -o heads/openmp
     mirtune recommend app.c --task openmp --heads heads/openmp
+    mirtune fit --task devmap -o heads/devmap            # one predictor per platform: heads/devmap/amd, /nvidia
+    mirtune fit --task coarsening --platform Kepler -o heads/coarsening
 
 The programs are compiled and embedded with the frozen encoder; the head (ridge regression or nearest
 neighbours of every configuration's log speedup over the default) and its strength are chosen by inner
@@ -21,8 +23,15 @@ from mirtune.errors import UsageError
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("fit", help="fit a task predictor on collected measurements",
                        description=__doc__.strip().splitlines()[0])
-    p.add_argument("--task", required=True, metavar="TASK", help="openmp or vectorize")
-    p.add_argument("--data", nargs="+", required=True, metavar="DIR", help="collector output (Parquet) folders")
+    p.add_argument("--task", required=True, metavar="TASK",
+                   help="openmp or vectorize (collector data), devmap or coarsening (the published data)")
+    p.add_argument("--data", nargs="+", default=None, metavar="DIR",
+                   help="openmp/vectorize: collector output (Parquet) folders")
+    p.add_argument("--data-dir", default=None, metavar="DIR",
+                   help="devmap/coarsening: the folder holding devmap/ and thread-coarsening/ "
+                        "(default: $MIRTUNE_DATA, ../shared/data)")
+    p.add_argument("--platform", default=None, metavar="P",
+                   help="devmap/coarsening: fit for this platform only (default: every platform)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="where to write the predictor")
     p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
                    help="folders holding the measured programs' sources, when the rows' recorded paths are gone")
@@ -34,13 +43,44 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _published_tables(args: argparse.Namespace, embedder) -> list[tuple[str, object, object]]:
+    """(platform, gain table, features) for each platform asked for, from the published data."""
+    import numpy as np
+
+    from mirtune.paths import data_dir
+    from mirtune.tasks import coarsening, devmap
+    from mirtune.tasks.embedders import embed_files
+
+    mod = devmap if args.task == "devmap" else coarsening
+    platforms = list(mod.PLATFORMS)
+    if args.platform is not None:
+        if args.platform not in platforms:
+            raise UsageError(f"unknown {args.task} platform {args.platform!r}; choose from {', '.join(platforms)}")
+        platforms = [args.platform]
+    root = data_dir(args.data_dir)
+    out = []
+    for p in platforms:
+        table = mod.gain_table(root, p)
+        E = embed_files(embedder, table.sources)
+        X = devmap.features(devmap.load_platform(root, p), E) if args.task == "devmap" else np.asarray(E)
+        out.append((p, table, X))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
-    from mirtune.predict.predictor import FIT_HEADS, fit_predictor, program_matrix, task_module
+    from mirtune.predict.predictor import FIT_HEADS, PUBLISHED_TASKS, fit_predictor, program_matrix, task_module
     from mirtune.progress import note
     from mirtune.tasks.embedders import get_embedder
     from mirtune.tasks.measured import load_gain_table
 
-    mod = task_module(args.task)
+    task_module(args.task)
+    published = args.task in PUBLISHED_TASKS
+    if published and (args.data or args.programs):
+        raise UsageError(f"{args.task} is fitted on the published data (--data-dir), not on --data/--programs")
+    if not published and (args.data_dir or args.platform):
+        raise UsageError(f"--data-dir and --platform apply to devmap and coarsening; {args.task} takes --data")
+    if not published and not args.data:
+        raise UsageError(f"--task {args.task} needs --data DIR (collector output)")
     heads = [h.strip() for h in args.heads.split(",") if h.strip()]
     bad = [h for h in heads if h not in FIT_HEADS]
     if not heads or bad:
@@ -51,31 +91,24 @@ def run(args: argparse.Namespace) -> int:
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     t0 = time.monotonic()
-    table = load_gain_table(args.data, mod.SPEC, args.programs)
-    note(f"fit {args.task}: {len(table)} groups of {len(set(table.apps))} applications x {len(table.labels)} "
-         f"configurations" + (f"; {len(table.dropped)} groups left out" if table.dropped else ""))
     embedder = get_embedder("mirencoder", model_dir=args.model)
-    X = program_matrix(table.sources, args.task, embedder, note=note)
-    use_ray = not args.no_ray
-    started = False
-    if use_ray:
-        import ray
+    if published:
+        jobs = [(out / p, table, X) for p, table, X in _published_tables(args, embedder)]
+    else:
+        table = load_gain_table(args.data, task_module(args.task).SPEC, args.programs)
+        note(f"fit {args.task}: {len(table)} groups of {len(set(table.apps))} applications x {len(table.labels)} "
+             f"configurations" + (f"; {len(table.dropped)} groups left out" if table.dropped else ""))
+        jobs = [(out, table, program_matrix(table.sources, args.task, embedder, note=note))]
+    from mirtune.cluster import ray_session
 
-        from mirtune.cluster import init_ray
-
-        started = not ray.is_initialized()
-        init_ray(args.address)
-    try:
-        predictor = fit_predictor(args.task, table, X, embedder, heads=heads, use_ray=use_ray,
-                                  n_configs=args.configs, note=note, data_paths=args.data)
-    finally:
-        if started:
-            from mirtune.cluster import shutdown_ray
-
-            shutdown_ray()
-    predictor.save(out)
-    t = predictor.trained_on
-    print(f"wrote {out}: {args.task} predictor, head {predictor.head_config}, inner-CV share of the oracle "
-          f"{t['inner_score']:.3f} ({t['groups']} groups, {t['applications']} applications, "
-          f"{time.monotonic() - t0:.0f} s)")
+    with ray_session(args.address, enabled=not args.no_ray) as use_ray:
+        for folder, table, X in jobs:
+            predictor = fit_predictor(args.task, table, X, embedder, heads=heads, use_ray=use_ray,
+                                      n_configs=args.configs, note=note,
+                                      data_paths=args.data or [str(args.data_dir or "published data")])
+            predictor.save(folder)
+            t = predictor.trained_on
+            print(f"wrote {folder}: {args.task} predictor, head {predictor.head_config}, inner-CV share of the "
+                  f"oracle {t['inner_score']:.3f} ({t['groups']} groups, {t['applications']} applications, "
+                  f"{time.monotonic() - t0:.0f} s)")
     return 0

@@ -1,8 +1,10 @@
-"""`mirtune recommend INPUT... --task openmp|vectorize [--top K] [--json]`: the configuration to use, without
-running the program.
+"""`mirtune recommend INPUT... --task TASK [--top K] [--json]`: the configuration to use, without running the
+program.
 
     mirtune recommend app.c --task openmp          # compiled with -fopenmp first
     mirtune recommend kernels/ --task vectorize --json
+    mirtune recommend kernel.cl --task devmap --platform nvidia --transfer-bytes 1048576 --wgsize 256
+    mirtune recommend kernel.cl --task coarsening --platform Kepler
 
 For each program: the best configuration with the predicted speedup over the default, how to apply it
 (environment variables, the `mirtune apply` command, the loop pragma), and the top-K ranking. Inputs that cannot
@@ -30,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--heads", metavar="DIR", help="predictor folder, or a folder of them by task (default: "
                                                   "$MIRTUNE_HEADS or the shipped mirtune/assets/heads)")
     p.add_argument("--model", metavar="DIR", help="encoder directory (default: $MIRTUNE_MODEL or the shipped one)")
+    p.add_argument("--platform", metavar="P", help="devmap: amd|nvidia; coarsening: Cypress|Tahiti|Fermi|Kepler")
+    p.add_argument("--transfer-bytes", type=float, metavar="N", help="devmap: bytes moved to and from the device")
+    p.add_argument("--wgsize", type=float, metavar="N", help="devmap: the kernel's work-group size")
     p.set_defaults(func=run)
 
 
@@ -61,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise UsageError("--top must be >= 1")
     answers, failed = [], 0
-    for _, rec, reason in recommend_many(args.inputs, args.task, args.top, args.heads, args.model):
+    context = {"transfer_bytes": args.transfer_bytes, "wgsize": args.wgsize}
+    for _, rec, reason in recommend_many(args.inputs, args.task, args.top, args.heads, args.model, args.platform,
+                                         context):
         if rec is None:
             note(f"mirtune recommend: {reason}")
             failed += 1

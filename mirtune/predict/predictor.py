@@ -40,11 +40,14 @@ N_INNER = 5
 MARGINS = (0.0, 0.03, 0.1)  # log-speedup a configuration must be predicted to gain over the default to be chosen
 
 
-def task_module(task: str):
-    """The task module of a measured task (openmp, vectorize); UsageError for any other name."""
-    from mirtune.tasks import openmp, vectorize
+PUBLISHED_TASKS = ("devmap", "coarsening")  # fitted on the paper's public data, one predictor per platform
 
-    modules = {openmp.NAME: openmp, vectorize.NAME: vectorize}
+
+def task_module(task: str):
+    """The module of a task a predictor can be fitted for; UsageError for any other name."""
+    from mirtune.tasks import coarsening, devmap, openmp, vectorize
+
+    modules = {m.NAME: m for m in (openmp, vectorize, devmap, coarsening)}
     if task not in modules:
         raise UsageError(f"unknown task {task!r}; choose from {', '.join(modules)}")
     return modules[task]

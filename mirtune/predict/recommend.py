@@ -23,7 +23,6 @@ from mirtune.errors import MirtuneError, UsageError
 from mirtune.paths import ASSETS_DIR
 
 TASKS = ("openmp", "vectorize", "devmap", "coarsening", "cuda_blocks")
-MEASURED = ("openmp", "vectorize")
 HEADS_DIR = ASSETS_DIR / "heads"
 
 
@@ -71,19 +70,30 @@ def _fingerprint(model_dir: Path) -> str:
     return _fingerprints[key]
 
 
-def load_task_predictor(task: str, heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None):
-    """The task's predictor, checked against the encoder it will read embeddings from (cached per process)."""
+def load_task_predictor(task: str, heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None,
+                        platform: str | None = None):
+    """The task's predictor (for devmap and coarsening, the platform's), checked against the encoder it will read
+    embeddings from (cached per process); (predictor, encoder directory)."""
     from mirtune.embedding import default_model_dir
-    from mirtune.predict.predictor import PREDICTOR_FILE, load_predictor
+    from mirtune.predict.predictor import PREDICTOR_FILE, PUBLISHED_TASKS, load_predictor
 
     if task not in TASKS:
         raise UsageError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
     folder = head_dir(task, heads)
+    if task in PUBLISHED_TASKS:
+        platforms = sorted(p.name for p in folder.iterdir() if (p / PREDICTOR_FILE).is_file()) \
+            if folder.is_dir() else []
+        if platform is None or platform not in platforms:
+            raise UsageError(f"--task {task} needs --platform, one of: {', '.join(platforms) or '(none fitted)'}"
+                             + ("" if platform is None else f" (not {platform!r})"))
+        folder = folder / platform
+    elif platform is not None:
+        raise UsageError(f"--platform applies to devmap and coarsening, not {task}")
     if not (folder / PREDICTOR_FILE).is_file():
         if task == "cuda_blocks":
             raise MirtuneError("no cuda_blocks predictor ships: it needs LS-CAT timings from a GPU, which the machine "
                                "that built this release did not have; collect them with `mirtune collect lscat` on a "
-                               "GPU node and fit one with `mirtune fit --task cuda_blocks`")
+                               "GPU node and fit one from them")
         raise MirtuneError(f"no {task} predictor at {folder}; fit one with `mirtune fit --task {task}`")
     resolved = default_model_dir(model_dir)
     fp = _fingerprint(resolved)
@@ -96,16 +106,13 @@ def load_task_predictor(task: str, heads: str | os.PathLike | None = None, model
     return predictor, resolved
 
 
-def _features(ir_path: Path, task: str, model_dir: Path) -> tuple[np.ndarray, np.ndarray, Any]:
-    """(embedding, context features, module) of one IR file. Embeddings are cached on disk by the encoder's
-    fingerprint and the IR file's content, in the cache `mirtune evaluate` uses, so a program seen before
-    needs no torch at all."""
+def _embedding(ir_path: Path, model_dir: Path) -> tuple[np.ndarray, Any]:
+    """(embedding, parsed module) of one IR file. Embeddings are cached on disk by the encoder's fingerprint and
+    the IR file's content, in the cache `mirtune evaluate` uses, so a program seen before needs no torch at all."""
     from mirtune.ir.module import IRModule
-    from mirtune.predict.predictor import task_module
     from mirtune.tasks.embedders import cache_dir, file_hash
 
     module = IRModule.from_file(ir_path)
-    context = task_module(task).context_features(module)
     cached = cache_dir() / f"mirencoder-{_fingerprint(model_dir)}" / f"{file_hash(ir_path)}.npy"
     emb = None
     if cached.is_file():
@@ -124,52 +131,72 @@ def _features(ir_path: Path, task: str, model_dir: Path) -> tuple[np.ndarray, np
             os.replace(tmp, cached)
     if not np.isfinite(emb).all():
         raise MirtuneError("the encoder produced non-finite values for this program (corrupt weights?)", str(ir_path))
-    return emb, context, module
+    return emb, module
 
 
 def _host_notes(task: str, trained_on: dict[str, Any]) -> tuple[list[str], int | None, int | None]:
+    """Notes on how this host differs from the ones the predictor's measurements describe; the training hosts'
+    core count (when they agree) and this host's."""
     from mirtune.host import cpu_model
 
     notes = []
     trained_cores = trained_on.get("logical_cores")
     here = os.cpu_count()
-    hosts = trained_on.get("hosts") or []
-    model = hosts[0].get("cpu_model") if hosts else None
+    models = sorted({h.get("cpu_model") for h in trained_on.get("hosts") or [] if h.get("cpu_model")})
+    described = " / ".join(models) or "unrecorded CPUs"
     if task == "openmp" and trained_cores and here and trained_cores != here:
-        notes.append(f"the {task} predictor was trained on measurements of a {trained_cores}-core host"
-                     + (f" ({model})" if model else "") + f"; this host has {here} cores, so 'all cores' there is "
-                     f"read as {here} threads here: check with `mirtune tune`")
-    elif model and cpu_model() not in (None, model):
-        notes.append(f"the {task} predictor describes measurements on: {model}; this host is: {cpu_model()}")
+        notes.append(f"the {task} predictor was trained on measurements of {trained_cores}-core hosts ({described}); "
+                     f"this host has {here} cores, so 'all cores' there is read as {here} threads here: check the "
+                     "answer with real runs")
+    elif models and cpu_model() not in models:
+        notes.append(f"the {task} predictor describes measurements on: {described}; this host is: {cpu_model()}")
     return notes, trained_cores, here
 
 
-def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads: str | os.PathLike | None = None,
-              model_dir: str | os.PathLike | None = None) -> Recommendation:
-    """The recommendation for one program (see the module doc); MirtuneError with one line when it cannot."""
-    from mirtune.predict.predictor import program_ir, task_module
+def _published_context(task: str, context: dict[str, float] | None) -> np.ndarray:
+    """devmap's two dynamic features from the user (transfer bytes, work-group size); nothing for coarsening."""
+    if task != "devmap":
+        return np.zeros(0)
+    context = context or {}
+    missing = [k for k in ("transfer_bytes", "wgsize") if context.get(k) is None]
+    if missing:
+        raise UsageError("--task devmap needs the kernel's launch: --transfer-bytes N --wgsize N")
+    if any(float(context[k]) < 0 for k in ("transfer_bytes", "wgsize")):
+        raise UsageError("--transfer-bytes and --wgsize must be >= 0")
+    return np.log1p([float(context["transfer_bytes"]), float(context["wgsize"])])
 
-    if task not in MEASURED:
-        if task in TASKS:
-            load_task_predictor(task, heads, model_dir)  # the one-line reason when none ships
-            raise MirtuneError(f"`mirtune recommend --task {task}` is not available in this release; "
-                               f"see `mirtune evaluate {task}`")
+
+def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads: str | os.PathLike | None = None,
+              model_dir: str | os.PathLike | None = None, platform: str | None = None,
+              context: dict[str, float] | None = None) -> Recommendation:
+    """The recommendation for one program (see the module doc); MirtuneError with one line when it cannot.
+    devmap and coarsening need the `platform` (a GPU of the published data); devmap also `context`
+    {"transfer_bytes": N, "wgsize": N}."""
+    from mirtune.predict.predictor import PUBLISHED_TASKS, program_ir, task_module
+
+    if task not in TASKS:
         raise UsageError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
     if top < 1:
         raise UsageError("--top must be >= 1")
-    predictor, resolved = load_task_predictor(task, heads, model_dir)
+    predictor, resolved = load_task_predictor(task, heads, model_dir, platform)
+    published = task in PUBLISHED_TASKS
+    given = _published_context(task, context) if published else None
     path = Path(path)
     ir = program_ir(path)
-    emb, context, _ = _features(ir, task, resolved)
+    emb, module = _embedding(ir, resolved)
     mod = task_module(task)
-    if task == "openmp" and not mod.has_worksharing(context):
+    context_x = given if published else mod.context_features(module)
+    if task == "openmp" and not mod.has_worksharing(context_x):
         raise MirtuneError("no OpenMP worksharing loop (omp for / parallel for) in this program: nothing for the "
                            "openmp task to tune" + ("" if path.suffix in (".ll", ".bc") else
                                                     " (compiled with -fopenmp when the source mentions OpenMP)"),
                            str(path))
-    x = np.concatenate([emb, context])[None, :]
-    speedups = predictor.predict_speedups(x)[0]
-    order = np.argsort(-speedups, kind="stable")
+    x = np.concatenate([emb, context_x])[None, :]
+    log_gains = predictor.predict_log_gains(x)[0]
+    decision = log_gains.copy()
+    decision[0] += float(predictor.head_config.get("margin", 0.0))  # the head's own rule: the default needs beating
+    order = np.argsort(-decision, kind="stable")
+    speedups = np.exp(log_gains)
     notes, trained_cores, here = _host_notes(task, predictor.trained_on)
 
     def params(i: int) -> dict[str, Any]:
@@ -180,8 +207,7 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
     is_default = best == 0
     source = str(path) if path.suffix not in (".ll", ".bc") else None
     if task == "openmp":
-        reachable = bool(context[1] >= 1.0)
-        apply = mod.how_to_apply(params(best), is_default, reachable, source)
+        apply = mod.how_to_apply(params(best), is_default, bool(context_x[1] >= 1.0), source)
     else:
         apply = mod.how_to_apply(params(best), is_default, source)
     ranking = [{"rank": r + 1, "label": predictor.labels[i], **params(int(i)),
@@ -189,22 +215,27 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
     return Recommendation(
         input=str(path), task=task, best=params(best), label=predictor.labels[best],
         predicted_speedup=round(float(speedups[best]), 4), is_default=is_default, apply=apply, top=ranking,
-        notes=notes, predictor={"head": predictor.head_config, "trained_on": {
+        notes=notes, predictor={"head": predictor.head_config, "platform": platform, "trained_on": {
             k: predictor.trained_on.get(k) for k in ("groups", "applications", "logical_cores", "date")}})
 
 
 def recommend_many(paths: Sequence[str | os.PathLike], task: str = "openmp", top: int = 5,
-                   heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None
+                   heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None,
+                   platform: str | None = None, context: dict[str, float] | None = None
                    ) -> Iterator[tuple[Path, Recommendation | None, str | None]]:
-    """(path, recommendation, None) or (path, None, one-line reason) for every program under `paths`."""
+    """(path, recommendation, None) or (path, None, one-line reason) for every program under `paths`; a problem
+    with the task itself (unknown, no predictor, missing options) is raised once, before any input."""
     from mirtune.ir.inputs import expand_inputs
+    from mirtune.predict.predictor import PUBLISHED_TASKS
 
-    load_task_predictor(task, heads, model_dir) if task in MEASURED else None
+    load_task_predictor(task, heads, model_dir, platform)
+    if task in PUBLISHED_TASKS:
+        _published_context(task, context)
     for path, reason in expand_inputs(list(paths)):
         if reason is not None:
             yield path, None, f"{path}: {reason}"
             continue
         try:
-            yield path, recommend(path, task, top, heads, model_dir), None
+            yield path, recommend(path, task, top, heads, model_dir, platform, context), None
         except MirtuneError as exc:
             yield path, None, exc.line()

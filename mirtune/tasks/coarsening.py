@@ -304,3 +304,44 @@ def prior_from_predictions(data_root: Path) -> list[dict[str, Any]]:
             row["average"] = float(np.mean([row[p] for p in PLATFORMS]))
         out.append(row)
     return out
+
+
+# ------------------------------------------------------------------------------------------- as a predictor task
+
+NAME = "coarsening"
+CONTEXT: tuple[str, ...] = ()
+
+
+def _factor_label(cfg: dict[str, Any]) -> str:
+    return f"factor={cfg['factor']}"
+
+
+def gain_table(data: Path, platform: str):
+    """One GPU's runtimes as a gain table for `mirtune fit`: the six factors, factor 1 (no coarsening) first as the
+    default; factors never measured for a kernel count as failed configurations."""
+    from mirtune.tasks.measured import GainTable, TaskSpec
+
+    if platform not in PLATFORMS:
+        raise UsageError(f"unknown coarsening platform {platform!r}; choose from {', '.join(PLATFORMS)}")
+    d = CoarseningData(data)
+    spec = TaskSpec(name=NAME, sweep="coarsening", config_columns=("factor",), app_of=lambda row: row["kernel"],
+                    label=_factor_label, default_label="factor=1")
+    times = d.runtimes[platform]
+    return GainTable(spec=spec, configs=[{"factor": f} for f in FACTORS], labels=[f"factor={f}" for f in FACTORS],
+                     programs=list(d.kernels), sizes=["-"] * len(d.kernels), apps=list(d.kernels),
+                     sources=list(d.ir_paths), times=times,
+                     statuses=[["ok" if np.isfinite(v) else "unmeasured" for v in row] for row in times],
+                     cv=np.full(times.shape, np.nan), hosts=[{"gpu_model": PLATFORM_NAMES[platform]}])
+
+
+def parameters(cfg: dict[str, Any]) -> dict[str, Any]:
+    """A configuration as named parameters."""
+    return {"factor": cfg.get("factor")}
+
+
+def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -> list[str]:
+    """Lines telling a user how to coarsen the kernel."""
+    if is_default:
+        return ["keep one work-item per output element (coarsening factor 1)"]
+    return [f"coarsen the kernel by {params['factor']}: each work-item computes {params['factor']} outputs and "
+            f"the global size shrinks by {params['factor']} (Magni et al.'s transformation)"]

@@ -297,3 +297,42 @@ def prior_from_predictions(data: Path) -> list[dict[str, Any]]:
                 row[plat] = platform_metrics(frames[plat], plat, pred, g.csv_row.to_numpy())
             out.append(row)
     return out
+
+
+# ------------------------------------------------------------------------------------------- as a predictor task
+
+NAME = "devmap"
+CONTEXT = ("log1p_transfer_bytes", "log1p_wgsize")  # = context_features; given by the user when recommending
+
+
+def _device_label(cfg: dict[str, Any]) -> str:
+    return f"device={cfg['device']}"
+
+
+def gain_table(data: Path, platform: str):
+    """The platform's rows as a gain table for `mirtune fit`: two configurations, the static mapping's device
+    first (the default), times = the measured CPU and GPU runtimes, rows of one kernel grouped as one application."""
+    from mirtune.tasks.measured import GainTable, TaskSpec
+
+    df = load_platform(data, platform)
+    static = STATIC_DEVICE[platform]
+    devices = [static] + [d for d in DEVICES if d != static]
+    spec = TaskSpec(name=NAME, sweep="devmap", config_columns=("device",), app_of=lambda row: row["ir_path"],
+                    label=_device_label, default_label=f"device={static}")
+    times = np.stack([df[f"runtime_{d.lower()}"].to_numpy(dtype=np.float64) for d in devices], axis=1)
+    return GainTable(spec=spec, configs=[{"device": d} for d in devices], labels=[f"device={d}" for d in devices],
+                     programs=list(df.benchmark.astype(str)), sizes=[str(v) for v in df.get("dataset", df.index)],
+                     apps=list(df.ir_path), sources=[Path(p) for p in df.ir_path], times=times,
+                     statuses=[["ok"] * 2 for _ in range(len(df))], cv=np.full(times.shape, np.nan),
+                     hosts=[{"gpu_model": PLATFORMS[platform]}])
+
+
+def parameters(cfg: dict[str, Any]) -> dict[str, Any]:
+    """A configuration as named parameters."""
+    return {"device": cfg.get("device")}
+
+
+def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -> list[str]:
+    """Lines telling a user where to run the kernel."""
+    where = "the GPU" if params["device"] == "GPU" else "the CPU (an OpenCL CPU device)"
+    return [f"run the kernel on {where}" + (" (the static mapping)" if is_default else "")]

@@ -42,3 +42,15 @@ def test_output_that_is_a_file(tmp_path, capsys):
     assert main(["fit", "--task", "openmp", "--data", str(REPO_DIR / "datasets" / "openmp"), "-o",
                  str(tmp_path / "file"), "--no-ray"]) == 2
     assert "not a folder" in capsys.readouterr().err
+
+
+def test_fit_coarsening_for_one_platform_from_the_published_data(shared_data, tmp_path, capsys):
+    out = tmp_path / "coarsening"
+    assert main(["fit", "--task", "coarsening", "--platform", "Fermi", "--data-dir", str(shared_data), "-o", str(out),
+                 "--no-ray", "--configs", "2"]) == 0
+    meta = json.loads((out / "Fermi" / "predictor.json").read_text())
+    assert meta["labels"][0] == "factor=1" and meta["trained_on"]["groups"] == 17
+    assert main(["fit", "--task", "coarsening", "--platform", "Volta", "-o", str(out), "--no-ray"]) == 2
+    assert "unknown coarsening platform 'Volta'" in capsys.readouterr().err
+    assert main(["fit", "--task", "devmap", "--data", str(tmp_path), "-o", str(out), "--no-ray"]) == 2
+    assert "published data" in capsys.readouterr().err

@@ -109,3 +109,22 @@ def test_console_script_one_line_and_exit_2(tmp_path):
         proc = subprocess.run(cmd + args, capture_output=True, text=True, timeout=120, env=env, cwd=REPO_DIR)
         assert proc.returncode == 2, proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_devmap_and_coarsening_need_their_platform_and_launch(shared_data, capsys):
+    kernel = sorted((shared_data / "devmap" / "kernels_ir").glob("*.ll"))[0]
+    rec = mirtune.recommend(kernel, task="devmap", platform="nvidia",
+                            context={"transfer_bytes": 1 << 20, "wgsize": 256}) \
+        if (HEADS_DIR / "devmap" / "nvidia" / "predictor.json").is_file() else None
+    if rec is not None:
+        assert rec.best["device"] in ("CPU", "GPU") and rec.apply[0].startswith("run the kernel on")
+    with pytest.raises(UsageError, match="needs --platform"):
+        mirtune.recommend(kernel, task="devmap")
+    with pytest.raises(UsageError, match="--transfer-bytes N --wgsize N"):
+        mirtune.recommend(kernel, task="devmap", platform="amd")
+    with pytest.raises(UsageError, match="--platform applies to devmap and coarsening"):
+        mirtune.recommend(HEAT2D, task="openmp", platform="amd")
+    tc = shared_data / "thread-coarsening" / "kernels_ir" / "nbody.ll"
+    assert main(["recommend", str(tc), "--task", "coarsening", "--platform", "Kepler", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["best"]["factor"] in (1, 2, 4, 8, 16, 32) and out["predictor"]["platform"] == "Kepler"
