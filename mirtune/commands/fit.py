@@ -40,6 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", metavar="DIR", help="encoder directory (default: $MIRTUNE_MODEL or the shipped one)")
     p.add_argument("--address", default=None, metavar="ADDR", help="Ray cluster to join (default: a private one)")
     p.add_argument("--no-ray", action="store_true", help="run the head search in this process")
+    p.add_argument("--evaluate", action="store_true",
+                   help="openmp/vectorize: also run the leave-one-application-out evaluation and record its figures "
+                        "in the predictor, so that `recommend` can say whether it beats the code-free baselines")
     p.set_defaults(func=run)
 
 
@@ -65,6 +68,21 @@ def _published_tables(args: argparse.Namespace, embedder) -> list[tuple[str, obj
         X = devmap.features(devmap.load_platform(root, p), E) if args.task == "devmap" else np.asarray(E)
         out.append((p, table, X))
     return out
+
+
+def held_out(args: argparse.Namespace, embedder, heads: list[str], use_ray: bool, note) -> dict:
+    """Leave-one-application-out figures of this kind of predictor on the same data, beside the baselines."""
+    from mirtune.predict import measured_eval
+
+    result = measured_eval.run(args.task, args.data, [embedder], heads=heads, program_dirs=args.programs,
+                               use_ray=use_ray, n_configs=args.configs, note=note)
+    m = result["methods"]
+    summary = {name: {k: m[name][k] for k in ("share_of_oracle", "speedup_over_default", "slowdowns")}
+               for name in ("default", "best fixed", embedder.name)}
+    note(f"fit {args.task}: held out, share of the oracle: predictor {m[embedder.name]['share_of_oracle']:.3f}, "
+         f"default {m['default']['share_of_oracle']:.3f}, best fixed {m['best fixed']['share_of_oracle']:.3f}")
+    return {"protocol": result["protocol"], "applications": result["applications"],
+            "predictor": summary.pop(embedder.name), **summary}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
             predictor = fit_predictor(args.task, table, X, embedder, heads=heads, use_ray=use_ray,
                                       n_configs=args.configs, note=note,
                                       data_paths=args.data or [str(args.data_dir or "published data")])
+            if args.evaluate and not published:
+                predictor.trained_on["held_out"] = held_out(args, embedder, heads, use_ray, note)
             predictor.save(folder)
             t = predictor.trained_on
             print(f"wrote {folder}: {args.task} predictor, head {predictor.head_config}, inner-CV share of the "

@@ -261,6 +261,21 @@ def load_predictor(folder: str | os.PathLike, fingerprint: str | None = None) ->
                      features=features, trained_on=meta.get("trained_on", {}))
 
 
+def code_free_scores(problem, n_inner: int) -> dict[str, float]:
+    """Mean inner-CV score (share of the oracle) of the default and of the best-on-average configuration, on the
+    same inner folds as the head search: what the chosen head has to beat to be worth using."""
+    from mirtune.predict.select import INNER_SEED
+    from mirtune.tasks.measured import best_fixed
+
+    train = problem.outer[0][0]
+    splits = problem.inner_splits(train, n_inner, INNER_SEED)
+    s = problem.gains  # log gains; best_fixed reads speedups
+    speedups = np.exp(s)
+    default = [problem.score(va, np.zeros(len(va), dtype=int)) for _, va in splits]
+    fixed = [problem.score(va, np.full(len(va), best_fixed(speedups, tr))) for tr, va in splits]
+    return {"default": float(np.mean(default)), "best_fixed": float(np.mean(fixed))}
+
+
 def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str] = FIT_HEADS,
                   n_inner: int = N_INNER, use_ray: bool = True, n_configs: int | None = None,
                   note: Callable[[str], None] | None = None, data_paths: Sequence[str] = ()) -> Predictor:
@@ -287,10 +302,12 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
     head = make_head(len(table.labels), head_cfg, keep=n_context).fit(X, problem.y, problem.gains)
     cores = sorted({h.get("logical_cores") for h in table.hosts if h.get("logical_cores")})
     fixed = best_fixed(table.speedups, rows)
+    baselines = code_free_scores(problem, min(n_inner, len(set(table.apps))))
     trained_on = {
         "data": [str(p) for p in data_paths], "groups": len(table), "applications": len(set(table.apps)),
         "configurations": len(table.labels), "hosts": table.hosts, "logical_cores": cores[0] if len(cores) == 1 else None,
         "inner_score": chosen.get("inner_score"), "inner_folds": n_inner, "candidates": len(configs),
+        "inner_default": baselines["default"], "inner_best_fixed": baselines["best_fixed"],
         "best_fixed": table.labels[fixed], "dropped": table.dropped,
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
     }

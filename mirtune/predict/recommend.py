@@ -150,6 +150,17 @@ def _host_notes(task: str, trained_on: dict[str, Any]) -> tuple[list[str], int |
                      "answer with real runs")
     elif models and cpu_model() not in models:
         notes.append(f"the {task} predictor describes measurements on: {described}; this host is: {cpu_model()}")
+    held = trained_on.get("held_out")
+    if held:  # the figures of `mirtune fit --evaluate`: applications left out of training
+        score, default, fixed = (held[k]["share_of_oracle"] for k in ("predictor", "default", "best fixed"))
+        what = f"on {held['applications']} held-out applications"
+    else:  # the head search's own cross-validation (optimistic: the best of many candidates)
+        score, default, fixed = (trained_on.get(k) for k in ("inner_score", "inner_default", "inner_best_fixed"))
+        what = "in cross-validation over its training applications"
+    if None not in (score, default, fixed) and score <= max(default, fixed):
+        notes.append(f"{what} this predictor's choices reached {score:.3f} of the best time, the default "
+                     f"{default:.3f} and the one configuration best on average ({trained_on.get('best_fixed')}) "
+                     f"{fixed:.3f}: it does not beat them; measure before trusting it")
     return notes, trained_cores, here
 
 

@@ -1,8 +1,9 @@
 """The OpenMP task: threads, schedule and chunk (and a power limit where one was swept) of a program's loops.
 
-Data: the `openmp` collector's rows (datasets/openmp), one group per (application, input size), the default
-configuration (all cores, the runtime's static schedule, full power) as the reference. Protocol:
-leave-one-application-out (both input sizes of an application are held out together). Context features besides
+Data: the `openmp` collector's rows (datasets/openmp, datasets/openmp-gen), one group per (program, input size),
+the default configuration (all cores, the runtime's static schedule, full power) as the reference. Protocol:
+leave-one-application-out (both input sizes of an application are held out together; the generated programs of
+one template form one application). Context features besides
 the embedding: how many worksharing loops the IR holds, how many of them a runtime schedule (OMP_SCHEDULE)
 reaches, and how many parallel regions the program forks (`context_features`). The input sizes the collector
 used (1, 2) are scales of each program, not quantities a user's program has, so they are not a feature.
@@ -10,6 +11,8 @@ used (1, 2) are scales of each program, not quantities a user's program has, so 
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,8 +29,18 @@ def _label(cfg: dict[str, Any]) -> str:
     return ",".join(f"{k}={cfg[k]}" for k in ("power_w", "threads", "schedule", "chunk") if cfg.get(k) is not None)
 
 
+def application(row: dict[str, Any]) -> str:
+    """The application a row belongs to: its program, except that programs generated from one template
+    (collectors/programs/openmp_gen/omp_<kind>_<k>.c) are one application, held out together, so that a predictor
+    is never scored on a sibling of what it trained on."""
+    name = str(row["program"])
+    if "openmp_gen" in Path(str(row.get("program_path", ""))).parts:
+        return re.sub(r"_\d+$", "", name)
+    return name
+
+
 SPEC = TaskSpec(name=NAME, sweep="openmp", config_columns=("power_w", "threads", "schedule", "chunk"),
-                app_of=lambda row: str(row["program"]), label=_label)
+                app_of=application, label=_label)
 
 
 def context_features(module: Any) -> np.ndarray:
