@@ -8,6 +8,7 @@ and ends with the OpenMP configuration the shipped predictor recommends for it, 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -64,9 +65,10 @@ def _print_recommendation(src: Path) -> None:
     from mirtune.errors import MirtuneError
     from mirtune.predict.recommend import recommend
 
-    print(f"\n$ mirtune recommend {src} --task openmp")
+    shown = Path(os.path.relpath(src)) if not os.path.relpath(src).startswith("..") else src
+    print(f"\n$ mirtune recommend {shown} --task openmp")
     try:
-        print_recommendation(recommend(src, task="openmp"))
+        print_recommendation(recommend(shown, task="openmp"))
     except MirtuneError as exc:
         print(f"  no recommendation: {exc.line()}")
 

@@ -64,7 +64,15 @@ def test_apply_omp_schedule_spelling_and_stdout(app, capsys):
 
 
 @pytest.mark.parametrize("argv_tail, message", [
-    (["--task", "vectorize", "--config", "threads=2"], "unknown task 'vectorize'"),
+    (["--task", "numa", "--config", "threads=2"], "unknown task 'numa'"),
+    (["--task", "vectorize", "--config", "threads=2"], "unknown config key 'threads' for --task vectorize"),
+    (["--task", "vectorize", "--config", "vf=3,if=1"], "vf must be a power of two from 1 to 64"),
+    (["--task", "vectorize", "--config", "vf=8"], "needs both vf=N and if=N"),
+    (["--task", "vectorize", "--config", "vf=8,if=2"], "no loop named: pass --line N"),
+    (["--task", "vectorize", "--config", "vf=8,if=2", "--line", "999"], "outside the file"),
+    (["--config", "threads=2", "--line", "3"], "--line applies to --task vectorize"),
+    (["--config", "threads=99999999999999999999"], "threads must be at most 65536"),
+    (["--config", "schedule=dynamic,chunk=4294967296"], "chunk must be at most"),
     (["--config", "threads=two"], "threads must be a positive integer"),
     (["--config", "threads=0"], "threads must be a positive integer"),
     (["--config", "schedule=sometimes"], "unknown schedule 'sometimes'"),
@@ -76,6 +84,7 @@ def test_apply_omp_schedule_spelling_and_stdout(app, capsys):
     (["--config", "threads"], "expected KEY=VALUE"),
 ])
 def test_bad_config(app, capsys, argv_tail, message):
+    """Every bad configuration is one line naming the problem, and nothing is written."""
     assert main(["apply", str(app)] + argv_tail) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err
@@ -142,3 +151,17 @@ def test_console_script_exit_code_and_one_stderr_line(tmp_path, app):
     proc = subprocess.run(_mirtune_cmd() + ["apply", str(app), "--config", "threads=3,schedule=dynamic"],
                           capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
     assert proc.returncode == 0 and proc.stdout.splitlines()[-1] == "OMP_NUM_THREADS=3"
+
+
+def test_vectorize_pragma_goes_before_the_named_loop(tmp_path, capsys):
+    src = tmp_path / "k.c"
+    src.write_text("void f(float *a, int n) {\n  for (int i = 0; i < n; i++)\n    a[i] *= 2.0f;\n}\n")
+    assert main(["apply", str(src), "--task", "vectorize", "--config", "vf=8,if=2", "--line", "2"]) == 0
+    lines = (tmp_path / "k.tuned.c").read_text().splitlines()
+    assert lines[1] == "  #pragma clang loop vectorize_width(8) interleave_count(2)" and lines[2].lstrip().startswith("for")
+    assert main(["apply", str(src), "--task", "vectorize", "--config", "vf=8,if=2", "--line", "1"]) == 2
+    assert "does not start a loop" in capsys.readouterr().err
+    from mirtune.ir.frontend import compile_to_ir
+
+    ir = compile_to_ir(tmp_path / "k.tuned.c", opt=0)  # the pragma as loop metadata, before any pass uses it
+    assert '"llvm.loop.vectorize.width", i32 8' in ir and '"llvm.loop.interleave.count", i32 2' in ir
