@@ -24,11 +24,12 @@ def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str
 
 
 def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads: str | os.PathLike | None = None,
-              model_dir: str | os.PathLike | None = None):
+              model_dir: str | os.PathLike | None = None, platform: str | None = None,
+              context: dict[str, float] | None = None):
     """The configuration to use for a program without running it (a `mirtune.predict.recommend.Recommendation`).
 
     See mirtune.predict.recommend.recommend; imported on first use.
     """
     from mirtune.predict.recommend import recommend as _recommend
 
-    return _recommend(path, task=task, top=top, heads=heads, model_dir=model_dir)
+    return _recommend(path, task=task, top=top, heads=heads, model_dir=model_dir, platform=platform, context=context)

@@ -204,7 +204,8 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
     if not configs:
         raise MirtuneError("no candidate head configurations")
     if any(c.get("head") in GAIN_HEADS for c in configs) and any(p.gains is None for p in problems):
-        raise MirtuneError(f"a {'/'.join(GAIN_HEADS)} head needs the gain of every choice, and this task provides none")
+        raise MirtuneError("a gain head needs the gain of every choice (so does a knn head), and this task provides "
+                           "none")
     table = np.full((len(configs), sum(len(p.outer) for p in problems)), np.nan)
     if len(configs) == 1:
         table[0] = 0.0

@@ -26,7 +26,8 @@ def test_fit_then_recommend_with_it(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["--task", "devmap"], "unknown task 'devmap'"),
+    (["--task", "numa"], "unknown task 'numa'"),
+    (["--task", "devmap"], "fitted on the published data"),
     (["--task", "openmp", "--heads", "mlp"], "--heads takes gain, knn"),
     (["--task", "openmp", "--data", "/nonexistent"], "no such file"),
 ])

@@ -34,8 +34,9 @@ def test_openmp_recommendation_from_a_source(capsys):
     assert rec.task == "openmp" and len(rec.top) == 3 and rec.top[0]["label"] == rec.label
     assert set(rec.best) == {"threads", "schedule", "chunk", "power_limit_w"}
     assert rec.best["threads"] >= 1 and rec.predicted_speedup > 0
-    speeds = [r["predicted_speedup"] for r in rec.top]
-    assert speeds == sorted(speeds, reverse=True)
+    # ranked by predicted speedup, except that the default keeps its place unless beaten by the head's margin
+    others = [r["predicted_speedup"] for r in rec.top if r["label"] != "default"]
+    assert others == sorted(others, reverse=True)
     if not rec.is_default:
         assert rec.apply[0].startswith(f"run with: OMP_NUM_THREADS={rec.best['threads']}")
         if rec.best["schedule"]:
