@@ -204,12 +204,21 @@ def _ident_info(loc: Any, globals_: _Globals) -> tuple[int | None, int | None, s
     return flags, line, func
 
 
-def openmp_schedule_calls(module: Any) -> list[WorksharingLoop]:
-    """Every libomp loop-start call of a module: loops, and also sections and distribute constructs."""
+@dataclass(frozen=True)
+class CallSite:
+    """A direct call in a defined function: where it is and what it passes."""
+
+    function: Any            # llvmlite ValueRef of the calling function
+    block: Any               # llvmlite ValueRef of its basic block
+    callee: str
+    operands: tuple[Any, ...]  # the call's operands, the callee last
+
+
+def call_sites(module: Any) -> list[CallSite]:
+    """Every direct call of the module's defined functions, in order: one walk over the instructions (through
+    llvmlite, one FFI call per instruction) that `openmp_schedule_calls` and `parallel_structure` can share."""
     ref = _module_ref(module)
-    globals_ = _Globals(ref)
-    out: list[WorksharingLoop] = []
-    forked: dict[str, str] = {}  # outlined function -> function that forks it
+    out: list[CallSite] = []
     for fn in ref.functions:
         if fn.is_declaration:
             continue
@@ -217,52 +226,61 @@ def openmp_schedule_calls(module: Any) -> list[WorksharingLoop]:
             for ins in block.instructions:
                 if ins.opcode != "call":
                     continue
-                ops = list(ins.operands)
-                if not ops:
-                    continue
-                callee = ops[-1]
-                if callee.value_kind.name != "function":
-                    continue
-                if callee.name in _FORK_ENTRIES:
-                    for op in ops[:-1]:
-                        if op.value_kind.name == "function":
-                            forked.setdefault(op.name, fn.name)
-                    continue
-                m = _ENTRY.match(callee.name)
-                if not m or len(ops) < 4:
-                    continue
-                entry = m.group(1)
-                sched = _const_int(ops[2])
-                base = sched & ~_MODIFIER_MASK if sched is not None else None
-                mods = ()
-                if sched is not None:
-                    mods = tuple(name for bit, name in ((MONOTONIC, "monotonic"), (NONMONOTONIC, "nonmonotonic"))
-                                 if sched & bit)
-                chunk = _const_int(ops[-2]) if base in CHUNKED_SCHEDULES else None
-                flags, line, src_fn = _ident_info(ops[0], globals_)
-                if base in DISTRIBUTE_SCHEDULES or entry == "distribute_static_init" or (
-                        flags is not None and entry == "for_static_init" and flags & IDENT_WORK_DISTRIBUTE):
-                    construct = "distribute"
-                elif flags is not None and entry == "for_static_init" and flags & IDENT_WORK_SECTIONS:
-                    construct = "sections"
-                else:
-                    construct = "loop"
-                out.append(WorksharingLoop(
-                    function=fn.name,
-                    call=callee.name,
-                    kind="dispatch" if "dispatch" in entry else "static",
-                    schedule=sched,
-                    schedule_base=base,
-                    schedule_name=SCHEDULE_NAMES.get(base, "unknown") if base is not None else "unknown",
-                    schedule_kind=SCHEDULE_KIND.get(base, "unknown") if base is not None else "unknown",
-                    modifiers=mods,
-                    chunk=chunk,
-                    ordered=base in ORDERED_SCHEDULES,
-                    construct=construct,
-                    runtime_reachable=base in RUNTIME_SCHEDULES,
-                    line=line,
-                    source_function=src_fn,
-                ))
+                ops = tuple(ins.operands)
+                if ops and ops[-1].value_kind.name == "function":
+                    out.append(CallSite(fn, block, ops[-1].name, ops))
+    return out
+
+
+def openmp_schedule_calls(module: Any, sites: list[CallSite] | None = None) -> list[WorksharingLoop]:
+    """Every libomp loop-start call of a module: loops, and also sections and distribute constructs
+    (`sites`: the module's `call_sites`, when already read)."""
+    ref = _module_ref(module)
+    globals_ = _Globals(ref)
+    out: list[WorksharingLoop] = []
+    forked: dict[str, str] = {}  # outlined function -> function that forks it
+    for site in call_sites(ref) if sites is None else sites:
+        fn, ops, callee = site.function, list(site.operands), site.operands[-1]
+        if callee.name in _FORK_ENTRIES:
+            for op in ops[:-1]:
+                if op.value_kind.name == "function":
+                    forked.setdefault(op.name, fn.name)
+            continue
+        m = _ENTRY.match(callee.name)
+        if not m or len(ops) < 4:
+            continue
+        entry = m.group(1)
+        sched = _const_int(ops[2])
+        base = sched & ~_MODIFIER_MASK if sched is not None else None
+        mods = ()
+        if sched is not None:
+            mods = tuple(name for bit, name in ((MONOTONIC, "monotonic"), (NONMONOTONIC, "nonmonotonic"))
+                         if sched & bit)
+        chunk = _const_int(ops[-2]) if base in CHUNKED_SCHEDULES else None
+        flags, line, src_fn = _ident_info(ops[0], globals_)
+        if base in DISTRIBUTE_SCHEDULES or entry == "distribute_static_init" or (
+                flags is not None and entry == "for_static_init" and flags & IDENT_WORK_DISTRIBUTE):
+            construct = "distribute"
+        elif flags is not None and entry == "for_static_init" and flags & IDENT_WORK_SECTIONS:
+            construct = "sections"
+        else:
+            construct = "loop"
+        out.append(WorksharingLoop(
+            function=fn.name,
+            call=callee.name,
+            kind="dispatch" if "dispatch" in entry else "static",
+            schedule=sched,
+            schedule_base=base,
+            schedule_name=SCHEDULE_NAMES.get(base, "unknown") if base is not None else "unknown",
+            schedule_kind=SCHEDULE_KIND.get(base, "unknown") if base is not None else "unknown",
+            modifiers=mods,
+            chunk=chunk,
+            ordered=base in ORDERED_SCHEDULES,
+            construct=construct,
+            runtime_reachable=base in RUNTIME_SCHEDULES,
+            line=line,
+            source_function=src_fn,
+        ))
     return [replace(w, host_function=_host(w.function, forked)) for w in out]
 
 
@@ -333,32 +351,24 @@ def _blocks_in_cycles(fn: Any) -> set[Any]:
     return cyclic
 
 
-def parallel_structure(module: Any) -> dict[str, int]:
+def parallel_structure(module: Any, sites: list[CallSite] | None = None) -> dict[str, int]:
     """Counts of the parallel constructs of a module and of those that sit inside a loop of their function (so
     run many times per call): parallel regions forked, worksharing loops started, barriers. A worksharing loop
-    inside a sequential loop pays a barrier per outer iteration; a fork inside a loop pays a fork and a join."""
-    ref = _module_ref(module)
+    inside a sequential loop pays a barrier per outer iteration; a fork inside a loop pays a fork and a join.
+    (`sites`: the module's `call_sites`, when already read.)"""
     out = {"forks": 0, "forks_in_loops": 0, "loop_starts": 0, "loop_starts_in_loops": 0,
            "barriers": 0, "barriers_in_loops": 0}
-    for fn in ref.functions:
-        if fn.is_declaration:
+    cyclic: dict[str, set[Any]] = {}
+    for site in call_sites(module) if sites is None else sites:
+        name = site.callee
+        kind = ("forks" if name in _FORK_ENTRIES else "loop_starts" if _ENTRY.match(name)
+                else "barriers" if name == "__kmpc_barrier" else None)
+        if kind is None:
             continue
-        cyclic = None
-        for block in fn.blocks:
-            for ins in block.instructions:
-                if ins.opcode != "call":
-                    continue
-                ops = list(ins.operands)
-                if not ops or ops[-1].value_kind.name != "function":
-                    continue
-                name = ops[-1].name
-                kind = ("forks" if name in _FORK_ENTRIES else "loop_starts" if _ENTRY.match(name)
-                        else "barriers" if name == "__kmpc_barrier" else None)
-                if kind is None:
-                    continue
-                if cyclic is None:
-                    cyclic = _blocks_in_cycles(fn)
-                out[kind] += 1
-                if block in cyclic:
-                    out[kind + "_in_loops"] += 1
+        fn_name = site.function.name
+        if fn_name not in cyclic:
+            cyclic[fn_name] = _blocks_in_cycles(site.function)
+        out[kind] += 1
+        if site.block in cyclic[fn_name]:
+            out[kind + "_in_loops"] += 1
     return out

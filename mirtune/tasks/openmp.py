@@ -47,11 +47,12 @@ def context_features(module: Any) -> np.ndarray:
     """The CONTEXT features of a module: how many worksharing loops, the share of them OMP_SCHEDULE reaches, and
     how many parallel regions, worksharing loops and barriers there are, and how many of them sit inside a
     sequential loop (paying a fork/join or a barrier per iteration), as log1p counts."""
-    from mirtune.ir.openmp import openmp_schedule_calls, parallel_structure
+    from mirtune.ir.openmp import call_sites, openmp_schedule_calls, parallel_structure
 
-    loops = [c for c in openmp_schedule_calls(module) if c.construct == "loop"]
+    sites = call_sites(module)  # one walk over the instructions for both readings
+    loops = [c for c in openmp_schedule_calls(module, sites) if c.construct == "loop"]
     reach = sum(1 for c in loops if c.runtime_reachable) / len(loops) if loops else 0.0
-    par = parallel_structure(module)
+    par = parallel_structure(module, sites)
     return np.array([np.log1p(len(loops)), reach, np.log1p(par["forks"]), np.log1p(par["forks_in_loops"]),
                      np.log1p(par["loop_starts_in_loops"]), np.log1p(par["barriers_in_loops"])], dtype=np.float64)
 
