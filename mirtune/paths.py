@@ -35,3 +35,14 @@ def devmap_kernel_files(data: Path | None = None) -> list[Path]:
     patched = root / "kernels_ir_patched"
     return [patched / f.name if (patched / f.name).exists() else f
             for f in sorted((root / "kernels_ir").glob("*.ll"))]
+
+
+def write_atomic(path: str | os.PathLike, data: bytes | str) -> Path:
+    """Write a file whole or not at all (a temporary file beside it, then a rename), creating its folder: a
+    reader never sees half a file, and a killed writer leaves the old one."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data.encode() if isinstance(data, str) else data)
+    os.replace(tmp, path)
+    return path

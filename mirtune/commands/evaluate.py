@@ -93,10 +93,9 @@ def _pm(mean: float, std: float | None, fmt: str, scale: float = 1.0) -> str:
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
-    line = lambda r: "  ".join(c.ljust(w) if i in (0, len(r) - 1) else c.rjust(w)  # noqa: E731
-                               for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+    from mirtune.tables import format_table
+
+    return format_table(header, rows)
 
 
 def run_label(result: dict[str, Any]) -> str:

@@ -63,9 +63,13 @@ def _published_tables(args: argparse.Namespace, embedder) -> list[tuple[str, obj
     root = data_dir(args.data_dir)
     out = []
     for p in platforms:
-        table = mod.gain_table(root, p)
-        E = embed_files(embedder, table.sources)
-        X = devmap.features(devmap.load_platform(root, p), E) if args.task == "devmap" else np.asarray(E)
+        if args.task == "devmap":
+            df = devmap.load_platform(root, p)
+            table = devmap.gain_table(df, p)
+            X = devmap.features(df, embed_files(embedder, table.sources))
+        else:
+            table = coarsening.gain_table(root, p)
+            X = np.asarray(embed_files(embedder, table.sources))
         out.append((p, table, X))
     return out
 

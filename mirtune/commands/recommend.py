@@ -18,6 +18,7 @@ import json
 import sys
 
 from mirtune.errors import UsageError
+from mirtune.tables import format_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,13 +47,9 @@ def print_recommendation(rec) -> None:
         print(f"  {line}")
     names = [k for k in rec.top[0] if k not in ("rank", "label", "predicted_speedup")
              and any(r[k] is not None for r in rec.top)]
-    rows = [["rank", *names, "predicted speedup"]]
-    for r in rec.top:
-        rows.append([str(r["rank"]), *("-" if r[k] is None else str(r[k]) for k in names),
-                     f"{r['predicted_speedup']:.3f}x"])
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+    rows = [[str(r["rank"]), *("-" if r[k] is None else str(r[k]) for k in names), f"{r['predicted_speedup']:.3f}x"]
+            for r in rec.top]
+    print(format_table(["rank", *names, "predicted speedup"], rows, rule=False, indent="  "))
     for n in rec.notes:
         print(f"  note: {n}")
 

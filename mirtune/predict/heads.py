@@ -350,12 +350,17 @@ class KNNGainHead:
         return decide(self.predict_gains(X), self.config.margin)
 
 
+def decision_gains(gains: np.ndarray, margin: float = 0.0) -> np.ndarray:
+    """Predicted gains with `margin` added to choice 0 (the default): what choices are ranked by."""
+    g = np.array(gains, dtype=np.float64)
+    g[:, 0] += margin
+    return g
+
+
 def decide(gains: np.ndarray, margin: float = 0.0) -> np.ndarray:
     """The choice with the highest predicted gain, choice 0 (the default) winning unless another beats it by
     more than `margin`: where a wrong move costs more than staying put, a predictor should need some evidence."""
-    g = np.array(gains, dtype=np.float64)
-    g[:, 0] += margin
-    return g.argmax(axis=1)
+    return decision_gains(gains, margin).argmax(axis=1)
 
 
 def _unit_rows(A: np.ndarray) -> np.ndarray:

@@ -93,17 +93,15 @@ def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequen
 
 def table(result: dict[str, Any]) -> str:
     """The result as a text table, one line per method."""
-    rows = [["method", "share of oracle", "speedup vs default", "groups >= 0.9 oracle", "slowdowns (<0.95x)"]]
-    for name, m in result["methods"].items():
-        rows.append([name, f"{m['share_of_oracle']:.3f}", f"{m['speedup_over_default']:.3f}x",
-                     f"{m['within_0.9_of_oracle']}/{m['groups']}", str(m["slowdowns"])])
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
+    from mirtune.tables import format_table
+
+    rows = [[name, f"{m['share_of_oracle']:.3f}", f"{m['speedup_over_default']:.3f}x",
+             f"{m['within_0.9_of_oracle']}/{m['groups']}", str(m["slowdowns"])] for name, m in result["methods"].items()]
+    header = ["method", "share of oracle", "speedup vs default", "groups >= 0.9 oracle", "slowdowns (<0.95x)"]
     head = (f"{result['task']}: {result['protocol']}, {result['applications']} applications, {result['groups']} "
             f"groups, {len(result['configurations'])} configurations; oracle {result['oracle_speedup_over_default']:.3f}x "
             f"over the default")
-    return head + "\n" + "\n".join(lines)
+    return head + "\n" + format_table(header, rows)
 
 
 def plot(result: dict[str, Any], out: Path) -> None:

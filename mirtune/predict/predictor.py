@@ -31,6 +31,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.paths import write_atomic
 
 FORMAT = "mirtune-predictor-1"
 PREDICTOR_FILE = "predictor.json"
@@ -78,11 +79,7 @@ def program_ir(path: str | os.PathLike, opt: int = 2) -> Path:
     key = hashlib.sha256(data + f"|O{opt}|omp{int(openmp)}|{find_clang().path}|{path.suffix}".encode()).hexdigest()
     out = ir_cache_dir() / f"{key[:32]}.ll"
     if not out.is_file():
-        out.parent.mkdir(parents=True, exist_ok=True)
-        text = compile_to_ir(path, opt=opt, openmp=openmp)
-        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-        tmp.write_text(text)
-        os.replace(tmp, out)
+        write_atomic(out, compile_to_ir(path, opt=opt, openmp=openmp))
     return out
 
 
@@ -170,23 +167,19 @@ class Predictor:
 
     def save(self, out: str | os.PathLike) -> Path:
         """Write predictor.json and head.safetensors into `out` (created); returns the folder."""
-        from safetensors.numpy import save_file
+        from safetensors.numpy import save
 
         out = Path(out)
         if out.exists() and not out.is_dir():
             raise UsageError("output exists and is not a folder", str(out))
-        out.mkdir(parents=True, exist_ok=True)
         arrays = {k: np.ascontiguousarray(v, dtype=np.float64) for k, v in head_arrays(self.head).items()}
-        tmp = out / f".{WEIGHTS_FILE}.tmp"
-        save_file(arrays, str(tmp), metadata={"format": FORMAT})
-        digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
-        os.replace(tmp, out / WEIGHTS_FILE)
+        weights = save(arrays, metadata={"format": FORMAT})
+        digest = hashlib.sha256(weights).hexdigest()
+        write_atomic(out / WEIGHTS_FILE, weights)
         meta = {"format": FORMAT, "task": self.task, "labels": self.labels, "configs": self.configs,
                 "head": self.head_config, "features": self.features, "trained_on": self.trained_on,
                 "weights_sha256": digest}
-        tmp = out / f".{PREDICTOR_FILE}.tmp"
-        tmp.write_text(json.dumps(meta, indent=1, default=_json_default) + "\n")
-        os.replace(tmp, out / PREDICTOR_FILE)
+        write_atomic(out / PREDICTOR_FILE, json.dumps(meta, indent=1, default=_json_default) + "\n")
         return out
 
 

@@ -15,15 +15,16 @@ from __future__ import annotations
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.paths import ASSETS_DIR
 
 TASKS = ("openmp", "vectorize", "devmap", "coarsening", "cuda_blocks")
 HEADS_DIR = ASSETS_DIR / "heads"
+
+if TYPE_CHECKING:  # numpy is imported where it is used: `mirtune --help` registers this command's options
+    import numpy as np
 
 
 @dataclass
@@ -109,26 +110,21 @@ def load_task_predictor(task: str, heads: str | os.PathLike | None = None, model
 def _embedding(ir_path: Path, model_dir: Path) -> tuple[np.ndarray, Any]:
     """(embedding, parsed module) of one IR file. Embeddings are cached on disk by the encoder's fingerprint and
     the IR file's content, in the cache `mirtune evaluate` uses, so a program seen before needs no torch at all."""
+    import numpy as np
+
     from mirtune.ir.module import IRModule
-    from mirtune.tasks.embedders import cache_dir, file_hash
+    from mirtune.tasks.embedders import file_hash, load_cached, mirencoder_key, store_cached
 
     module = IRModule.from_file(ir_path)
-    cached = cache_dir() / f"mirencoder-{_fingerprint(model_dir)}" / f"{file_hash(ir_path)}.npy"
-    emb = None
-    if cached.is_file():
-        try:
-            emb = np.load(cached).astype(np.float64)
-        except (OSError, ValueError):
-            emb = None  # a torn write: embed again
+    key, digest = mirencoder_key(_fingerprint(model_dir)), file_hash(ir_path)
+    emb = load_cached(key, digest)
     if emb is None:
         from mirtune.embedding import embed_modules
 
-        emb = embed_modules([module], model_dir=model_dir)[0].astype(np.float64)
+        emb = embed_modules([module], model_dir=model_dir)[0]
         if np.isfinite(emb).all():
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cached.with_name(f".{cached.stem}.{os.getpid()}.tmp.npy")
-            np.save(tmp, emb)
-            os.replace(tmp, cached)
+            store_cached(key, digest, emb)
+    emb = np.asarray(emb, dtype=np.float64)
     if not np.isfinite(emb).all():
         raise MirtuneError("the encoder produced non-finite values for this program (corrupt weights?)", str(ir_path))
     return emb, module
@@ -166,6 +162,8 @@ def _host_notes(task: str, trained_on: dict[str, Any]) -> tuple[list[str], int |
 
 def _published_context(task: str, context: dict[str, float] | None) -> np.ndarray:
     """devmap's two dynamic features from the user (transfer bytes, work-group size); nothing for coarsening."""
+    import numpy as np
+
     if task != "devmap":
         return np.zeros(0)
     context = context or {}
@@ -183,6 +181,9 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
     """The recommendation for one program (see the module doc); MirtuneError with one line when it cannot.
     devmap and coarsening need the `platform` (a GPU of the published data); devmap also `context`
     {"transfer_bytes": N, "wgsize": N}."""
+    import numpy as np
+
+    from mirtune.predict.heads import decision_gains
     from mirtune.predict.predictor import PUBLISHED_TASKS, program_ir, task_module
 
     if task not in TASKS:
@@ -204,9 +205,8 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
                            str(path))
     x = np.concatenate([emb, context_x])[None, :]
     log_gains = predictor.predict_log_gains(x)[0]
-    decision = log_gains.copy()
-    decision[0] += float(predictor.head_config.get("margin", 0.0))  # the head's own rule: the default needs beating
-    order = np.argsort(-decision, kind="stable")
+    decision = decision_gains(log_gains[None, :], float(predictor.head_config.get("margin", 0.0)))[0]
+    order = np.argsort(-decision, kind="stable")  # the head's own rule: the default needs beating by the margin
     speedups = np.exp(log_gains)
     notes, trained_cores, here = _host_notes(task, predictor.trained_on)
 

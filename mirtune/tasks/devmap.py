@@ -309,12 +309,12 @@ def _device_label(cfg: dict[str, Any]) -> str:
     return f"device={cfg['device']}"
 
 
-def gain_table(data: Path, platform: str):
-    """The platform's rows as a gain table for `mirtune fit`: two configurations, the static mapping's device
-    first (the default), times = the measured CPU and GPU runtimes, rows of one kernel grouped as one application."""
+def gain_table(df: pd.DataFrame, platform: str):
+    """One platform's rows (`load_platform`) as a gain table for `mirtune fit`: two configurations, the static
+    mapping's device first (the default), times = the measured CPU and GPU runtimes, the rows of one kernel
+    grouped as one application."""
     from mirtune.tasks.measured import GainTable, TaskSpec
 
-    df = load_platform(data, platform)
     static = STATIC_DEVICE[platform]
     devices = [static] + [d for d in DEVICES if d != static]
     spec = TaskSpec(name=NAME, sweep="devmap", config_columns=("device",), app_of=lambda row: row["ir_path"],

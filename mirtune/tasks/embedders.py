@@ -46,6 +46,33 @@ def file_hash(path: str | os.PathLike) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def mirencoder_key(fingerprint: str, suffix: str = "") -> str:
+    """The cache key of an encoder's embeddings (suffix: its non-default modality, readout or precision)."""
+    return f"mirencoder-{fingerprint}{suffix}"
+
+
+def load_cached(key: str, digest: str) -> np.ndarray | None:
+    """The cached vector of the file with sha256 `digest` under embedder `key`, or None (absent or torn)."""
+    f = cache_dir() / key / f"{digest}.npy"
+    if not f.is_file():
+        return None
+    try:
+        return np.load(f)
+    except (OSError, ValueError):
+        return None  # a torn write: embed again
+
+
+def store_cached(key: str, digest: str, vector: np.ndarray) -> None:
+    """Cache one file's vector (written whole or not at all)."""
+    import io
+
+    from mirtune.paths import write_atomic
+
+    buf = io.BytesIO()
+    np.save(buf, np.asarray(vector, dtype=np.float64))
+    write_atomic(cache_dir() / key / f"{digest}.npy", buf.getvalue())
+
+
 @dataclass
 class Embedder:
     """A named embedding: `embed_batch(paths) -> [n, dim]` and a cache `key` that changes with the model.
@@ -141,7 +168,7 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
                 if not default]
     suffix = "".join(f"-{tag}" for tag, _ in variants)
     details = [text for _, text in variants]
-    return Embedder("mirencoder" + suffix, f"mirencoder-{fingerprint}{suffix}", embed_batch,
+    return Embedder("mirencoder" + suffix, mirencoder_key(fingerprint, suffix), embed_batch,
                     f"MIREncoder {resolved}" + (f" ({', '.join(details)})" if details else ""),
                     {"model_dir": str(resolved), "fingerprint": fingerprint, "ablation": ablation,
                      "modality": modality, "precision": precision, "readout": readout})
@@ -167,20 +194,16 @@ def embed_files(embedder: Embedder, paths: Sequence[str | os.PathLike], use_cach
 
     paths = [Path(p) for p in paths]
     hashes = [file_hash(p) for p in paths]
-    root = cache_dir() / embedder.key
     vectors: dict[str, np.ndarray] = {}
     missing: dict[str, Path] = {}
     for h, p in zip(hashes, paths):
         if h in vectors or h in missing:
             continue
-        f = root / f"{h}.npy"
-        if use_cache and f.is_file():
-            try:
-                vectors[h] = np.load(f)
-                continue
-            except (OSError, ValueError):
-                pass  # a torn write: embed again
-        missing[h] = p
+        cached = load_cached(embedder.key, h) if use_cache else None
+        if cached is not None:
+            vectors[h] = cached
+        else:
+            missing[h] = p
     todo = list(missing.items())
     chunks = [todo[i:i + batch] for i in range(0, len(todo), batch)]
     for chunk in progress(chunks, total=len(chunks), desc=progress_desc or f"embed ({embedder.name})"):
@@ -190,10 +213,7 @@ def embed_files(embedder: Embedder, paths: Sequence[str | os.PathLike], use_cach
         for (h, _), vec in zip(chunk, out):
             vectors[h] = np.asarray(vec, dtype=np.float64)
             if use_cache:
-                root.mkdir(parents=True, exist_ok=True)
-                tmp = root / f".{h}.{os.getpid()}.tmp.npy"
-                np.save(tmp, vectors[h])
-                os.replace(tmp, root / f"{h}.npy")
+                store_cached(embedder.key, h, vectors[h])
     if not paths:
         return np.zeros((0, 0))
     return np.stack([vectors[h] for h in hashes])

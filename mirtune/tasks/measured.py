@@ -19,7 +19,6 @@ This module knows no head: it says what the task is (configurations, groups, gai
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ import numpy as np
 
 from mirtune.errors import UsageError
 from mirtune.paths import REPO_DIR
+from mirtune.tasks.embedders import file_hash
 
 FAIL_SPEEDUP = 0.1  # the training target of a configuration that crashed, hung or answered wrongly
 
@@ -171,10 +171,6 @@ def read_rows(paths: Sequence[str | os.PathLike], sweep: str):
     return df[df["sweep"] == sweep].reset_index(drop=True)
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def find_source(program_path: str, sha256: str, search: Sequence[str | os.PathLike] = ()) -> Path:
     """The program source a row was measured on: its recorded path, else a file of the same name and the same
     sha256 in `search` or at the same place under this repository (rows written on another machine)."""
@@ -185,7 +181,7 @@ def find_source(program_path: str, sha256: str, search: Sequence[str | os.PathLi
         candidates.append(REPO_DIR.joinpath(*parts[parts.index("collectors"):]))
     candidates.append(recorded)
     for c in candidates:
-        if c.is_file() and _sha256(c) == sha256:
+        if c.is_file() and file_hash(c) == sha256:
             return c
     raise UsageError(f"cannot find the source of {recorded.name} with the measured content (sha256 "
                      f"{sha256[:12]}); pass the folder holding it with --programs")
