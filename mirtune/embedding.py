@@ -127,7 +127,11 @@ def _embed_samples(model, samples: list[dict], readout: str = "mean") -> np.ndar
     cache = _statement_caches.get(model.encoder)
     if cache is None:
         cache = _statement_caches[model.encoder] = StatementCache(STATEMENT_CACHE_ENTRIES)
-    return model.encoder.embed(batch, statement_cache=cache, readout=readout).cpu().numpy().astype(np.float32)
+    vectors = model.encoder.embed(batch, statement_cache=cache, readout=readout).cpu().numpy().astype(np.float32)
+    if not np.isfinite(vectors).all():
+        raise MirtuneError("the encoder produced non-finite values (NaN or inf); its weights are unusable "
+                           "(corrupt, or from a diverged training run)", model.directory)
+    return vectors
 
 
 def embed_modules(modules: Sequence, model_dir: str | os.PathLike | None = None,

@@ -21,6 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     i.set_defaults(func=run_info)
 
 
+WEIGHT_CHECKS = {"verified": "sha256 verified against provenance.json, all values finite",
+                 "not recorded": "NOT verified: provenance.json records no sha256 (values finite)"}
+
+
 def _count(module, skip: set[int] = frozenset()) -> int:
     return sum(p.numel() for p in module.parameters() if id(p) not in skip) if module is not None else 0
 
@@ -34,6 +38,7 @@ def run_info(args: argparse.Namespace) -> int:
 
     provenance = None
     source = None
+    weights = None
     if args.model or (not args.preset and _shipped()):
         from mirtune.embedding import default_model_dir
         from mirtune.model.io import load_model
@@ -41,6 +46,8 @@ def run_info(args: argparse.Namespace) -> int:
         model_dir = default_model_dir(args.model)
         loaded = load_model(model_dir, require_tokenizer=False)
         cfg, encoder, provenance, source = loaded.config, loaded.encoder, loaded.provenance, str(model_dir)
+        weights = {"file": str(model_dir / "model.safetensors"), "check": loaded.weights_check,
+                   "sha256": (provenance.get("weights_sha256") or {}).get("model.safetensors")}
     else:
         tokenizer = None
         if args.tokenizer:
@@ -59,6 +66,8 @@ def run_info(args: argparse.Namespace) -> int:
         "parameters": {**{k: v for k, v in counts.items() if k != "total"}, "encoder_total": counts["total"],
                        **head_counts, "pretraining_total": counts["total"] + sum(head_counts.values())},
     }
+    if weights is not None:
+        info["weights"] = weights
     if provenance:
         info["provenance"] = {k: provenance.get(k) for k in ("preset", "steps", "corpus", "heldout_metrics",
                                                              "tokenizer_sha256", "created")}
@@ -73,6 +82,8 @@ def run_info(args: argparse.Namespace) -> int:
     width = max(len(k) for k in info["parameters"])
     for name, n in info["parameters"].items():
         print(f"  {name:<{width}}  {n:>12,}")
+    if weights is not None:
+        print(f"  weights: {WEIGHT_CHECKS[weights['check']]}")
     if provenance:
         print(f"  trained {provenance.get('steps')} steps; held-out: "
               + ", ".join(f"{k} {v:.3f}" for k, v in (provenance.get("heldout_metrics") or {}).items()

@@ -4,14 +4,17 @@ A model directory holds
     config.json        the EncoderConfig
     model.safetensors  encoder weights under `encoder.`, pre-training heads (optional) under `heads.`
     tokenizer.json     the IRTokenizer the model was trained with
-    provenance.json    preset, tokenizer sha256, corpus, steps, held-out metrics, command, code version
+    provenance.json    preset, tokenizer sha256, corpus, steps, held-out metrics, command, code version, and
+                       `weights_sha256` ({"model.safetensors": <hex>}), checked on every load
 
-Every failure to read one of them (missing, truncated, corrupt, wrong shapes) is one MirtuneError line.
+Every failure to read one of them (missing, truncated, corrupt, changed since saved, wrong shapes, non-finite
+values) is one MirtuneError line.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import json
 import os
 import shutil
@@ -33,8 +36,56 @@ PROVENANCE_FILE = "provenance.json"
 FORMAT = "mirtune-mirencoder-1"
 
 
+WEIGHTS_SHA_KEY = "weights_sha256"
+
+
 class WeightsMismatch(MirtuneError):
     """Readable weights that belong to a different architecture (names or shapes differ)."""
+
+
+class WeightsCorrupt(MirtuneError):
+    """Weights whose bytes differ from the sha256 recorded beside them, or that hold NaN/inf values."""
+
+
+def sha256_file(path: str | os.PathLike) -> str:
+    """The sha256 (hex) of a file's bytes, read in 1 MB blocks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def record_weights_sha256(directory: str | os.PathLike, provenance: dict[str, Any]) -> dict[str, Any]:
+    """`provenance` with the sha256 of the weight file of `directory` under `weights_sha256` ({file: hex})."""
+    return {**provenance, WEIGHTS_SHA_KEY: {WEIGHTS_FILE: sha256_file(Path(directory) / WEIGHTS_FILE)}}
+
+
+def verify_weights(directory: str | os.PathLike, provenance: dict[str, Any]) -> str:
+    """"verified" when every weight file matches the sha256 its provenance records, "not recorded" when the
+    provenance records none (a model saved before checksums); WeightsCorrupt naming the file otherwise."""
+    recorded = provenance.get(WEIGHTS_SHA_KEY) if isinstance(provenance, dict) else None
+    if not recorded:
+        return "not recorded"
+    directory = Path(directory)
+    if not isinstance(recorded, dict):
+        raise WeightsCorrupt(f"{WEIGHTS_SHA_KEY} in {PROVENANCE_FILE} is not a mapping of file names to sha256",
+                             str(directory / PROVENANCE_FILE))
+    for name, expected in sorted(recorded.items()):
+        path = directory / Path(str(name)).name
+        if not path.is_file():
+            raise MirtuneError("weights file not found", str(path))
+        if sha256_file(path) != expected:
+            raise WeightsCorrupt(f"weights do not match the sha256 recorded in {PROVENANCE_FILE} (corrupt or "
+                                 "changed since they were saved); restore the file or re-train", str(path))
+    return "verified"
+
+
+def check_finite(tensors: dict[str, torch.Tensor], source: str) -> None:
+    """WeightsCorrupt naming `source` and the first tensor holding NaN or inf."""
+    for name, t in tensors.items():
+        if t.is_floating_point() and not bool(torch.isfinite(t).all()):
+            raise WeightsCorrupt(f"weights hold non-finite values (NaN or inf) in {name}", source)
 
 
 # ------------------------------------------------------------------------------------ raw tensors
@@ -174,6 +225,8 @@ class LoadedModel:
     tokenizer: Any            # IRTokenizer or None when the folder has none
     provenance: dict[str, Any]
     heads: Any = None         # PretrainingHeads when asked for and present
+    directory: str | None = None
+    weights_check: str = "not recorded"   # "verified" when the weights matched their recorded sha256
 
 
 def save_model(directory: str | os.PathLike, encoder: nn.Module, config: EncoderConfig, tokenizer: Any = None,
@@ -192,7 +245,8 @@ def save_model(directory: str | os.PathLike, encoder: nn.Module, config: Encoder
                 shutil.copyfile(tokenizer, directory / TOKENIZER_FILE)
         else:
             tokenizer.save(directory / TOKENIZER_FILE)
-    write_json(directory / PROVENANCE_FILE, provenance if provenance is not None else make_provenance(config))
+    provenance = provenance if provenance is not None else make_provenance(config)
+    write_json(directory / PROVENANCE_FILE, record_weights_sha256(directory, provenance))
     return directory
 
 
@@ -210,7 +264,11 @@ def load_model(directory: str | os.PathLike, with_heads: bool = False, device: s
     if not directory.is_dir():
         raise MirtuneError("model directory not found", str(directory))
     config = load_config(directory)
+    prov_path = directory / PROVENANCE_FILE
+    provenance = read_json(prov_path, "provenance") if prov_path.exists() else {}
     tensors = load_tensors(directory / WEIGHTS_FILE)
+    weights_check = verify_weights(directory, provenance)
+    check_finite(tensors, str(directory / WEIGHTS_FILE))
     encoder = MIREncoder(config)
     load_into(encoder, tensors, "encoder.", str(directory / WEIGHTS_FILE))
     heads = None
@@ -231,7 +289,5 @@ def load_model(directory: str | os.PathLike, with_heads: bool = False, device: s
                                f"{config.vocab_size}", str(tok_path))
     elif require_tokenizer:
         raise MirtuneError("model directory has no tokenizer.json", str(directory))
-    prov_path = directory / PROVENANCE_FILE
-    provenance = read_json(prov_path, "provenance") if prov_path.exists() else {}
     encoder.to(device).eval()
-    return LoadedModel(encoder, config, tokenizer, provenance, heads)
+    return LoadedModel(encoder, config, tokenizer, provenance, heads, str(directory), weights_check)

@@ -22,6 +22,7 @@ weights, so a re-trained encoder never reads stale vectors. Identical files (mt.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,14 +126,35 @@ def _grewe_embedder(ablation: str | None) -> Embedder:
                     row_features=grewe_features)
 
 
+WEIGHTS_SHA_KEY = "weights_sha256"  # mirtune.model.io.WEIGHTS_SHA_KEY, named here so that no torch import is needed
+
+
 def model_fingerprint(model_dir: Path) -> str:
-    """A short hash of the model files (weights and config) that identifies one trained encoder."""
+    """A short hash of the model files (weights and config) that identifies one trained encoder.
+
+    The weights' own sha256, recorded in provenance.json, is left out of the hash (it only restates the weights,
+    which are hashed already), so that recording it did not change the fingerprint the fitted heads carry."""
     h = hashlib.sha256()
     for f in sorted(model_dir.iterdir()):
         if f.is_file() and f.suffix in (".safetensors", ".json"):
             h.update(f.name.encode())
-            h.update(f.read_bytes())
+            h.update(_provenance_bytes(f) if f.name == "provenance.json" else f.read_bytes())
     return h.hexdigest()[:16]
+
+
+def _provenance_bytes(path: Path) -> bytes:
+    """provenance.json's bytes as written before `weights_sha256` was recorded in it."""
+    raw = path.read_bytes()
+    if WEIGHTS_SHA_KEY.encode() not in raw:
+        return raw
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return raw
+    if not isinstance(data, dict):
+        return raw
+    data.pop(WEIGHTS_SHA_KEY, None)
+    return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
 
 
 def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | None,

@@ -198,3 +198,40 @@ def test_native_bf16_reads_the_cpu_flags():
 
     flags = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").is_file() else ""
     assert native_bf16() == ("amx_bf16" in flags or "avx512_bf16" in flags)
+
+
+def test_corrupt_weights_stop_embed_with_one_line_and_no_output(files, model_dir, tmp_path, capsys, cli):
+    import shutil
+
+    bad = tmp_path / "bad"
+    shutil.copytree(model_dir, bad)
+    raw = bytearray((bad / "model.safetensors").read_bytes())
+    start = 8 + int.from_bytes(raw[:8], "little")
+    size = min(1 << 20, len(raw) - start)
+    raw[start:start + size] = b"\xff" * size  # NaN floats, the header still readable
+    (bad / "model.safetensors").write_bytes(bytes(raw))
+    out = tmp_path / "e.npy"
+    assert main(["embed", str(files["a.ll"]), "--model", str(bad), "-o", str(out)]) == 2
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and str(bad / "model.safetensors") in lines[0] and "sha256" in lines[0]
+    assert not out.exists()
+
+
+def test_non_finite_embeddings_are_refused(files, tmp_path, capsys, cli):
+    statements = IRModule.from_file(files["a.ll"]).statements()
+    tok = IRTokenizer.train(statements, vocab_size=300, min_frequency=1)
+    cfg = preset("tiny", tok)
+    enc = MIREncoder(cfg)
+    with torch.no_grad():
+        for p in enc.parameters():
+            p.fill_(1e30)  # finite weights whose products overflow
+    overflow = save_model(tmp_path / "overflow", enc, cfg, tok)
+    from mirtune.errors import MirtuneError
+
+    with pytest.raises(MirtuneError, match="non-finite"):
+        embed([files["a.ll"]], model_dir=overflow)
+    out = tmp_path / "e.npy"
+    assert main(["embed", str(files["a.ll"]), "--model", str(overflow), "-o", str(out)]) == 2
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "non-finite" in lines[0] and str(overflow) in lines[0]
+    assert not out.exists()

@@ -148,3 +148,79 @@ def test_model_info_command(setup, tmp_path, capsys, cli_with_model):
     assert main(["model", "info", "--model", str(target)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "corrupt or truncated weights file" in err[0]
+
+
+# ------------------------------------------------------------------ checksums and non-finite weights (#18 item 4)
+def _copy_model(model_dir, dest):
+    import shutil
+
+    shutil.copytree(model_dir, dest)
+    return dest
+
+
+def _overwrite_data(path, byte=0xFF, size=1 << 20):
+    """Write `size` bytes of `byte` into the tensor data of a safetensors file (the header stays readable)."""
+    raw = bytearray(path.read_bytes())
+    start = 8 + int.from_bytes(raw[:8], "little")
+    size = min(size, len(raw) - start)
+    raw[start:start + size] = bytes([byte]) * size
+    path.write_bytes(bytes(raw))
+
+
+def test_provenance_records_the_weights_sha256(setup):
+    import hashlib
+
+    from mirtune.model.io import verify_weights
+
+    model_dir = setup[0]
+    prov = json.loads((model_dir / "provenance.json").read_text())
+    digest = hashlib.sha256((model_dir / "model.safetensors").read_bytes()).hexdigest()
+    assert prov["weights_sha256"] == {"model.safetensors": digest}
+    assert verify_weights(model_dir, prov) == "verified"
+    assert load_model(model_dir).weights_check == "verified"
+
+
+def test_shipped_encoders_record_and_verify_their_weights():
+    from mirtune.model.io import read_json, verify_weights
+    from mirtune.paths import ASSETS_DIR
+
+    dirs = sorted(d for d in ASSETS_DIR.glob("encoder*") if (d / "model.safetensors").is_file())
+    assert dirs, "no shipped encoder"
+    for d in dirs:
+        prov = read_json(d / "provenance.json", "provenance")
+        assert set(prov["weights_sha256"]) == {"model.safetensors"}, d
+        assert verify_weights(d, prov) == "verified", d
+
+
+def test_corrupt_weights_are_refused_on_load_naming_the_file(setup, tmp_path, capsys, cli_with_model):
+    from mirtune.model.io import WeightsCorrupt
+
+    bad = _copy_model(setup[0], tmp_path / "bad")
+    _overwrite_data(bad / "model.safetensors")
+    with pytest.raises(WeightsCorrupt) as err:
+        load_model(bad)
+    line = err.value.line()
+    assert "\n" not in line and str(bad / "model.safetensors") in line and "sha256" in line
+    # `mirtune model info` says so too: one line, exit 2; a good model is reported as verified
+    assert main(["model", "info", "--model", str(bad)]) == 2
+    err_lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(err_lines) == 1 and "model.safetensors" in err_lines[0] and "sha256" in err_lines[0]
+    assert main(["model", "info", "--model", str(setup[0])]) == 0
+    assert "weights: sha256 verified" in capsys.readouterr().out
+    assert main(["model", "info", "--model", str(setup[0]), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["weights"]["check"] == "verified"
+
+
+def test_nan_weights_without_a_recorded_sha256_are_still_refused(setup, tmp_path, capsys, cli_with_model):
+    from mirtune.model.io import WeightsCorrupt
+
+    old = _copy_model(setup[0], tmp_path / "old")
+    prov = json.loads((old / "provenance.json").read_text())
+    del prov["weights_sha256"]  # a model saved before checksums were recorded
+    (old / "provenance.json").write_text(json.dumps(prov))
+    assert load_model(old).weights_check == "not recorded"
+    assert main(["model", "info", "--model", str(old)]) == 0
+    assert "NOT verified" in capsys.readouterr().out
+    _overwrite_data(old / "model.safetensors")  # 0xFFFFFFFF is a float32 NaN
+    with pytest.raises(WeightsCorrupt, match="non-finite"):
+        load_model(old)
