@@ -84,7 +84,8 @@ class Point:
     `params` are the configuration columns (also hashed into the id); `env` is how the configuration is
     applied (added to the runner's minimal environment); `columns` are extra row columns (not hashed);
     `power_w` is the power limit to hold during the run (None: leave it alone). `group` names the points
-    that share a reference checksum: the one with `is_default` runs first.
+    that share a reference checksum: the one with `is_default` runs first. `variant` tells apart runs of one
+    program that differ in how it is run (see `point_id`).
     """
 
     sweep: str
@@ -99,23 +100,28 @@ class Point:
     power_w: float | None = None
     args: tuple[str, ...] = ()
     columns: dict[str, Any] = field(default_factory=dict)
+    variant: str = ""
 
     @property
     def group(self) -> str:
-        return f"{self.program}\x00{self.program_sha256}\x00{self.input_size}"
+        return f"{self.program}\x00{self.program_sha256}\x00{self.input_size}\x00{self.variant}"
 
     @property
     def point_id(self) -> str:
         return point_id(self.sweep, self.program, self.program_sha256, self.input_size, self.params,
-                        self.is_default)
+                        self.is_default, self.variant)
 
 
 def point_id(sweep: str, program: str, program_sha256: str, input_size: int, params: Mapping[str, Any],
-             is_default: bool) -> str:
-    """Stable id of a point: a hash of the sweep, the program (name and source), the input and the config."""
-    blob = json.dumps({"sweep": sweep, "program": program, "sha256": program_sha256, "input": input_size,
-                       "params": {k: params[k] for k in sorted(params)}, "default": is_default},
-                      sort_keys=True, default=str)
+             is_default: bool, variant: str = "") -> str:
+    """Stable id of a point: a hash of the sweep, the program (name and source), the input and the config.
+    `variant` (how a user's program is run: its arguments, input files, flags, check) enters only when set, so
+    the ids of the collectors' own points never change."""
+    d = {"sweep": sweep, "program": program, "sha256": program_sha256, "input": input_size,
+         "params": {k: params[k] for k in sorted(params)}, "default": is_default}
+    if variant:
+        d["variant"] = variant
+    blob = json.dumps(d, sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
@@ -261,7 +267,7 @@ def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: 
         cmd = [res.exe, *point.args]
         kwargs = dict(repeats=settings["repeats"], warmup=settings["warmup"], limits=settings["limits"],
                       reference=reference, rtol=settings["rtol"], report=settings.get("report"),
-                      gpu_index=gpu_index)
+                      gpu_index=gpu_index, check=settings.get("check"), inputs=settings.get("inputs"))
         if point.power_w is None:
             m = measure(cmd, env, **kwargs)
         else:

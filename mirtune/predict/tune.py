@@ -1,0 +1,743 @@
+"""Predictor-seeded online tuning on Ray Tune, measuring real runs of a user's program: what `mirtune tune` runs.
+
+    result = tune_program(Program(Path("app.c"), args=("input.txt", "100")), task="openmp", budget=12)
+
+1. The program is an ordinary one: its arguments, its input files (written into each run's private working
+   folder), its build flags, and an output check (`collectors.check`: by default the whole stdout, numbers
+   within a tolerance, lines that change between the default's own runs left out).
+2. The default configuration is measured first, on a node that may time runs: its answer is the reference every
+   other configuration must reproduce, and a program that fails there stops the tuning with one line.
+3. A Ray Tune `Tuner` then spends the rest of the budget: the predictor's top-K (`mirtune recommend`) are the
+   first trials (`points_to_evaluate`), then Optuna's TPE (through `OptunaSearch`) proposes the others. A
+   configuration is measured against the default in interleaved rounds (default, candidate, candidate, default,
+   ...), and its score is the median of the per-round ratios default time / its time, so that drift over minutes
+   cancels. A configuration that crashes, hangs or answers wrongly scores 0 and can never win.
+4. Every measurement becomes a row in the collectors' schema, written to the output folder as soon as it arrives
+   (so Ctrl-C loses none, and `mirtune fit` can refit on them). Re-running the same command reads them back: a
+   configuration already measured is never measured again, and counts against the budget.
+
+Each trial asks Ray for one unit of the timed-run resource, so there is never more than one timed run per node;
+`parallel` trials run at once across the nodes. The budget counts distinct configurations measured, the default
+included.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from collectors.check import OutputCheck
+from mirtune.errors import MirtuneError, UsageError
+
+TASKS = ("openmp", "vectorize")
+SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
+MAX_INPUT_BYTES = 256 << 20
+METRIC = "speedup"
+
+
+@dataclass(frozen=True)
+class Program:
+    """A user's program as it is built and run.
+
+    `args` are passed as they are (relative paths resolve in the run's private working folder, where `inputs`
+    are written under their own names); `cflags` are added to clang's command line; `line` is the loop to
+    vectorize (task vectorize; else the MIRTUNE_LOOP_PRAGMA markers).
+    """
+
+    source: Path
+    args: tuple[str, ...] = ()
+    inputs: tuple[str, ...] = ()
+    cflags: tuple[str, ...] = ()
+    check: OutputCheck = OutputCheck("stdout", rtol=1e-6)
+    timeout_s: float = 300.0
+    line: int | None = None
+
+
+def _read_inputs(paths: Sequence[str]) -> dict[str, bytes]:
+    """name -> bytes of the input files and folders (a folder keeps its name and its tree)."""
+    files: dict[str, bytes] = {}
+    total = 0
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            raise UsageError("input file not found", str(p))
+        members = [(p.name, p)] if p.is_file() else \
+            [(f"{p.name}/{f.relative_to(p).as_posix()}", f) for f in sorted(p.rglob("*")) if f.is_file()]
+        for name, f in members:
+            if name in files:
+                raise UsageError(f"two inputs are named {name!r}; rename one")
+            files[name] = f.read_bytes()
+            total += len(files[name])
+            if total > MAX_INPUT_BYTES:
+                raise UsageError(f"the input files exceed {MAX_INPUT_BYTES >> 20} MiB (they are copied into every "
+                                 "run's private folder and sent to every node)")
+    return files
+
+
+def prepare_program(program: Program) -> tuple[Program, dict[str, bytes], list[str]]:
+    """Check a program before anything runs; (program, input files, notes).
+
+    An argument that names an existing file which is not among the inputs is added to them and rewritten to its
+    name (the program runs in a private folder, where it would not find it), with a note that says so.
+    """
+    src = program.source
+    if not src.exists():
+        raise UsageError("no such file", str(src))
+    if not src.is_file() or src.suffix not in SOURCE_SUFFIXES:
+        raise UsageError(f"not a C/C++ source file ({', '.join(SOURCE_SUFFIXES)})", str(src))
+    data = src.read_bytes()
+    if b"\0" in data[:8192]:
+        raise UsageError("a binary file, not a C/C++ source", str(src))
+    if not data.strip():
+        raise UsageError("empty source file", str(src))
+    if not (program.timeout_s > 0 and math.isfinite(program.timeout_s)):
+        raise UsageError("--timeout must be a positive number of seconds")
+    notes: list[str] = []
+    inputs = list(program.inputs)
+    names = {Path(i).name for i in inputs}
+    args = []
+    for a in program.args:
+        p = Path(a)
+        if a and not a.startswith("-") and p.is_file() and p.name not in names and p.resolve() != src.resolve():
+            inputs.append(a)
+            names.add(p.name)
+            notes.append(f"argument {a!r} names a file: it is copied into each run's private folder as "
+                         f"{p.name!r}")
+            a = p.name
+        elif a and not a.startswith("-") and Path(a).is_absolute() and p.exists() and p.name in names:
+            a = p.name
+        args.append(a)
+    files = _read_inputs(inputs)
+    prog = Program(src, tuple(args), tuple(inputs), tuple(program.cflags), program.check, program.timeout_s,
+                   program.line)
+    return prog, files, notes
+
+
+def variant_of(program: Program, files: dict[str, bytes]) -> str:
+    """What tells apart two ways of running one source: arguments, input contents, flags, check, loop line."""
+    return json.dumps({"args": list(program.args),
+                       "inputs": {k: hashlib.sha256(v).hexdigest()[:16] for k, v in sorted(files.items())},
+                       "cflags": list(program.cflags), "check": [program.check.kind, program.check.arg],
+                       "line": program.line}, sort_keys=True)
+
+
+# --------------------------------------------------------------------------------------------- the space
+
+
+def dimensions(task: str) -> dict[str, Any]:
+    """The tunable dimensions of a task (collectors' definitions; the power limit is not tuned here)."""
+    if task == "openmp":
+        from collectors.openmp import DIMENSIONS
+
+        return {k: v for k, v in DIMENSIONS.items() if k != "power"}
+    from collectors.vectorize import DIMENSIONS
+
+    return dict(DIMENSIONS)
+
+
+def search_space(task: str, cores: int, space: Sequence[str] | str | None = None) -> dict[str, tuple[Any, ...]]:
+    """Parameter -> values: the task's space on a node with `cores` (threads: 1 .. all cores), narrowed by
+    `--space key=v1,v2` items (UsageError for an unknown parameter or value)."""
+    from collectors.space import parse_space, resolve
+
+    dims = dimensions(task)
+    restrict = parse_space(space, dims)
+    values = resolve(dims, restrict)
+    if task == "openmp" and "threads" not in restrict:
+        from collectors.openmp import thread_counts
+
+        values["threads"] = thread_counts(cores)
+    return dict(values)
+
+
+def config_key(params: dict[str, Any], space: dict[str, tuple[Any, ...]]) -> tuple:
+    """A configuration's identity: its values in the space's parameter order."""
+    return tuple(params.get(k) for k in space)
+
+
+def all_configs(space: dict[str, tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """Every configuration of the space, in grid order."""
+    import itertools
+
+    return [dict(zip(space, vals)) for vals in itertools.product(*space.values())]
+
+
+def config_label(params: dict[str, Any] | None) -> str:
+    """`threads=2 schedule=dynamic chunk=8`, or `default`."""
+    if params is None:
+        return "default"
+    return " ".join(f"{k}={v}" for k, v in params.items())
+
+
+# --------------------------------------------------------------------------------------------- the plan
+
+
+@dataclass
+class TunePlan:
+    """How each configuration of one program is built, applied and stored (picklable: it travels to the nodes)."""
+
+    task: str
+    program: Program
+    files: dict[str, bytes]
+    space: dict[str, tuple[Any, ...]]
+    cores: int
+    name: str
+    sha256: str
+    text: str
+    variant: str
+    build_columns: dict[str, Any] = field(default_factory=dict)
+
+    def build_spec(self, params: dict[str, Any] | None):
+        """The BuildSpec of a configuration (None: the default)."""
+        from collectors.runner import BuildSpec
+
+        src = self.program.source
+        common = dict(name=self.name, suffix=src.suffix, opt=2, extra=self.program.cflags,
+                      include_dirs=(str(src.parent.resolve()),))
+        if self.task == "openmp":
+            return BuildSpec(source=self.text, openmp=True, **common)
+        if params is None:
+            return BuildSpec(source=self.program.source.read_text(errors="replace"), **common)
+        return BuildSpec(source=_with_pragma(self.text, params, self.program.line), **common)
+
+    def env(self, params: dict[str, Any] | None) -> dict[str, Any]:
+        """The environment that applies a configuration."""
+        if self.task != "openmp":
+            return {}
+        if params is None:
+            return {"OMP_NUM_THREADS": self.cores}
+        return {"OMP_NUM_THREADS": params["threads"], "OMP_SCHEDULE": f"{params['schedule']},{params['chunk']}"}
+
+    def point(self, params: dict[str, Any] | None):
+        """The dataset point of a configuration (None: the default)."""
+        from collectors.sweep import Point
+
+        if self.task == "openmp":
+            row_params = {"power_w": None, "threads": self.cores, "schedule": "static", "chunk": None} \
+                if params is None else {"power_w": None, **params}
+            env = self.env(params)
+            cols = {"omp_schedule": env.get("OMP_SCHEDULE"), "power_reason": "not tuned by mirtune tune"}
+        else:
+            row_params = {"vf": None, "if": None} if params is None else dict(params)
+            cols = {"pragma": None if params is None else _pragma_text(params)}
+        cols.update({"variant": self.variant, "run_args": list(self.program.args), "check": self.program.check.kind,
+                     "tool": "mirtune tune"})
+        return Point(sweep=self.task, program=self.name, program_path=str(self.program.source.resolve()),
+                     program_sha256=self.sha256, input_size=0, params=row_params, is_default=params is None,
+                     env=self.env(params), build_key=self.build_spec(params).key(), args=self.program.args,
+                     columns=cols, variant=self.variant)
+
+
+def _pragma_text(params: dict[str, Any]) -> str:
+    from mirtune.tasks.vectorize import pragma
+
+    return pragma(int(params["vf"]), int(params["if"]))
+
+
+def _with_pragma(text: str, params: dict[str, Any], line: int | None) -> str:
+    from mirtune.commands.apply import apply_loop_pragma
+
+    return apply_loop_pragma(text, int(params["vf"]), int(params["if"]), line)[0]
+
+
+def make_plan(task: str, program: Program, files: dict[str, bytes], cores: int,
+              space: Sequence[str] | str | None = None) -> TunePlan:
+    """The plan of one tuning; UsageError for a bad space, MirtuneError when nothing can be tuned."""
+    if task not in TASKS:
+        raise UsageError(f"unknown task {task!r} for tune; choose from {', '.join(TASKS)}")
+    values = search_space(task, cores, space)
+    source = program.source.read_text(errors="replace")
+    text, cols = source, {}
+    if task == "openmp":
+        from collectors.openmp import rewrite_for_runtime_schedule
+
+        text, cols, failure = rewrite_for_runtime_schedule(source)
+        if failure:
+            raise MirtuneError(failure, str(program.source))
+        if cols.get("tunable_loops") == 0:
+            raise MirtuneError("no worksharing loop that OMP_SCHEDULE can reach: only the thread count would "
+                               "change; nothing for the openmp task to tune", str(program.source))
+    else:
+        _with_pragma(source, {"vf": 1, "if": 1}, program.line)  # UsageError when there is no loop to tune
+    return TunePlan(task=task, program=program, files=files, space=values, cores=cores, name=program.source.stem,
+                    sha256=hashlib.sha256(source.encode()).hexdigest(), text=text,
+                    variant=variant_of(program, files), build_columns=cols)
+
+
+def columns(task: str) -> dict[str, Any]:
+    """The Parquet columns of a tuning's rows: the sweep's own, and the tuning's."""
+    import pyarrow as pa
+
+    if task == "openmp":
+        from collectors.openmp import COLUMNS
+    else:
+        from collectors.vectorize import COLUMNS
+    return {**COLUMNS, "variant": pa.string(), "run_args": pa.list_(pa.string()), "check": pa.string(),
+            "tool": pa.string(), "paired_default_s": pa.list_(pa.float64()), METRIC: pa.float64()}
+
+
+# --------------------------------------------------------------------------------------------- measuring
+
+
+def paired_measurement(default_cmd: Sequence[str], default_env: dict[str, Any], cmd: Sequence[str],
+                       env: dict[str, Any], *, rounds: int, warmup: int, limits, check: OutputCheck,
+                       reference: str, inputs: dict[str, bytes]):
+    """Measure a configuration beside the default in interleaved rounds; (measurement, default times, speedup).
+
+    Round r runs the default and the configuration once each (the order alternates); the speedup is the median
+    of the rounds' default time / configuration time. The first failing run of the configuration ends it with
+    its status; a failing default run (the default passed before) ends it as `crash` with that reason.
+    """
+    from collectors.runner import Measurement, measure, spread
+
+    cand: list[float] = []
+    base: list[float] = []
+    last = None
+    user, system, rss = [], [], []
+    for r in range(warmup + rounds):
+        order = ("default", "candidate") if r % 2 == 0 else ("candidate", "default")
+        for which in order:
+            c, e = (default_cmd, default_env) if which == "default" else (cmd, env)
+            m = measure(c, e, repeats=1, warmup=0, limits=limits, check=check, reference=reference, inputs=inputs)
+            if m.status != "ok":
+                if which == "default":
+                    m.status, m.reason = "crash", f"the default configuration failed beside it: {m.reason}"
+                return m, base, None
+            if r >= warmup:
+                (base if which == "default" else cand).append(m.runtimes_s[0])
+            if which == "candidate":
+                last = m
+                user.append(m.user_s or 0.0)
+                system.append(m.sys_s or 0.0)
+                if m.peak_rss_kib is not None:
+                    rss.append(m.peak_rss_kib)
+    out = Measurement(status="ok", runtimes_s=cand, median_s=statistics.median(cand), cv=spread(cand),
+                      checksum=last.checksum, reference_checksum=reference, exit_code=0,
+                      peak_rss_kib=max(rss) if rss else None, user_s=statistics.fmean(user),
+                      sys_s=statistics.fmean(system), telemetry=last.telemetry)
+    speedup = statistics.median(b / c for b, c in zip(base, cand) if c > 0)
+    return out, base, speedup
+
+
+def _installed(plan: TunePlan, params: dict[str, Any] | None, builds: dict[str, dict[str, Any]],
+               cache_dir: str | None):
+    """Build (or find) a configuration's binary on this node; (BuildResult, the build's row fields)."""
+    from collectors.runner import build, install
+
+    spec = plan.build_spec(params)
+    shipped = builds.get(spec.key())
+    if shipped is not None:
+        res = install(spec, shipped.get("exe_bytes"), shipped.get("tag"), cache_dir)
+    else:
+        res = build(spec, cache_dir)
+    return res, {"seconds": res.seconds, "cached": res.cached}
+
+
+def _node_id() -> str | None:
+    try:
+        import ray
+
+        return ray.get_runtime_context().get_node_id() if ray.is_initialized() else None
+    except Exception:
+        return None
+
+
+def measure_config(ctx: dict[str, Any], params: dict[str, Any] | None) -> dict[str, Any]:
+    """Measure one configuration (None: the default, alone) on this node; the dataset row, with its speedup."""
+    from collectors.host import host_info
+    from collectors.runner import failed, measure
+    from collectors.sweep import _row
+
+    plan: TunePlan = ctx["plan"]
+    s = ctx["settings"]
+    point = plan.point(params)
+    res, binfo = _installed(plan, params, ctx["builds"], s.get("cache_dir"))
+    paired: list[float] = []
+    speedup = None
+    if res.status != "ok" or res.exe is None:
+        m = failed("build_failed", res.reason)
+    elif params is None:
+        m = measure([res.exe, *plan.program.args], plan.env(None), repeats=s["repeats"], warmup=s["warmup"],
+                    limits=s["limits"], check=plan.program.check, inputs=plan.files)
+        speedup = 1.0 if m.status == "ok" else None
+    else:
+        dres, _ = _installed(plan, None, ctx["builds"], s.get("cache_dir"))
+        if dres.status != "ok" or dres.exe is None:
+            raise MirtuneError(f"the default configuration's binary is missing on this node: {dres.reason}")
+        m, paired, speedup = paired_measurement(
+            [dres.exe, *plan.program.args], plan.env(None), [res.exe, *plan.program.args], plan.env(params),
+            rounds=s["repeats"], warmup=s["warmup"], limits=s["limits"], check=plan.program.check,
+            reference=ctx["reference"], inputs=plan.files)
+    row = _row(point, m, binfo, plan.build_columns, s, host_info().row(), _node_id())
+    row["paired_default_s"] = paired
+    row[METRIC] = speedup
+    return row
+
+
+def _trainable(config: dict[str, Any], ctx: dict[str, Any]) -> None:
+    """One Ray Tune trial: measure the configuration, report its speedup (0 when it failed) and its row."""
+    from ray import tune
+
+    row = measure_config(ctx, dict(config))
+    score = row[METRIC] if row["status"] == "ok" and row[METRIC] is not None else 0.0
+    tune.report({METRIC: float(score), "row_json": json.dumps(row, default=_json_default)})
+
+
+def _json_default(v: Any) -> Any:
+    if hasattr(v, "item"):
+        return v.item()
+    if hasattr(v, "tolist"):
+        return v.tolist()
+    return str(v)
+
+
+# --------------------------------------------------------------------------------------------- the search
+
+
+def _known_points_searcher(inner, known: dict[tuple, float], space: dict[str, tuple[Any, ...]]):
+    """A Ray Tune Searcher around `inner` that never hands out a configuration already measured: those are told
+    to `inner` with their known score, and it is asked again (after 50 repeats, the first unmeasured
+    configuration in grid order is taken). FINISHED once every configuration is known."""
+    from ray.tune.search import Searcher
+
+    class KnownPointsSearcher(Searcher):
+        def __init__(self) -> None:
+            super().__init__(metric=METRIC, mode="max")
+            self.inner = inner
+            self.known = known
+            self.grid = all_configs(space)
+            self.issued: dict[str, tuple[str | None, dict[str, Any]]] = {}
+            self.pending: set[tuple] = set()
+            self.n = 0
+
+        def set_search_properties(self, metric, mode, config, **spec) -> bool:
+            return self.inner.set_search_properties(metric, mode, config, **spec)
+
+        def suggest(self, trial_id: str):
+            taken = set(self.known) | self.pending
+            if all(config_key(c, space) in taken for c in self.grid):
+                return Searcher.FINISHED
+            for _ in range(50):
+                self.n += 1
+                inner_id = f"{trial_id}-{self.n}"
+                cfg = self.inner.suggest(inner_id)
+                if cfg is None or cfg == Searcher.FINISHED:
+                    break
+                key = config_key(cfg, space)
+                if key in self.known:
+                    self.inner.on_trial_complete(inner_id, {METRIC: self.known[key]})
+                    continue
+                if key in self.pending:  # running now: no score yet, tell it nothing useful
+                    self.inner.on_trial_complete(inner_id, None, error=True)
+                    continue
+                self.issued[trial_id] = (inner_id, cfg)
+                self.pending.add(key)
+                return cfg
+            cfg = next(c for c in self.grid if config_key(c, space) not in taken)
+            self.issued[trial_id] = (None, cfg)
+            self.pending.add(config_key(cfg, space))
+            return dict(cfg)
+
+        def save(self, checkpoint_path: str) -> None:
+            """Nothing to save: the measurements in the output folder are the state a rerun resumes from."""
+
+        def restore(self, checkpoint_path: str) -> None:
+            """See `save`."""
+
+        def on_trial_complete(self, trial_id: str, result=None, error: bool = False) -> None:
+            inner_id, cfg = self.issued.pop(trial_id, (None, None))
+            if cfg is None:
+                return
+            key = config_key(cfg, space)
+            self.pending.discard(key)
+            if result is not None and METRIC in result:
+                self.known[key] = float(result[METRIC])
+            if inner_id is not None:
+                self.inner.on_trial_complete(inner_id, result, error=error)
+            elif key in self.known:
+                self.inner.add_evaluated_point(cfg, self.known[key])
+
+    return KnownPointsSearcher()
+
+
+def _row_sink(writer, on_row: Callable[[dict[str, Any]], None]):
+    """A Tune callback (it runs in the driver) that writes every trial's row as it arrives."""
+    from ray.tune import Callback
+
+    class RowSink(Callback):
+        def on_trial_result(self, iteration, trials, trial, result, **info) -> None:
+            text = result.get("row_json")
+            if not text:
+                return
+            row = json.loads(text)
+            writer.add(row)
+            writer.flush()
+            on_row(row)
+
+    return RowSink()
+
+
+# --------------------------------------------------------------------------------------------- the driver
+
+
+@dataclass
+class TuneResult:
+    """What a tuning found: the best configuration measured, its speedup, and every measurement."""
+
+    input: str
+    task: str
+    best: dict[str, Any] | None
+    label: str
+    speedup: float
+    apply: list[str]
+    measured: list[dict[str, Any]]
+    runs_now: int
+    runs_before: int
+    budget: int
+    seeds: list[dict[str, Any]]
+    out_dir: str
+    notes: list[str] = field(default_factory=list)
+    check: str = ""
+    volatile_lines: list[int] = field(default_factory=list)
+    interrupted: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        from dataclasses import asdict
+
+        return asdict(self)
+
+
+def _seeds(task: str, program: Program, space: dict[str, tuple[Any, ...]], k: int,
+           heads: str | None, notes: list[str]) -> list[dict[str, Any]]:
+    """The predictor's top-k configurations (the default left out), as points of `space`."""
+    from mirtune.predict.recommend import recommend
+
+    if k <= 0:
+        return []
+    rec = recommend(program.source, task, top=k + 1, heads=heads)
+    notes.extend(n for n in rec.notes if "held-out" not in n)
+    out = []
+    for entry in rec.top:
+        if entry["label"] == "default":
+            continue
+        cfg = {p: entry.get(p) for p in space}
+        if all(cfg[p] in space[p] for p in space) and cfg not in out:
+            out.append(cfg)
+    return out[:k]
+
+
+def _known_results(plan: TunePlan, rows) -> dict[tuple, float]:
+    """Configurations of `plan` already measured in `rows` (a DataFrame): key -> score (0 for a failure)."""
+    if not len(rows):
+        return {}
+    by_id = {r["point_id"]: r for r in rows.to_dict("records")}
+    known = {}
+    for cfg in all_configs(plan.space):
+        r = by_id.get(plan.point(cfg).point_id)
+        if r is not None:
+            s = r.get(METRIC)
+            known[config_key(cfg, plan.space)] = float(s) if r["status"] == "ok" and s == s and s is not None else 0.0
+    return known
+
+
+def _probe_cores() -> int:
+    """Logical cores of a node that may time runs (where the trials will run)."""
+    import ray
+
+    from collectors.host import logical_cores
+    from mirtune.cluster import TIMED_RUN_RESOURCE
+
+    return int(ray.get(ray.remote(logical_cores).options(num_cpus=0, resources={TIMED_RUN_RESOURCE: 1}).remote()))
+
+
+def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, parallel: int = 1,
+                 out_dir: str | os.PathLike | None = None, top_k: int = 3, seed: int = 0,
+                 space: Sequence[str] | str | None = None, repeats: int = 3, warmup: int = 1,
+                 heads: str | None = None, address: str | None = None, cache_dir: str | None = None,
+                 log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True)) -> TuneResult:
+    """Tune one program (see the module doc); MirtuneError with one line when it cannot."""
+    import ray
+
+    from collectors.runner import RunLimits, build
+    from collectors.sweep import PartWriter, _DirLock, ensure_ray, read_rows, schema_for, timed_capacity
+    from mirtune.cluster import TIMED_RUN_RESOURCE, shutdown_ray
+
+    if task not in TASKS:
+        raise UsageError(f"unknown task {task!r} for tune; choose from {', '.join(TASKS)}")
+    if budget < 1:
+        raise UsageError("--budget must be at least 1 (the default configuration is the first run)")
+    if parallel < 1 or top_k < 0 or repeats < 1 or warmup < 0:
+        raise UsageError("--parallel and --repeats must be at least 1, --top-k and --warmup at least 0")
+    program, files, notes = prepare_program(program)
+    dimensions_ok = search_space(task, 1, space)  # an unknown parameter fails here, before Ray starts
+    del dimensions_ok
+    out = Path(out_dir) if out_dir else Path("tune-out") / program.source.stem
+    if out.exists() and not out.is_dir():
+        raise UsageError("--out must be a folder (Parquet part files are written into it)", str(out))
+    started = ensure_ray(address)
+    try:
+        capacity = timed_capacity()
+        if parallel > capacity:
+            notes.append(f"--parallel {parallel}: the cluster can time {capacity} run(s) at once; using {capacity}")
+            parallel = capacity
+        cores = _probe_cores()
+        plan = make_plan(task, program, files, cores, space)
+        n_space = len(all_configs(plan.space))
+        seeds = _seeds(task, program, plan.space, top_k, heads, notes)
+        out.mkdir(parents=True, exist_ok=True)
+        with _DirLock(out):
+            rows = read_rows(out)
+            writer = PartWriter(out, schema_for(columns(task)), 1, 0.0)
+            settings = {"repeats": repeats, "warmup": warmup, "rtol": program.check.rtol,
+                        "limits": RunLimits(timeout_s=program.timeout_s), "cache_dir": cache_dir}
+            default_id = plan.point(None).point_id
+            old_default = [r for r in rows.to_dict("records") if r["point_id"] == default_id] if len(rows) else []
+            builds: dict[str, dict[str, Any]] = {}
+            if task == "openmp":  # one binary serves every configuration: build it once, ship it to the nodes
+                res = build(plan.build_spec(None), cache_dir)
+                if res.status != "ok":
+                    raise MirtuneError(f"the program does not build: {res.reason}", str(program.source))
+                builds[res.key] = {"exe_bytes": Path(res.exe).read_bytes(), "tag": res.tag}
+            runs_now = 0
+            if old_default and old_default[-1]["status"] == "ok":
+                default_row = old_default[-1]
+                log(f"default configuration: measured before ({default_row['median_s']:.3f}s), read from {out}")
+            else:
+                log(f"measuring the default configuration ({settings['warmup']} warm-up + {repeats} runs; "
+                    f"checking {program.check.describe()})")
+                ctx0 = {"plan": plan, "settings": settings, "builds": builds, "reference": None}
+                remote = ray.remote(measure_config).options(num_cpus=1, resources={TIMED_RUN_RESOURCE: 1},
+                                                            max_retries=2)
+                default_row = ray.get(remote.remote(ctx0, None))
+                writer.add(default_row)
+                writer.flush()
+                runs_now += 1
+            if default_row["status"] != "ok":
+                raise MirtuneError(f"the default configuration ended as {default_row['status']} "
+                                   f"({default_row['reason']}): nothing to compare against (its row is in {out})",
+                                   str(program.source))
+            reference = default_row["checksum"]
+            volatile = program.check.volatile_lines(reference)
+            if volatile:
+                notes.append(f"output line(s) {', '.join(map(str, volatile[:8]))} change between runs of the default "
+                             "configuration: left out of the check")
+            known = _known_results(plan, rows)
+            runs_before = len(known) + (0 if runs_now else 1)
+            remaining = min(budget - 1 - len(known), n_space - len(known))
+            seeds_left = [s for s in seeds if config_key(s, plan.space) not in known]
+            if 0 < remaining < len(seeds_left):
+                notes.append(f"the budget leaves room for {remaining} of the predictor's {len(seeds_left)} "
+                             "suggestions; the best-ranked are run")
+                seeds_left = seeds_left[:remaining]
+            interrupted = False
+            if remaining > 0:
+                ctx = {"plan": plan, "settings": settings, "builds": builds, "reference": reference}
+                new_rows, interrupted = _run_tuner(plan, ctx, known, seeds_left, remaining, parallel, seed,
+                                                   writer, log, len(known) + 1, budget)
+                runs_now += len(new_rows)
+            else:
+                log(f"nothing left to measure: {len(known) + 1} configuration(s) measured before "
+                    f"(budget {budget}, space {n_space + 1})")
+        rows = read_rows(out)
+        return _result(plan, rows, seeds, runs_now, runs_before, budget, out, notes, volatile, interrupted)
+    finally:
+        if started:
+            shutdown_ray()
+
+
+def _run_tuner(plan: TunePlan, ctx: dict[str, Any], known: dict[tuple, float], seeds: list[dict[str, Any]],
+               remaining: int, parallel: int, seed: int, writer, log: Callable[[str], None], done_before: int,
+               budget: int) -> tuple[list[dict[str, Any]], bool]:
+    """Run the Ray Tune experiment for `remaining` new configurations; (rows it measured, interrupted)."""
+    os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")  # verbose=0 then means silent (no experiment box)
+    import optuna
+    from ray import tune
+    from ray.tune.search import ConcurrencyLimiter
+    from ray.tune.search.optuna import OptunaSearch
+
+    from mirtune.cluster import TIMED_RUN_RESOURCE
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    dists = {k: optuna.distributions.CategoricalDistribution(list(v)) for k, v in plan.space.items()}
+    inner = OptunaSearch(space=dists, metric=METRIC, mode="max", points_to_evaluate=seeds or None, seed=seed)
+    for k, score in known.items():
+        inner.add_evaluated_point(dict(zip(plan.space, k)), score)
+    searcher = ConcurrencyLimiter(_known_points_searcher(inner, dict(known), plan.space), max_concurrent=parallel)
+    new_rows: list[dict[str, Any]] = []
+    best = [max(known.values(), default=1.0)]
+
+    def on_row(row: dict[str, Any]) -> None:
+        new_rows.append(row)
+        params = {k: row.get(k) for k in plan.space}
+        s = row.get(METRIC)
+        ok = row["status"] == "ok" and s is not None
+        best[0] = max(best[0], s if ok else 0.0)
+        what = f"{s:.3f}x over the default" if ok else f"{row['status']}: {row['reason']}"
+        seeded = " (predictor)" if params in seeds else ""
+        log(f"[{done_before + len(new_rows)}/{budget}] {config_label(params)}{seeded}: {what}; "
+            f"best so far {best[0]:.3f}x")
+
+    trainable = tune.with_resources(tune.with_parameters(_trainable, ctx=ctx), {"cpu": 1, TIMED_RUN_RESOURCE: 1})
+    with tempfile.TemporaryDirectory(prefix="mirtune-tune-") as storage:
+        tuner = tune.Tuner(
+            trainable,
+            tune_config=tune.TuneConfig(search_alg=searcher, num_samples=remaining, metric=METRIC, mode="max"),
+            run_config=tune.RunConfig(name="mirtune-tune", storage_path=storage, verbose=0, log_to_file=False,
+                                      callbacks=[_row_sink(writer, on_row)],
+                                      failure_config=tune.FailureConfig(max_failures=2)))
+        grid = tuner.fit()
+        errors = [r.error for r in grid if r.error is not None]
+        interrupted = len(new_rows) + len(errors) < remaining  # stopped (Ctrl-C) before the budget was spent
+        if errors:
+            log(f"{len(errors)} trial(s) failed after retries (not the program's answer; rerun to retry): "
+                f"{type(errors[0]).__name__}: {str(errors[0]).strip().splitlines()[-1][:200]}")
+    return new_rows, interrupted
+
+
+def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, runs_before: int, budget: int,
+            out: Path, notes: list[str], volatile: list[int], interrupted: bool) -> TuneResult:
+    """The answer, from every row of this program variant in the output folder."""
+    from mirtune.predict.predictor import task_module
+
+    ids = {plan.point(c).point_id: c for c in all_configs(plan.space)}
+    measured = []
+    for r in (rows.to_dict("records") if len(rows) else []):
+        cfg = ids.get(r["point_id"])
+        if cfg is None:
+            continue
+        s = r.get(METRIC)
+        ok = r["status"] == "ok" and s is not None and s == s
+        measured.append({**cfg, "label": config_label(cfg), METRIC: round(float(s), 4) if ok else 0.0,
+                         "median_s": r.get("median_s"), "status": r["status"], "reason": r["reason"]})
+    measured.sort(key=lambda m: -m[METRIC])
+    mod = task_module(plan.task)
+    winner = measured[0] if measured and measured[0][METRIC] > 1.0 else None
+    if winner is None:
+        best, label, speedup = None, "default", 1.0
+        apply = mod.how_to_apply({}, True, False, None) if plan.task == "openmp" else mod.how_to_apply({}, True, None)
+    else:
+        best = {k: winner[k] for k in plan.space}
+        label, speedup = winner["label"], winner[METRIC]
+        params = mod.parameters(best, None, plan.cores) if plan.task == "openmp" else mod.parameters(best)
+        if plan.task == "openmp":
+            apply = mod.how_to_apply(params, False, _already_runtime(plan), str(plan.program.source))
+        else:
+            apply = mod.how_to_apply(params, False, str(plan.program.source))
+    return TuneResult(input=str(plan.program.source), task=plan.task, best=best, label=label,
+                      speedup=round(float(speedup), 4), apply=apply, measured=measured, runs_now=runs_now,
+                      runs_before=runs_before, budget=budget, seeds=seeds, out_dir=str(out), notes=notes,
+                      check=plan.program.check.describe(), volatile_lines=volatile, interrupted=interrupted)
+
+
+def _already_runtime(plan: TunePlan) -> bool:
+    """Whether the user's source already lets OMP_SCHEDULE reach its loops (no rewrite needed to apply)."""
+    return plan.text == plan.program.source.read_text(errors="replace")
