@@ -10,15 +10,22 @@ Running: `run_once()` starts the binary with `subprocess` (no shell) in a fresh 
 process group (not its own session: see below), with a minimal environment, RLIMIT_CORE=0, an address-space limit, a CPU-time limit
 (a backstop should the timer itself die), an output-size limit and PR_SET_PDEATHSIG=SIGKILL (the program
 dies with the worker that started it). Output goes to files, not pipes, so a grandchild that keeps a stream
-open cannot stall the collector. A timer kills the whole process group at the timeout; the group is killed
-after every run, so a program's stray grandchildren never outlive it.
+open cannot stall the collector. A timer kills everything the run started at the timeout, and the process group
+is killed after every run, so a program's stray grandchildren never outlive it, not even one that left the group
+or the session (setsid, a daemon's double fork): the launcher (below) is a child subreaper that kills whatever
+the program left behind once it has ended, and at a timeout every descendant is found through /proc (psutil)
+and killed, round after round, before the group (`_killpg`). (Without a launcher, no clang, the child of a
+program that ended normally after calling setsid() is no longer anyone's to find: only the group is killed.)
 
 Why not a new session: with the kernel's autogroup scheduling (on by default in most distributions), a new
 session is a new scheduling group, and on a machine shared with other work a program in a fresh group ran
 1.4-1.6x slower than the same program run bare (benchmarks/bench_collect.py). A new process group keeps the
 caller's scheduling group, still receives no terminal signals, and is killed as a whole just the same.
 
-The program is started through a 50-line C launcher (built once per node with clang, like the programs):
+The program is started through a small C launcher (built once per node with clang, like the programs, into a
+folder only this user can write, $TMPDIR/mirtune-<uid> with mode 0700, or a fresh private folder when that name
+is someone else's or open to others; the binary's name carries its SHA-256, and owner, mode and digest are
+checked before every use, so a file planted there is never run):
 the launcher forks the program, waits for it with wait4 and writes the program's wait status, wall time
 (CLOCK_MONOTONIC from just before the program's exec, read in the child, to its reaping) and rusage to a file.
 (Reading the start in the launcher instead, once the exec is done, made runs look up to 1000x faster on a
@@ -351,7 +358,52 @@ def _preexec(limits: RunLimits):
     return child
 
 
+def _unreaped_child(pid: int) -> bool:
+    """True while `pid` is a child of this process not yet reaped (so the pid cannot have been reused)."""
+    try:
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    return True
+
+
+def _kill_descendants(pid: int, limit_s: float = 5.0) -> None:
+    """SIGKILL every descendant of `pid`, round after round until none is left alive (or `limit_s` passes).
+
+    Found through /proc (psutil), so a process that left the group or the session (setsid) is killed too.
+    Under the launcher, a child subreaper, an orphan (its parent killed in an earlier round, a daemon's double
+    fork) is re-parented to the launcher and found in the next round.
+    """
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+    except psutil.Error:
+        return
+    end = time.monotonic() + limit_s
+    while time.monotonic() < end:
+        try:
+            procs = root.children(recursive=True)
+        except psutil.Error:
+            return
+        alive = 0
+        for p in procs:
+            try:
+                if p.status() != psutil.STATUS_ZOMBIE:
+                    p.kill()
+                    alive += 1
+            except psutil.Error:
+                pass
+        if not alive:
+            return
+        time.sleep(0.002)  # let the signals land (a killed process's children are re-parented as it exits)
+
+
 def _killpg(pgid: int) -> None:
+    """SIGKILL the process `pgid` started (the launcher, or the program without one): every descendant while
+    it is our unreaped child (see `_kill_descendants`), then its whole process group."""
+    if _unreaped_child(pgid):
+        _kill_descendants(pgid)
     try:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -400,12 +452,16 @@ class _Killer:
 _LAUNCHER_C = r"""
 /* mirtune-launch REPORT PROGRAM [ARGS...]: run PROGRAM as a child of this small process and write its wait
  * status, wall time and rusage to REPORT. A child forked straight from a large parent (a Ray worker) would
- * report the parent's memory as its own peak RSS; forked from here it reports its own. */
+ * report the parent's memory as its own peak RSS; forked from here it reports its own.
+ * This process is a child subreaper: whatever the program leaves behind (a child in a session of its own, a
+ * daemon's double fork) is re-parented here, not to init, and killed once the program has ended. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -413,11 +469,65 @@ _LAUNCHER_C = r"""
 #include <time.h>
 #include <unistd.h>
 
+/* SIGKILL every live child of `self` (found in /proc: its stat line names the parent); returns how many. */
+static int kill_children(pid_t self)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char *end, path[64], buf[512], state;
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0)
+            continue;
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t len = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (len <= 0)
+            continue;
+        buf[len] = 0;
+        char *p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+        int ppid;
+        if (p && sscanf(p + 1, " %c %d", &state, &ppid) == 2 && ppid == self && state != 'Z') {
+            kill((pid_t)pid, SIGKILL);
+            n++;
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+/* Kill and reap everything left below this process. Every live descendant has a chain of parents up to here
+ * (orphans are re-parented to this subreaper), so none is left once this process has no child. */
+static void kill_leftovers(pid_t self)
+{
+    for (;;) {
+        int st;
+        pid_t r;
+        while ((r = waitpid(-1, &st, __WALL | WNOHANG)) > 0)
+            ;
+        if (r < 0 && errno == ECHILD)
+            return;
+        if (kill_children(self) > 0) {
+            waitpid(-1, &st, __WALL);
+        } else {
+            struct timespec pause = {0, 1000000};
+            nanosleep(&pause, NULL);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3)
         return 125;
     pid_t self = getpid();
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     /* The child reads the clock just before its exec and sends the time here: on a busy machine this process
      * may get the CPU back long after the program started, so a clock read here would start late. */
     int gate[2];
@@ -454,47 +564,90 @@ int main(int argc, char **argv)
             return 125;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     FILE *f = fopen(argv[1], "w");
-    if (!f)
-        return 125;
-    fprintf(f, "%d %.9f %ld %.6f %.6f\n", status,
-            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, (long)ru.ru_maxrss,
-            (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
-            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6);
-    return fclose(f) == 0 ? 0 : 125;
+    int ok = f != NULL;
+    if (f) {
+        fprintf(f, "%d %.9f %ld %.6f %.6f\n", status,
+                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, (long)ru.ru_maxrss,
+                (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
+                (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6);
+        ok = fclose(f) == 0;
+    }
+    kill_leftovers(self);
+    return ok ? 0 : 125;
 }
 """
 
 
+def _launcher_folder() -> Path:
+    """Where the launcher is built: $TMPDIR/mirtune-<uid>, a private folder (see collectors.private); when that
+    name is another user's or open to others, a fresh private folder of this process (one warning line on
+    stderr), removed at exit."""
+    import atexit
+    import sys
+
+    from collectors.private import UnsafePath, private_dir
+
+    try:
+        return private_dir(Path(tempfile.gettempdir()) / f"mirtune-{os.getuid()}")
+    except UnsafePath as exc:
+        folder = Path(tempfile.mkdtemp(prefix="mirtune-launch-"))  # mode 0700, this user's
+        atexit.register(shutil.rmtree, folder, True)
+        print(f"mirtune: warning: {exc.line()}; the launcher is built in {folder} instead", file=sys.stderr)
+        return folder
+
+
+def _launcher_ok(exe: Path) -> bool:
+    """True when `exe` may run as the launcher: a file of this user's that no one else can change, in a private
+    folder, whose bytes still have the SHA-256 digest its name ends with (recorded when it was built)."""
+    from collectors.private import UnsafePath, check_private_file, is_private_dir
+
+    if not is_private_dir(exe.parent):
+        return False
+    try:
+        check_private_file(exe)
+        data = exe.read_bytes()
+    except (UnsafePath, OSError):
+        return False
+    return exe.name.endswith("-" + hashlib.sha256(data).hexdigest())
+
+
 @lru_cache(maxsize=1)
-def launcher() -> str | None:
-    """The launcher binary for this node (built once with clang into a per-user temp folder), or None."""
+def _built_launcher() -> str | None:
+    """Find (checked) or build this node's launcher, once per process; None without clang or when it fails."""
     from mirtune.ir.frontend import find_clang
 
     try:
         clang = find_clang().path
     except Exception:
         return None
-    digest = hashlib.sha256(f"{_LAUNCHER_C}|{node_tag()}".encode()).hexdigest()[:12]
-    folder = Path(tempfile.gettempdir()) / f"mirtune-{os.getuid()}"
-    exe = folder / f"launch-{digest}"
-    if exe.exists():
-        return str(exe)
-    folder.mkdir(parents=True, exist_ok=True)
-    src = folder / f"launch-{digest}.{os.getpid()}.c"
-    tmp = folder / f".launch-{digest}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
-    src.write_text(_LAUNCHER_C)
+    name = hashlib.sha256(f"{_LAUNCHER_C}|{node_tag()}".encode()).hexdigest()[:12]
+    folder = _launcher_folder()
+    for exe in sorted(folder.glob(f"launch-{name}-*")):
+        if _launcher_ok(exe):
+            return str(exe)
+    tmp = folder / f".launch-{name}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
     try:
-        proc = subprocess.run([clang, "-O2", "-w", "-x", "c", str(src), "-o", str(tmp)], capture_output=True,
-                              timeout=120, stdin=subprocess.DEVNULL)
+        proc = subprocess.run([clang, "-O2", "-w", "-x", "c", "-", "-o", str(tmp)], input=_LAUNCHER_C.encode(),
+                              capture_output=True, timeout=120)
         if proc.returncode != 0 or not tmp.exists():
             return None
+        exe = folder / f"launch-{name}-{hashlib.sha256(tmp.read_bytes()).hexdigest()}"
         os.replace(tmp, exe)
     except (OSError, subprocess.SubprocessError):
         return None
     finally:
-        src.unlink(missing_ok=True)
         tmp.unlink(missing_ok=True)
-    return str(exe)
+    return str(exe) if _launcher_ok(exe) else None
+
+
+def launcher() -> str | None:
+    """The launcher binary for this node, or None: built once with clang into a private per-user folder, and
+    checked before every use (owner, mode, digest); one that fails the check is never run, but rebuilt."""
+    exe = _built_launcher()
+    if exe is not None and not _launcher_ok(Path(exe)):
+        _built_launcher.cache_clear()
+        exe = _built_launcher()
+    return exe
 
 
 def _program_path(cmd: Sequence[str]) -> list[str]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import statistics
+import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -258,3 +260,184 @@ def test_gpu_telemetry_through_a_stand_in_nvml(cache):
     m = measure([exe], repeats=1, warmup=0, nvml=status)
     assert m.telemetry.gpu_telemetry.startswith("unavailable: NVML unavailable")
     assert m.telemetry.gpu_power_w_mean is None and m.telemetry.gpu_energy_j is None
+
+
+# --------------------------------------------------------------------------------------------- escapes (issue 18)
+
+
+def _setsid_program(cache: Path, name: str, pidfile: Path, parent_body: str) -> str:
+    """A program whose child calls setsid() (a new session and process group: out of reach of killpg), writes
+    "<pid> <sid>" to `pidfile` and sleeps; the parent then runs `parent_body`."""
+    return _exe(cache, name, f"""
+        #include <stdio.h>
+        #include <unistd.h>
+        int main(void) {{
+            int gate[2];
+            if (pipe(gate) != 0) return 2;
+            pid_t child = fork();
+            if (child == 0) {{
+                close(gate[0]);
+                setsid();
+                FILE *f = fopen("{pidfile}.tmp", "w");
+                fprintf(f, "%d %d\\n", (int)getpid(), (int)getsid(0)); fclose(f);
+                rename("{pidfile}.tmp", "{pidfile}");
+                close(gate[1]);              /* tells the parent the pid is written */
+                for (;;) sleep(1000);
+            }}
+            close(gate[1]);
+            char c;
+            while (read(gate[0], &c, 1) > 0) ;
+            {parent_body}
+        }}
+    """)
+
+
+def _escaped(pidfile: Path) -> int:
+    pid, sid = map(int, pidfile.read_text().split())
+    assert sid == pid, "the test program's child did not get a session of its own"
+    return pid
+
+
+@pytest.mark.parametrize("case, body, timeout", [
+    ("exit", 'printf("checksum: 1\\n"); return 0;', 20.0),
+    ("timeout", "for (;;) pause();", 1.0),
+])
+def test_a_child_in_its_own_session_is_killed(cache, tmp_path, case, body, timeout):
+    pidfile = tmp_path / f"setsid-{case}.pid"
+    exe = _setsid_program(cache, f"setsid_{case}", pidfile, body)
+    run = run_once([exe], limits=RunLimits(timeout_s=timeout))
+    pid = _escaped(pidfile)
+    try:
+        assert _gone(pid), f"the setsid() child {pid} outlived run_once ({case})"
+        assert run.timed_out == (case == "timeout")
+        if case == "exit":
+            assert run.exit_code == 0 and "checksum: 1" in run.stdout
+    finally:
+        try:
+            os.kill(pid, 9)
+        except ProcessLookupError:
+            pass
+
+
+def test_a_double_fork_in_a_new_session_is_killed_on_timeout(cache, tmp_path):
+    # the setsid() child forks again and exits: the grandchild is an orphan in another session
+    pidfile = tmp_path / "daemon.pid"
+    exe = _exe(cache, "daemonize", f"""
+        #include <stdio.h>
+        #include <unistd.h>
+        #include <sys/wait.h>
+        int main(void) {{
+            pid_t child = fork();
+            if (child == 0) {{
+                setsid();
+                if (fork() == 0) {{
+                    FILE *f = fopen("{pidfile}.tmp", "w");
+                    fprintf(f, "%d %d\\n", (int)getpid(), (int)getsid(0)); fclose(f);
+                    rename("{pidfile}.tmp", "{pidfile}");
+                    for (;;) sleep(1000);
+                }}
+                _exit(0);
+            }}
+            waitpid(child, 0, 0);
+            for (;;) pause();
+        }}
+    """)
+    run = run_once([exe], limits=RunLimits(timeout_s=1.5))
+    assert run.timed_out
+    pid, sid = map(int, pidfile.read_text().split())
+    try:
+        assert sid != os.getsid(0) and _gone(pid), f"the daemonized grandchild {pid} outlived run_once"
+    finally:
+        try:
+            os.kill(pid, 9)
+        except ProcessLookupError:
+            pass
+
+
+# --------------------------------------------------------------------------------------------- the launcher's folder (issue 18)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _launcher_names() -> list[str]:
+    """The launcher's file names in its folder, as earlier versions and this one spell them."""
+    import hashlib
+
+    from collectors.runner import _LAUNCHER_C, node_tag
+
+    return [f"launch-{hashlib.sha256(f'{_LAUNCHER_C}|{node_tag()}'.encode()).hexdigest()[:12]}"]
+
+
+def _plant(folder: Path, marker: Path) -> None:
+    """Executables at every name the launcher could be looked up by, each recording that it ran."""
+    import hashlib
+
+    script = f'#!/bin/sh\necho planted >> "{marker}"\nshift\nexec "$@"\n'.encode()
+    digest = hashlib.sha256(script).hexdigest()
+    for base in _launcher_names():
+        for name in (base, f"{base}-{digest}"):  # the second one even carries its own, correct, digest
+            (folder / name).write_bytes(script)
+            (folder / name).chmod(0o755)
+
+
+def _run_in_fresh_process(tmpdir: Path, exe: str) -> subprocess.CompletedProcess:
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(REPO)!r})
+        from collectors.runner import launcher, run_once
+        run = run_once([{exe!r}])
+        print(launcher())
+        print(run.stdout.strip(), run.maxrss_kib is not None)
+    """)
+    env = dict(os.environ, TMPDIR=str(tmpdir))
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+
+
+@pytest.mark.parametrize("setup", ["others_can_write", "symlink", "another_owner"])
+def test_a_planted_launcher_is_never_run(cache, tmp_path, setup):
+    exe = _exe(cache, "good", GOOD)
+    tmpdir, marker = tmp_path / "tmp", tmp_path / "planted-ran"
+    tmpdir.mkdir()
+    folder = tmpdir / f"mirtune-{os.getuid()}"
+    if setup == "symlink":  # the predictable name points at the attacker's folder
+        elsewhere = tmp_path / "attacker"
+        elsewhere.mkdir()
+        folder.symlink_to(elsewhere)
+        _plant(elsewhere, marker)
+    else:
+        folder.mkdir()
+        _plant(folder, marker)
+        folder.chmod(0o777)
+        if setup == "another_owner":
+            if os.getuid() != 0:
+                pytest.skip("needs root to give the folder to another user")
+            os.chown(folder, 65534, 65534)
+            folder.chmod(0o755)
+            for f in folder.iterdir():
+                os.chown(f, 65534, 65534)
+    proc = _run_in_fresh_process(tmpdir, exe)
+    assert proc.returncode == 0, proc.stderr
+    assert not marker.exists(), "a planted launcher was executed"
+    used, result = proc.stdout.splitlines()[-2:]
+    assert result == "checksum: 299995.000 True"  # the program ran under a launcher of our own
+    assert Path(used).parent.parent == tmpdir and Path(used).parent.name.startswith("mirtune-launch-")
+    assert not Path(used).parent.exists()  # a fresh private folder of that process, removed at its exit
+    warning = [ln for ln in proc.stderr.splitlines() if str(folder) in ln]
+    assert len(warning) == 1 and "refusing" in warning[0], proc.stderr
+
+
+def test_the_launcher_folder_is_private_and_the_binary_checked(cache, tmp_path):
+    exe = _exe(cache, "good", GOOD)
+    tmpdir, marker = tmp_path / "tmp", tmp_path / "planted-ran"
+    tmpdir.mkdir()
+    proc = _run_in_fresh_process(tmpdir, exe)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    folder = tmpdir / f"mirtune-{os.getuid()}"
+    used = Path(proc.stdout.splitlines()[-2])
+    assert used.parent == folder and (folder.stat().st_mode & 0o777) == 0o700
+    # a binary of our own folder that no longer matches its digest (changed, truncated) is rebuilt, not run
+    used.write_bytes(f'#!/bin/sh\necho changed >> "{marker}"\nshift\nexec "$@"\n'.encode())
+    proc = _run_in_fresh_process(tmpdir, exe)
+    assert proc.returncode == 0, proc.stderr
+    assert not marker.exists(), "a launcher that does not match its digest was executed"
+    assert proc.stdout.splitlines()[-1] == "checksum: 299995.000 True"
