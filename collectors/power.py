@@ -5,7 +5,9 @@ whether it can write at all. `power_limit(watts, controller)` is the only way th
 
 - it first repairs a limit left behind by a process that died holding one (SIGKILL cannot be caught): before
   changing anything it writes the originals to a small state file, deleted once they are restored, and a
-  state file found on entry is restored first;
+  state file found on entry is restored first. The file lives in a private folder ($TMPDIR/mirtune-<uid>,
+  mode 0700, see collectors.private), and `recover` writes nothing back from a file another user owns or can
+  change, nor a value outside its domain's range (the powercap min/max, NVML's constraints): one line says why;
 - the originals are restored when the body returns, raises, or is interrupted (KeyboardInterrupt), and on
   SIGTERM when it runs in the main thread (the handler restores, then defers to the previous handler, or
   exits with status 143 when that was the default action).
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import signal
@@ -32,6 +35,7 @@ from pathlib import Path
 from typing import Any, Iterator, Protocol
 
 from collectors.host import NvmlStatus, load_nvml
+from collectors.private import UnsafePath, check_own_folder, check_private_file, private_dir
 from mirtune.errors import MirtuneError
 
 DEFAULT_POWERCAP_ROOT = "/sys/class/powercap"
@@ -136,11 +140,14 @@ class RaplPower:
         zone = self._zones().get(domain)
         if zone is None:
             return None, None
-        try:
-            hi = int((zone / f"constraint_{self.constraint}_max_power_uw").read_text().strip()) / 1e6
-        except (OSError, ValueError):
-            return None, None
-        return None, (hi if hi > 0 else None)
+        found: list[float | None] = []
+        for end in ("min", "max"):
+            try:
+                uw = int((zone / f"constraint_{self.constraint}_{end}_power_uw").read_text().strip())
+            except (OSError, ValueError):
+                uw = 0
+            found.append(uw / 1e6 if uw > 0 else None)
+        return found[0], found[1]
 
 
 class NvmlPower:
@@ -261,11 +268,50 @@ def controller_for(kind: str = "cpu", *, rapl_root: str | os.PathLike = DEFAULT_
 
 
 def default_state_file(controller: PowerController | None = None) -> Path:
-    """Where the originals wait while a limit is changed: one file per user, node and controller."""
+    """Where the originals wait while a limit is changed: one file per user, node and controller, in the private
+    folder $TMPDIR/mirtune-<uid> (mode 0700, see collectors.private); PowerError when that folder is not private."""
     import hashlib
 
     tag = hashlib.sha256(controller.ident().encode()).hexdigest()[:12] if controller is not None else "any"
-    return Path(tempfile.gettempdir()) / f"mirtune-power-state-{os.getuid()}-{tag}.json"
+    try:
+        folder = private_dir(Path(tempfile.gettempdir()) / f"mirtune-{os.getuid()}")
+    except UnsafePath as exc:
+        raise PowerError(f"{exc.line()}; the power-limit state file needs a private folder") from None
+    return folder / f"mirtune-power-state-{tag}.json"
+
+
+def _state_path(controller: PowerController, state_file: str | os.PathLike | None) -> Path:
+    """The state file to use; an explicit one must sit in a folder of this user's that no one else can write."""
+    if not state_file:
+        return default_state_file(controller)
+    path = Path(state_file)
+    try:
+        check_own_folder(path.parent)
+    except UnsafePath as exc:
+        raise PowerError(exc.line()) from None
+    return path
+
+
+def _checked_originals(path: Path, state: Any, controller: PowerController) -> dict[str, float]:
+    """The limits a state file asks to restore, each a number of watts within its domain's range (the
+    powercap / NVML constraints); PowerError naming the file and the first bad value otherwise."""
+    tail = "; nothing was restored (check the limits, then remove the file)"
+    originals = state.get("originals") if isinstance(state, dict) else None
+    if not isinstance(originals, dict) or not originals:
+        raise PowerError(f"refusing {path}: it names no original limits{tail}")
+    domains = set(controller.domains())
+    checked: dict[str, float] = {}
+    for dom, value in originals.items():
+        if dom not in domains:
+            raise PowerError(f"refusing {path}: {dom!r} is not a power domain here{tail}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+            raise PowerError(f"refusing {path}: {dom} = {value!r} is not a power limit in watts{tail}")
+        lo, hi = controller.bounds(dom)
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise PowerError(f"refusing {path}: {dom} = {value:g} W is outside its range "
+                             f"[{'?' if lo is None else f'{lo:g}'}, {'?' if hi is None else f'{hi:g}'}] W{tail}")
+        checked[dom] = float(value)
+    return checked
 
 
 def _write_state(path: Path, ident: str, originals: dict[str, float]) -> None:
@@ -275,18 +321,24 @@ def _write_state(path: Path, ident: str, originals: dict[str, float]) -> None:
 
 
 def recover(controller: PowerController, state_file: str | os.PathLike | None = None) -> dict[str, float]:
-    """Restore limits left changed by a process that died inside `power_limit`; return what was restored."""
-    path = Path(state_file) if state_file else default_state_file(controller)
+    """Restore limits left changed by a process that died inside `power_limit`; return what was restored.
+
+    The state file must be this user's, in a folder of this user's, neither writable by anyone else, and every
+    limit in it within its domain's range; otherwise PowerError (one line) and nothing is written.
+    """
+    path = _state_path(controller, state_file)
+    if not os.path.lexists(path):
+        return {}
     try:
+        check_private_file(path)
         state = json.loads(path.read_text())
-    except FileNotFoundError:
+    except UnsafePath as exc:
+        raise PowerError(f"{exc.line()}; nothing was restored") from None
+    except (OSError, ValueError) as exc:
+        raise PowerError(f"refusing {path}: not a readable state file ({exc}); nothing was restored") from None
+    if not isinstance(state, dict) or state.get("controller") != controller.ident():
         return {}
-    except (OSError, ValueError):
-        path.unlink(missing_ok=True)
-        return {}
-    if state.get("controller") != controller.ident():
-        return {}
-    originals = {k: float(v) for k, v in state.get("originals", {}).items()}
+    originals = _checked_originals(path, state, controller)
     controller.write(originals)
     path.unlink(missing_ok=True)
     return originals
@@ -308,7 +360,7 @@ def power_limit(watts: float | None, controller: PowerController | None = None, 
     ok, why = controller.writable()
     if not ok:
         raise PowerError(f"cannot set a power limit: {why}")
-    state = Path(state_file) if state_file else default_state_file(controller)
+    state = _state_path(controller, state_file)
     recover(controller, state)
     targets = domains or controller.domains()
     if not targets:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import stat
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -144,7 +147,7 @@ def test_unavailable_says_why(tmp_path):
     with pytest.raises(PowerError, match="cannot set a power limit"):
         with power_limit(100, RaplPower(tmp_path / "missing")):
             pass
-    assert default_state_file().name.startswith("mirtune-power-state")
+    assert default_state_file().name.startswith("mirtune-power-state")  # in the private $TMPDIR/mirtune-<uid>
 
 
 def test_this_machine_reports_a_reason():
@@ -225,3 +228,103 @@ def test_sigterm_is_passed_on_to_the_previous_handler(tree, state, default_sigte
                 pass
     assert exc.value.code == 99 and seen == [signal.SIGTERM]
     assert _limits(tree) == ORIGINAL and signal.getsignal(signal.SIGTERM) is previous
+
+
+# --------------------------------------------------------------------------------------------- planted state (issue 18)
+
+
+def _state(path: Path, controller, originals: dict) -> Path:
+    path.write_text(json.dumps({"controller": controller.ident(), "originals": originals}))
+    return path
+
+
+@pytest.mark.parametrize("originals, why", [
+    ({"rapl:intel-rapl:0": 500.0}, "outside its range"),          # above constraint_0_max_power_uw (200 W)
+    ({"rapl:intel-rapl:0": 0.5}, "outside its range"),            # below constraint_0_min_power_uw (5 W)
+    ({"rapl:intel-rapl:0": -1}, "not a power limit in watts"),
+    ({"rapl:intel-rapl:0": "nan"}, "not a power limit in watts"),
+    ({"rapl:intel-rapl:7": 100.0}, "not a power domain here"),
+])
+def test_a_state_file_with_impossible_limits_is_refused(tree, state, originals, why):
+    for zone in ("intel-rapl:0", "intel-rapl:1"):
+        (tree / zone / "constraint_0_min_power_uw").write_text("5000000\n")
+    rapl = RaplPower(tree)
+    assert rapl.bounds("rapl:intel-rapl:0") == (5.0, 200.0)
+    _state(state, rapl, originals)
+    with pytest.raises(PowerError, match=why) as exc:
+        recover(rapl, state)
+    assert str(state) in str(exc.value) and "\n" not in exc.value.line()
+    assert _limits(tree) == ORIGINAL and state.exists()  # nothing written, the file left for the user to inspect
+    with pytest.raises(PowerError, match=why):  # power_limit repairs first: it refuses before changing anything
+        with power_limit(100, rapl, state_file=state):
+            pytest.fail("the body must not run")
+    assert _limits(tree) == ORIGINAL
+
+
+def test_a_nvml_state_file_outside_the_constraints_is_refused(state):
+    fake = FakeNvml()
+    gpu = NvmlPower(fake)
+    _state(state, gpu, {"nvml:0": 50.0, "nvml:1": 300.0})  # NVML allows 100-300 W
+    with pytest.raises(PowerError, match=r"nvml:0 = 50 W is outside its range \[100, 300\] W"):
+        recover(gpu, state)
+    assert fake.sets == [] and fake.limits == {0: 250_000, 1: 300_000}
+    _state(state, gpu, {"nvml:0": 120.0})
+    assert recover(gpu, state) == {"nvml:0": 120.0} and fake.limits[0] == 120_000 and not state.exists()
+
+
+@pytest.mark.parametrize("setup", ["file_others_can_write", "folder_others_can_write", "symlink", "another_owner"])
+def test_a_planted_state_file_is_not_applied(tree, tmp_path, setup):
+    folder = tmp_path / "state"
+    folder.mkdir(mode=0o700)
+    rapl = RaplPower(tree)
+    planted = _state(folder / "power-state.json", rapl, {"rapl:intel-rapl:0": 10.0})  # within range, but not ours
+    if setup == "file_others_can_write":
+        planted.chmod(0o666)
+    elif setup == "folder_others_can_write":
+        folder.chmod(0o777)
+    elif setup == "symlink":
+        real = _state(tmp_path / "elsewhere.json", rapl, {"rapl:intel-rapl:0": 10.0})
+        planted.unlink()
+        planted.symlink_to(real)
+    else:
+        if os.getuid() != 0:
+            pytest.skip("needs root to give the file to another user")
+        os.chown(planted, 65534, 65534)
+    with pytest.raises(PowerError, match="refusing") as exc:
+        recover(rapl, planted)
+    assert "\n" not in exc.value.line()
+    assert _limits(tree) == ORIGINAL
+
+
+@pytest.fixture
+def private_tmp(tmp_path, monkeypatch) -> Path:
+    """$TMPDIR pointed at a fresh folder for the test (tempfile reads it again)."""
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmpdir))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    return tmpdir
+
+
+def test_the_default_state_file_lives_in_a_private_folder(tree, private_tmp):
+    rapl = RaplPower(tree)
+    path = default_state_file(rapl)
+    folder = private_tmp / f"mirtune-{os.getuid()}"
+    assert path.parent == folder and folder.stat().st_uid == os.getuid()
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    with power_limit(100, rapl) as originals:
+        assert path.exists() and originals["rapl:intel-rapl:0"] == 150.0
+    assert _limits(tree) == ORIGINAL and not path.exists()
+
+
+def test_a_default_folder_open_to_others_is_refused(tree, private_tmp):
+    folder = private_tmp / f"mirtune-{os.getuid()}"
+    folder.mkdir()
+    folder.chmod(0o777)
+    _state(folder / "mirtune-power-state-planted.json", RaplPower(tree), {"rapl:intel-rapl:0": 10.0})
+    with pytest.raises(PowerError, match="refusing .* lets other users"):
+        default_state_file(RaplPower(tree))
+    with pytest.raises(PowerError, match="refusing"):
+        with power_limit(100, RaplPower(tree)):
+            pytest.fail("the body must not run")
+    assert _limits(tree) == ORIGINAL
