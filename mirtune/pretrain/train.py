@@ -12,7 +12,10 @@ checkpoint to the run's storage path. A checkpoint holds only safetensors and JS
 
 `FailureConfig(max_failures)` replaces a worker that dies: the worker group restarts from the latest
 checkpoint, so at most K steps are lost. `--resume` re-attaches to the same storage path and run name and
-continues from the latest checkpoint too. At the end the driver writes the model (io.py format),
+continues from the newest checkpoint that loads: the driver checks them before training starts, says which one
+it uses, and moves the ones that do not load into `corrupt-checkpoints-<time>/` beside the run (never deleted).
+When none loads it stops with one line, unless `--restart` asks to start over from step 0 (the old run is then
+moved into `pretrain-set-aside-<time>/`). At the end the driver writes the model (io.py format),
 metrics.csv, heldout.csv and learning_curves.png into the output folder. Data order after a restart
 is not replayed exactly (each restart starts a fresh pass over the shard); the step count, the learning
 rate schedule and the per-step random masks (seeded by step) are.
@@ -68,6 +71,7 @@ class TrainConfig:
     modality: str = "both"              # both, or text / graph alone (the paper's ablations)
     storage: str | None = None          # checkpoint storage path; default OUT/checkpoints
     resume: bool = False
+    restart: bool = False               # start over from step 0, moving an existing run's checkpoints aside
     max_failures: int = 3
     cpus_per_worker: float = 1.0
     cache_mb: int = 2048                # keep a worker's shard in memory up to this size (MB)
@@ -101,6 +105,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=1, help="data-parallel workers (default 1)")
     p.add_argument("--gpus", action="store_true", help="one GPU per worker, nccl, mixed precision")
     p.add_argument("--resume", action="store_true", help="continue from the latest checkpoint in the storage path")
+    p.add_argument("--restart", action="store_true",
+                   help="start over from step 0 over an existing run (with --resume: only when none of its "
+                        "checkpoints loads); the old checkpoints are moved aside, never deleted")
     p.add_argument("--steps", type=int, default=2000, help="optimizer steps (default 2000)")
     p.add_argument("--batch-size", type=int, default=8, help="files per worker per step (default 8)")
     p.add_argument("--lr", type=float, default=5e-4, help="peak learning rate (default 5e-4)")
@@ -126,7 +133,7 @@ def config_from_args(args: argparse.Namespace, command: list[str] | None = None)
                       eval_samples=args.eval_samples, log_every=args.log_every,
                       max_statements=args.max_statements, seed=args.seed, modality=args.modality,
                       storage=args.storage,
-                      resume=args.resume, max_failures=args.max_failures, cpus_per_worker=args.cpus_per_worker,
+                      resume=args.resume, restart=getattr(args, "restart", False), max_failures=args.max_failures, cpus_per_worker=args.cpus_per_worker,
                       address=args.address, command=list(command if command is not None else sys.argv))
     cfg.validate()
     return cfg
@@ -178,6 +185,52 @@ def load_checkpoint(directory: Path, model: Any, optimizer: Any | None) -> dict[
                 g["betas"] = tuple(g["betas"])
         optimizer.load_state_dict({"state": state, "param_groups": groups})
     return read_json(directory / "trainer_state.json", "trainer state")
+
+
+def checkpoint_dirs(storage: Path) -> list[Path]:
+    """Every step-NNNNNNNN folder of the run in `storage`, newest first (complete or not)."""
+    run = storage / RUN_NAME
+    found = [p for p in run.glob("step-*") if p.is_dir()] if run.is_dir() else []
+    return sorted(found, key=_checkpoint_step, reverse=True)
+
+
+def usable_checkpoint(storage: Path, enc_cfg: Any) -> tuple[Path | None, list[tuple[Path, str]]]:
+    """The newest checkpoint that loads whole (weights, optimizer, trainer state), and (folder, reason) for each
+    newer one that does not. A checkpoint of another architecture (WeightsMismatch) stops the run."""
+    import torch
+
+    from mirtune.model.io import WeightsMismatch
+
+    bad: list[tuple[Path, str]] = []
+    for ckpt in checkpoint_dirs(storage):
+        net = _make_model(enc_cfg)
+        try:
+            load_checkpoint(ckpt, net, torch.optim.AdamW(net.parameters()))
+            return ckpt, bad
+        except WeightsMismatch:
+            raise
+        except MirtuneError as exc:
+            bad.append((ckpt, exc.line()))
+        except (ValueError, KeyError, TypeError, RuntimeError) as exc:  # optimizer state of the wrong shape
+            bad.append((ckpt, f"{ckpt}: unreadable optimizer state ({type(exc).__name__}: {exc})"))
+    return None, bad
+
+
+def set_aside(paths: list[Path], storage: Path, label: str) -> Path:
+    """Move `paths` into a new folder `<storage>/<label>-<UTC time>` (never deleting anything); return it."""
+    import shutil
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    dest = storage / f"{label}-{stamp}"
+    n = 1
+    while dest.exists():
+        n += 1
+        dest = storage / f"{label}-{stamp}-{n}"
+    dest.mkdir(parents=True)
+    for path in paths:
+        if path.exists():
+            shutil.move(str(path), str(dest / path.name))
+    return dest
 
 
 def latest_checkpoint_dir(storage: Path) -> Path | None:
@@ -756,15 +809,8 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
     out = Path(tc.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     storage = tc.storage_path
-    latest = latest_checkpoint_dir(storage)
     run_dir = storage / RUN_NAME
-    if not tc.resume and run_dir.exists() and any(run_dir.iterdir()):
-        raise UsageError(f"{run_dir} already holds a run; pass --resume to continue it, or choose another --out "
-                         "or --storage")
-    if tc.resume and latest is None:
-        note(f"mirtune pretrain: no checkpoint in {run_dir}; starting from step 0")
-    if latest is not None:
-        note(f"mirtune pretrain: resuming from {latest.name} (step {_checkpoint_step(latest)})")
+    latest = _prepare_run(tc, storage, enc_cfg)
 
     n_train = _count_rows(train_dir)
     n_heldout = _count_rows(heldout_dir) if heldout_dir else 0
@@ -836,6 +882,50 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
     if final is None:
         raise MirtuneError("training finished without a checkpoint", str(run_dir))
     return _finish(tc, enc_cfg, tokenizer, corpus, n_train, n_heldout, final, out, wall, printer.last_rate)
+
+
+def _prepare_run(tc: TrainConfig, storage: Path, enc_cfg: Any) -> Path | None:
+    """Decide where training starts, before any work: the checkpoint to resume from (checked to load), or None
+    for step 0. Unusable checkpoints and runs started over are moved aside, and every such decision is said."""
+    from mirtune.progress import note
+
+    run_dir = storage / RUN_NAME
+    has_run = run_dir.is_dir() and any(run_dir.iterdir())
+    if not has_run:
+        if tc.resume:
+            note(f"mirtune pretrain: no checkpoint in {run_dir}; starting from step 0")
+        return None
+    if not tc.resume and not tc.restart:
+        raise UsageError(f"{run_dir} already holds a run; pass --resume to continue it, --restart to start over "
+                         "(its checkpoints are moved aside), or choose another --out or --storage")
+    checkpoints = checkpoint_dirs(storage)
+    if tc.resume:
+        if not checkpoints:
+            note(f"mirtune pretrain: no checkpoint in {run_dir}; starting from step 0")
+            return None
+        usable, bad = usable_checkpoint(storage, enc_cfg)
+        if usable is not None:
+            if bad:
+                # Ray's record of its checkpoints names the ones moved away; it goes with them, and the workers
+                # then restore from the checkpoint folders themselves (the newest one left is `usable`).
+                snapshot = run_dir / "checkpoint_manager_snapshot.json"
+                aside = set_aside([b for b, _ in bad] + [snapshot], storage, "corrupt-checkpoints")
+                note(f"mirtune pretrain: {len(bad)} newer checkpoint(s) do not load "
+                     f"({'; '.join(reason for _, reason in bad)}); moved them to {aside}")
+            note(f"mirtune pretrain: resuming from {usable.name} (step {_checkpoint_step(usable)})")
+            return usable
+        reasons = "; ".join(reason for _, reason in bad)
+        if not tc.restart:
+            raise UsageError(f"none of the {len(bad)} checkpoint(s) in {run_dir} loads ({reasons}); pass --restart "
+                             "to start over from step 0 (they are moved aside, not deleted)")
+        aside = set_aside([run_dir], storage, "corrupt-checkpoints")
+        note(f"mirtune pretrain: none of the {len(bad)} checkpoint(s) loads ({reasons}); moved the run to {aside}; "
+             "starting from step 0 (--restart)")
+        return None
+    aside = set_aside([run_dir], storage, "pretrain-set-aside")
+    note(f"mirtune pretrain: moved the previous run ({len(checkpoints)} checkpoint(s)) to {aside}; starting from "
+         "step 0 (--restart)")
+    return None
 
 
 def _first_line(exc: BaseException) -> str:

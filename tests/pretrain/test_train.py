@@ -194,3 +194,100 @@ def test_bad_corpus_and_corrupt_checkpoint_are_clear_errors(corpus, tmp_path):
     with pytest.raises(MirtuneError) as err:
         load_checkpoint(ck, _make_model(cfg), None)
     assert "corrupt or truncated" in err.value.line() and "\n" not in err.value.line()
+
+
+# ------------------------------------------------------------ resume with corrupt checkpoints (#18 item 5)
+def _fake_run(corpus: Path, storage: Path, steps: tuple[int, ...]) -> list[Path]:
+    """Checkpoints of a tiny model at `steps`, as a run would leave them in `storage`."""
+    import torch
+
+    from mirtune.ir.tokenizer import IRTokenizer
+    from mirtune.model.config import preset
+    from mirtune.pretrain.train import _make_model, save_checkpoint
+
+    cfg = preset("tiny", IRTokenizer.load(corpus / "tokenizer.json"))
+    dirs = []
+    for step in steps:
+        net = _make_model(cfg)
+        d = storage / "pretrain" / f"step-{step:08d}"
+        save_checkpoint(d, net, torch.optim.AdamW(net.parameters()), {"step": step, "history": []})
+        dirs.append(d)
+    return dirs
+
+
+def _corrupt(ckpt: Path) -> bytes:
+    path = ckpt / "model.safetensors"
+    path.write_bytes(path.read_bytes()[:200])
+    return path.read_bytes()
+
+
+def test_resume_with_every_checkpoint_corrupt_stops_and_keeps_them(corpus, tmp_path, capsys):
+    out = tmp_path / "run"
+    dirs = _fake_run(corpus, out / "checkpoints", (2, 4))
+    kept = [_corrupt(d) for d in dirs]
+    with pytest.raises(UsageError) as err:
+        pretrain(_config(corpus, out, workers=1, resume=True))
+    line = err.value.line()
+    assert "\n" not in line and "none of the 2 checkpoint(s)" in line and "--restart" in line
+    assert "step-00000004" in line and "step-00000002" in line
+    # nothing was moved or deleted, and nothing claimed a resume
+    assert [(d / "model.safetensors").read_bytes() for d in dirs] == kept
+    assert "resuming" not in capsys.readouterr().err
+
+
+def test_resume_says_which_checkpoint_it_uses_and_moves_corrupt_ones_aside(corpus, tmp_path, capsys):
+    from mirtune.model.config import preset
+    from mirtune.ir.tokenizer import IRTokenizer
+    from mirtune.pretrain.train import _prepare_run
+
+    out = tmp_path / "run"
+    storage = out / "checkpoints"
+    good, bad = _fake_run(corpus, storage, (2, 4))
+    corrupt_bytes = _corrupt(bad)
+    (storage / "pretrain" / "checkpoint_manager_snapshot.json").write_text("{}")
+    cfg = preset("tiny", IRTokenizer.load(corpus / "tokenizer.json"))
+    assert _prepare_run(_config(corpus, out, resume=True), storage.resolve(), cfg) == good.resolve()
+    err = capsys.readouterr().err
+    assert "resuming from step-00000002 (step 2)" in err and "step 4" not in err.split("resuming")[1]
+    aside = [p for p in storage.iterdir() if p.name.startswith("corrupt-checkpoints-")]
+    assert len(aside) == 1 and f"moved them to {aside[0]}" in err
+    # the corrupt checkpoint is kept, whole, in the clearly named folder; Ray's record of it went along
+    assert (aside[0] / "step-00000004" / "model.safetensors").read_bytes() == corrupt_bytes
+    assert (aside[0] / "checkpoint_manager_snapshot.json").is_file()
+    assert sorted(p.name for p in (storage / "pretrain").iterdir()) == ["step-00000002"]
+
+
+def test_restart_moves_the_old_run_aside_never_deleting_it(corpus, tmp_path, capsys):
+    from mirtune.model.config import preset
+    from mirtune.ir.tokenizer import IRTokenizer
+    from mirtune.pretrain.train import _prepare_run
+
+    out = tmp_path / "run"
+    storage = (out / "checkpoints").resolve()
+    dirs = _fake_run(corpus, storage, (2,))
+    _corrupt(dirs[0])
+    cfg = preset("tiny", IRTokenizer.load(corpus / "tokenizer.json"))
+    assert _prepare_run(_config(corpus, out, resume=True, restart=True), storage, cfg) is None
+    err = capsys.readouterr().err
+    assert "starting from step 0 (--restart)" in err and "none of the 1 checkpoint(s) loads" in err
+    assert not (storage / "pretrain").exists()
+    assert len(list(storage.glob("corrupt-checkpoints-*/pretrain/step-00000002/model.safetensors"))) == 1
+    # --restart over a good run (no --resume) moves it aside too, and says so
+    _fake_run(corpus, storage, (3,))
+    assert _prepare_run(_config(corpus, out, restart=True), storage, cfg) is None
+    assert "moved the previous run (1 checkpoint(s))" in capsys.readouterr().err
+    assert len(list(storage.glob("pretrain-set-aside-*/pretrain/step-00000003/trainer_state.json"))) == 1
+
+
+def test_resume_past_a_corrupt_checkpoint_really_trains_from_the_older_one(corpus, tmp_path, ray_cluster, capsys):
+    out, trace = tmp_path / "run", tmp_path / "trace"
+    pretrain(_config(corpus, out, workers=1, steps=4, checkpoint_every=2, eval_every=0, trace_dir=str(trace)))
+    assert _steps_log(trace) == [1, 2, 3, 4]
+    _corrupt(out / "checkpoints" / "pretrain" / "step-00000004")
+    capsys.readouterr()
+    res = pretrain(_config(corpus, out, workers=1, steps=6, checkpoint_every=2, eval_every=0, resume=True,
+                           trace_dir=str(trace)))
+    assert "resuming from step-00000002 (step 2)" in capsys.readouterr().err
+    assert res.steps == 6 and _steps_log(trace) == [1, 2, 3, 4, 3, 4, 5, 6]
+    assert [int(r["step"]) for r in _rows(out / "metrics.csv")] == [1, 2, 3, 4, 5, 6]
+    assert len(list((out / "checkpoints").glob("corrupt-checkpoints-*/step-00000004"))) == 1
