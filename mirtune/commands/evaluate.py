@@ -4,6 +4,7 @@
         [--ablation text|graph] [--readout mean|meanmax] [--precision fp32|bf16] [--head mlp|gbt|gain]
         [--pca 0,4,8,16] [--seeds 5]
         [--json OUT.json] [--plot OUT.png] [--quick]
+    mirtune evaluate tuning --task openmp|vectorize [--budget 20] [--seeds 5] [--top-k 3] [--json OUT] [--plot OUT.png]
 
 Embeds every kernel's IR once (cached), chooses the head's hyper-parameters by inner cross-validation on the
 training folds only (Ray Tune trials on a private local cluster, or $RAY_ADDRESS / --address), fits the chosen
@@ -32,7 +33,14 @@ MEASURED_TASKS = ("openmp", "vectorize")  # learnt from this project's own colle
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of `mirtune evaluate` (shared with jobs/evaluate.py)."""
     p.add_argument("task", metavar="TASK", help="devmap, coarsening (published data), openmp or vectorize (the "
-                                                "collected datasets, leave-one-application-out)")
+                                                "collected datasets, leave-one-application-out), or tuning "
+                                                "(tuning runs replayed on the collected datasets; needs --task)")
+    p.add_argument("--task", dest="tuning_task", default=None, metavar="TASK",
+                   help="tuning only: openmp or vectorize, the collected task whose tuning runs are replayed")
+    p.add_argument("--budget", type=int, default=None, metavar="N",
+                   help="tuning only: runs per tuning run, the default configuration included (default 20)")
+    p.add_argument("--top-k", type=int, default=None, metavar="K",
+                   help="tuning only: the predictor's configurations measured before Optuna takes over (default 3)")
     p.add_argument("--data", nargs="+", default=None, metavar="DIR",
                    help="openmp/vectorize: collector output folders (default: every datasets/TASK* folder of "
                         "this repository)")
@@ -54,7 +62,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--readout", default="mean", metavar="R",
                    help="mirencoder only: mean (default, the paper's) or meanmax (mean ++ element-wise max of the "
                         "statement states and of the node latents)")
-    p.add_argument("--seeds", type=int, default=5, metavar="N", help="head seeds 0..N-1 (default 5)")
+    p.add_argument("--seeds", type=int, default=5, metavar="N",
+                   help="head seeds 0..N-1 (default 5); tuning: seeds of each stochastic strategy")
     p.add_argument("--head", default=None, metavar="KIND",
                    help="mlp (three linear layers, as the paper; default), gbt (gradient-boosted trees), gain (ridge "
                         "regression of every choice's speedup, then the best predicted choice) or knn (nearest "
@@ -314,7 +323,6 @@ def int_list(flag: str, text: str | None, minimum: int, example: str) -> list[in
 
 def run_measured(args: argparse.Namespace) -> int:
     """`mirtune evaluate openmp|vectorize`: leave-one-application-out on the collected data, with baselines."""
-    from mirtune.paths import REPO_DIR
     from mirtune.predict import measured_eval
     from mirtune.predict.select import GAIN_HEADS
     from mirtune.progress import note, progress
@@ -333,9 +341,7 @@ def run_measured(args: argparse.Namespace) -> int:
         raise UsageError("the grewe features are the device-mapping data's per-row counts: devmap only")
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
-    data = args.data or [str(d) for d in sorted((REPO_DIR / "datasets").glob(f"{args.task}*")) if d.is_dir()]
-    if not data:
-        raise UsageError(f"no datasets/{args.task}* folders in this repository; pass --data DIR")
+    data = measured_data(args.task, args.data)
     embedders = [get_embedder(n, model_dir=args.model_dir if n == "mirencoder" else None,
                               precision=args.precision if n == "mirencoder" else None) for n in names]
     from mirtune.cluster import ray_session
@@ -360,14 +366,78 @@ def run_measured(args: argparse.Namespace) -> int:
     return 0
 
 
+def measured_data(task: str, given: list[str] | None) -> list[str]:
+    """The collector folders of a measured task: those given, else every datasets/TASK* folder of the repository."""
+    from mirtune.paths import REPO_DIR
+
+    data = given or [str(d) for d in sorted((REPO_DIR / "datasets").glob(f"{task}*")) if d.is_dir()]
+    if not data:
+        raise UsageError(f"no datasets/{task}* folders in this repository; pass --data DIR")
+    return data
+
+
+def run_tuning(args: argparse.Namespace) -> int:
+    """`mirtune evaluate tuning --task openmp|vectorize`: tuning runs replayed on the collected data."""
+    from mirtune.cluster import ray_session
+    from mirtune.paths import REPO_DIR
+    from mirtune.predict import tune_replay
+    from mirtune.predict.select import GAIN_HEADS
+    from mirtune.progress import note, progress
+    from mirtune.tasks.embedders import get_embedder
+    from mirtune.tasks.measured import parquet_files
+
+    for flag, value in (("--ablation", args.ablation), ("--pca", args.pca), ("--folds", args.folds),
+                        ("--epochs", args.epochs), ("--protocol", args.protocol), ("--data-dir", args.data_dir)):
+        if value is not None:
+            raise UsageError(f"{flag} does not apply to evaluate tuning")
+    if args.tuning_task not in MEASURED_TASKS:
+        raise UsageError(f"evaluate tuning needs --task {' or '.join(MEASURED_TASKS)}; got {args.tuning_task!r}")
+    task = args.tuning_task
+    budget = 20 if args.budget is None else args.budget
+    top_k = 3 if args.top_k is None else args.top_k
+    tune_replay.check_settings(budget, range(args.seeds), top_k)
+    names = [n.strip() for n in (args.embedding or "mirencoder").split(",") if n.strip()]
+    heads = [h.strip() for h in (args.head or ",".join(GAIN_HEADS)).split(",") if h.strip()]
+    if len(names) != 1 or names[0] == "grewe":
+        raise UsageError(f"evaluate tuning takes one embedding, mirencoder or ir2vec; got {args.embedding!r}")
+    if not heads or any(h not in GAIN_HEADS for h in heads):
+        raise UsageError(f"{task} predictors use gain heads: {', '.join(GAIN_HEADS)}; got {args.head!r}")
+    data = measured_data(task, args.data)
+    parquet_files(data)  # a missing folder is refused before the encoder loads
+    embedder = get_embedder(names[0], model_dir=args.model_dir if names[0] == "mirencoder" else None,
+                            precision=args.precision if names[0] == "mirencoder" else None)
+    with ray_session(args.address, enabled=not args.no_ray) as use_ray:
+        result = tune_replay.run(task, data, embedder, heads=heads, budget=budget, seeds=range(args.seeds),
+                                 top_k=top_k, program_dirs=args.programs, use_ray=use_ray,
+                                 n_configs=args.configs or (4 if args.quick else None),
+                                 n_inner=3 if args.quick else 5, note=note, progress=progress)
+    result["command"] = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])
+    result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    print(tune_replay.table(result))
+    out = Path(args.json) if args.json else REPO_DIR / "benchmarks" / "results" / f"evaluate_tuning_{task}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(result_json(result))
+    print(f"wrote {out}")
+    if not args.no_plot:
+        plot_path = Path(args.plot) if args.plot else out.with_suffix(".png")
+        plot_path.parent.mkdir(parents=True, exist_ok=True)
+        tune_replay.plot(result, plot_path)
+        print(f"wrote {plot_path}")
+    return 0
+
+
 def run_evaluate(args: argparse.Namespace) -> int:
     """Run one evaluation from parsed arguments; print the table; write JSON and the chart."""
     from mirtune.paths import data_dir
     from mirtune.progress import note, progress
     from mirtune.tasks.embedders import ABLATIONS, EMBEDDERS, get_embedder
 
+    if args.task == "tuning":
+        return run_tuning(args)
+    if args.tuning_task is not None or args.budget is not None or args.top_k is not None:
+        raise UsageError("--task, --budget and --top-k apply to evaluate tuning only")
     if args.task not in TASKS:
-        raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(TASKS)}")
+        raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(TASKS)} or tuning")
     if args.task in MEASURED_TASKS:
         return run_measured(args)
     if args.data is not None or args.programs:

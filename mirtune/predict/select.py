@@ -11,6 +11,8 @@ protocol, how to cut a training set into inner folds, and a validation score (hi
 - `evaluate_outer(problems, chosen, seeds)`: for each outer fold and head seed, fit the chosen configuration on
   all training rows and predict the test rows; returns predictions [n_seeds, n_rows] per problem (-1 where a row
   is in no evaluated fold).
+- `outer_gains(problems, chosen)`: the same outer fits of gain heads, returning every choice's predicted gain
+  for each held-out row (what a tuner ranks its first trials by).
 
 Trials and final fits run on the private Ray cluster (`mirtune.cluster.init_ray`) one CPU each; `use_ray=False`
 runs the same code in-process (tests, debugging).
@@ -256,9 +258,9 @@ def _fit_fold(problem: Problem, k: int, config: dict, seeds: Sequence[int]) -> n
     return np.stack([_fit(problem, tr, te, cfg, s) for s in seeds])
 
 
-def evaluate_outer(problems: Sequence[Problem], chosen: dict[tuple[str, int], dict], seeds: Sequence[int],
-                   use_ray: bool = True, progress: Callable | None = None) -> dict[str, np.ndarray]:
-    """Predictions [len(seeds), n_rows] per problem name (-1 for rows outside the evaluated folds)."""
+def _map_folds(fn: Callable, problems: Sequence[Problem], chosen: dict[tuple[str, int], dict], extra: tuple,
+               use_ray: bool, progress: Callable | None) -> list[tuple[tuple[Problem, int], Any]]:
+    """`fn(problem, k, chosen config, *extra)` for every (problem, outer fold k), on Ray or in-process."""
     jobs = [(p, k) for p in problems for k in range(len(p.outer))]
     if use_ray:
         import ray
@@ -266,20 +268,46 @@ def evaluate_outer(problems: Sequence[Problem], chosen: dict[tuple[str, int], di
         from mirtune.cluster import init_ray
 
         init_ray()
-        remote = ray.remote(num_cpus=1)(_fit_fold)
+        remote = ray.remote(num_cpus=1)(fn)
         prefs = {p.name: ray.put(p) for p in problems}
-        futures = [remote.remote(prefs[p.name], k, chosen[(p.name, k)], list(seeds)) for p, k in jobs]
+        futures = [remote.remote(prefs[p.name], k, chosen[(p.name, k)], *extra) for p, k in jobs]
         ticks = iter(progress(range(len(futures)), total=len(futures), desc="fit heads")) if progress else None
         pending = list(futures)
         while pending:
             _, pending = ray.wait(pending, num_returns=1)
             if ticks is not None:
                 next(ticks, None)
-        fold_preds = ray.get(futures)
+        results = ray.get(futures)
     else:
         it = progress(jobs, total=len(jobs), desc="fit heads") if progress else jobs
-        fold_preds = [_fit_fold(p, k, chosen[(p.name, k)], seeds) for p, k in it]
+        results = [fn(p, k, chosen[(p.name, k)], *extra) for p, k in it]
+    return list(zip(jobs, results))
+
+
+def evaluate_outer(problems: Sequence[Problem], chosen: dict[tuple[str, int], dict], seeds: Sequence[int],
+                   use_ray: bool = True, progress: Callable | None = None) -> dict[str, np.ndarray]:
+    """Predictions [len(seeds), n_rows] per problem name (-1 for rows outside the evaluated folds)."""
     out = {p.name: np.full((len(seeds), len(p.y)), -1, dtype=np.int64) for p in problems}
-    for (p, k), preds in zip(jobs, fold_preds):
+    for (p, k), preds in _map_folds(_fit_fold, problems, chosen, (list(seeds),), use_ray, progress):
         out[p.name][:, p.outer[k][1]] = preds
+    return out
+
+
+def _gains_fold(problem: Problem, k: int, config: dict) -> np.ndarray:
+    from mirtune.predict.heads import make_head
+
+    limit_threads(1)
+    tr, te = problem.outer[k]
+    cfg = {key: v for key, v in config.items() if key != "inner_score"}
+    head = make_head(problem.n_classes, cfg, INNER_SEED, problem.keep_columns)
+    return head.fit(problem.X[tr], problem.y[tr], problem.gains[tr]).predict_gains(problem.X[te])
+
+
+def outer_gains(problems: Sequence[Problem], chosen: dict[tuple[str, int], dict], use_ray: bool = True,
+                progress: Callable | None = None) -> dict[str, np.ndarray]:
+    """Predicted gain of every choice [n_rows, n_classes] per problem name, each row predicted by the gain head
+    chosen for, and fitted on the training rows of, the outer fold that holds it out (NaN outside every fold)."""
+    out = {p.name: np.full((len(p.y), p.n_classes), np.nan) for p in problems}
+    for (p, k), gains in _map_folds(_gains_fold, problems, chosen, (), use_ray, progress):
+        out[p.name][p.outer[k][1]] = gains
     return out
