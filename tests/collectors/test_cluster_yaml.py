@@ -4,6 +4,7 @@ one unit of the timed-run resource (one timed measurement per node at a time).""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -51,3 +52,24 @@ def test_setup_installs_the_toolchain_and_mirtune(config):
             assert package in text
         assert "pip install" in text and "-e ~/mirtune" in text
     assert config["file_mounts"]["~/mirtune"] == "."
+
+
+def test_the_dashboard_is_not_exposed_and_token_auth_stays_on(config):
+    """Whoever reaches the dashboard can submit a job (run code): loopback only, reached through SSH, and Ray's
+    token authentication on every node (issue 18)."""
+    text = (REPO / "cluster.yaml").read_text()
+    yaml_only = yaml.safe_dump(config)  # what Ray runs, comments left out
+    assert "0.0.0.0" not in yaml_only
+    starts = [c for c in config["head_start_ray_commands"] + config["worker_start_ray_commands"] if "ray start" in c]
+    head = [c for c in starts if "--head" in c]
+    assert len(head) == 1
+    hosts = re.findall(r"--dashboard-host[= ](\S+)", head[0])
+    assert hosts == ["127.0.0.1"], hosts  # never Ray's own default for ray start --head, nor 0.0.0.0
+    for command in starts:  # token authentication on every node, set before `ray start` reads it
+        assert re.search(r"(^|[;\s])export RAY_AUTH_MODE=token;.*ray start", command), command
+    assert not re.search(r"RAY_AUTH_MODE\s*=\s*['\"]?(disabled|none|off)", text, re.IGNORECASE)
+    assert config["file_mounts"]["~/.ray/auth_token"] == "~/.ray/auth_token"  # every node gets the token...
+    lists = [config["setup_commands"]] + [t["worker_setup_commands"] for t in config["available_node_types"].values()
+                                          if "worker_setup_commands" in t]
+    assert all("chmod 600 ~/.ray/auth_token" in commands for commands in lists)  # ...readable by its owner only
+    assert "ray dashboard cluster.yaml" in text and "ssh -N -L 8265:127.0.0.1:8265" in text  # how to reach it
