@@ -598,17 +598,28 @@ def _launcher_folder() -> Path:
 
 def _launcher_ok(exe: Path) -> bool:
     """True when `exe` may run as the launcher: a file of this user's that no one else can change, in a private
-    folder, whose bytes still have the SHA-256 digest its name ends with (recorded when it was built)."""
+    folder, whose bytes still have the SHA-256 digest its name ends with (recorded when it was built). The bytes
+    are hashed again whenever the file's inode, size, mtime or ctime differ from when they last matched."""
     from collectors.private import UnsafePath, check_private_file, is_private_dir
 
     if not is_private_dir(exe.parent):
         return False
     try:
         check_private_file(exe)
+        st = os.lstat(exe)
+        seen = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        if _LAUNCHER_VERIFIED.get(str(exe)) == seen:
+            return True
         data = exe.read_bytes()
     except (UnsafePath, OSError):
         return False
-    return exe.name.endswith("-" + hashlib.sha256(data).hexdigest())
+    if not exe.name.endswith("-" + hashlib.sha256(data).hexdigest()):
+        return False
+    _LAUNCHER_VERIFIED[str(exe)] = seen
+    return True
+
+
+_LAUNCHER_VERIFIED: dict[str, tuple[int, ...]] = {}  # launcher path -> its stat when its digest last matched
 
 
 @lru_cache(maxsize=1)
