@@ -46,3 +46,30 @@ def write_atomic(path: str | os.PathLike, data: bytes | str) -> Path:
     tmp.write_bytes(data.encode() if isinstance(data, str) else data)
     os.replace(tmp, path)
     return path
+
+
+def check_output(path: str | os.PathLike, kind: str = "file", option: str = "-o") -> Path:
+    """Check, before any work, that `path` can be written as a file (kind "file") or a folder (kind "dir");
+    UsageError (one line naming the path) when it cannot. Nothing is created."""
+    if kind not in ("file", "dir"):
+        raise ValueError(f"kind must be 'file' or 'dir', not {kind!r}")
+    path = Path(path)
+    if path.is_dir():
+        if kind == "file":
+            raise UsageError(f"{option} names a folder; give a file name", str(path))
+        target = path
+    elif path.exists() or path.is_symlink():
+        if kind == "dir":
+            raise UsageError(f"{option} names a file, not a folder", str(path))
+        target = path.parent
+    else:
+        target = path.parent
+        while not (target.exists() or target.is_symlink()) and target != target.parent:
+            target = target.parent
+        if not target.is_dir():
+            raise UsageError(f"{option} cannot be created: {target} is a file, not a folder", str(path))
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise UsageError(f"{option}: no permission to write in {target}", str(path))
+    if kind == "file" and path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{option}: no permission to overwrite the file", str(path))
+    return path

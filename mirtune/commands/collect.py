@@ -77,6 +77,13 @@ def _check_limit(args: argparse.Namespace) -> None:
         raise UsageError("--limit must be >= 0")
 
 
+def _check_out(args: argparse.Namespace) -> None:
+    """--out must be a folder that can be created or written, checked before any program is built."""
+    from mirtune.paths import check_output
+
+    check_output(args.out, "dir", "--out")
+
+
 def _finish(summary) -> int:
     for line in summary.lines():
         print(line)
@@ -88,6 +95,7 @@ def run_openmp(args: argparse.Namespace) -> int:
     from collectors.openmp import collect_openmp
 
     _check_limit(args)
+    _check_out(args)
     summary = collect_openmp(args.programs, args.out, space=args.space, sizes=args.sizes, repeats=args.repeats,
                              warmup=args.warmup, timeout=args.timeout, address=args.address,
                              cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress)
@@ -99,6 +107,7 @@ def run_vectorize(args: argparse.Namespace) -> int:
     from collectors.vectorize import collect_vectorize
 
     _check_limit(args)
+    _check_out(args)
     summary = collect_vectorize(args.programs, args.out, space=args.space, repeats=args.repeats,
                                 warmup=args.warmup, timeout=args.timeout, opt=args.opt, address=args.address,
                                 cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress)
@@ -110,6 +119,7 @@ def run_lscat(args: argparse.Namespace) -> int:
     from collectors.lscat import collect_lscat
 
     _check_limit(args)
+    _check_out(args)
     summary = collect_lscat(args.programs, args.out, space=args.space, repeats=args.repeats, warmup=args.warmup,
                             timeout=args.timeout, arch=args.arch, nvcc_flags=args.nvcc_flag,
                             address=args.address, cache_dir=args.build_dir, max_points=args.limit,

@@ -21,7 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mirtune.ir.frontend import compile_to_ir
+    from mirtune.paths import check_output
 
+    if args.output is not None:
+        check_output(args.output, "file")
     text = compile_to_ir(args.source, args.output, lang=args.lang, opt=args.opt, openmp=args.openmp)
     if args.output is None:
         sys.stdout.write(text)

@@ -70,6 +70,9 @@ def run_build(args: argparse.Namespace) -> int:
 
     if args.limit_batches is not None and args.limit_batches < 0:
         raise UsageError("--limit-batches must be >= 0")
+    from mirtune.paths import check_output
+
+    check_output(args.out, "dir")
     summary = build_corpus(
         args.out, generate_n=args.generate, seed=args.seed, langs=tuple(args.langs), sources=args.sources,
         vocab_size=args.vocab_size, min_frequency=args.min_frequency, opt_levels=args.opt_levels,

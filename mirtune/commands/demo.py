@@ -29,8 +29,10 @@ def run(args: argparse.Namespace) -> int:
     from mirtune.ir.graph import FLOWS, NODE_TYPES, build_graph
     from mirtune.ir.module import IRModule
 
+    from mirtune.paths import check_output
+
     src = Path(args.source)
-    out = Path(args.out)
+    out = check_output(args.out, "dir")
     out.mkdir(parents=True, exist_ok=True)
     clang = find_clang()
     t0 = time.perf_counter()

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from mirtune.errors import UsageError
+from mirtune.paths import check_output
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else None
     if out is not None and out.suffix not in (".npy", ".parquet"):
         raise UsageError("-o must name a .npy or .parquet file")
+    if out is not None:
+        check_output(out, "file")  # before any vector is computed, so none is lost at the write
     if args.batch < 1:
         raise UsageError("--batch must be at least 1")
     precision = resolve_precision(args.precision)

@@ -107,9 +107,9 @@ def run(args: argparse.Namespace) -> int:
     bad = [h for h in heads if h not in FIT_HEADS]
     if not heads or bad:
         raise UsageError(f"--heads takes {', '.join(FIT_HEADS)}; got {args.heads!r}")
-    out = Path(args.output)
-    if out.exists() and not out.is_dir():
-        raise UsageError("output exists and is not a folder", str(out))
+    from mirtune.paths import check_output
+
+    out = check_output(args.output, "dir")
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     t0 = time.monotonic()

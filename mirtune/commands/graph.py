@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.paths import check_output
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     single_file = out.suffix == ".json"
     if single_file and len(files) > 1:
         raise UsageError(f"{len(files)} inputs but -o names one file; give a directory")
+    check_output(out, "file" if single_file else "dir")
     if not single_file:
         out.mkdir(parents=True, exist_ok=True)
     failed = 0
@@ -40,13 +42,16 @@ def run(args: argparse.Namespace) -> int:
             failed += 1
     written = 0
     for path in progress(files, desc="graphs"):
+        target = out if single_file else out / f"{path.stem}.json"
         try:
             graph = build_graph(load_ir(path, opt=args.opt, openmp=args.openmp))
-            target = out if single_file else out / f"{path.stem}.json"
             graph.to_json(target)
             written += 1
         except MirtuneError as exc:
             note(f"mirtune graph: {exc.line()}")
+            failed += 1
+        except OSError as exc:
+            note(f"mirtune graph: {path}: {exc.strerror or exc}: {exc.filename or target}")
             failed += 1
     print(f"wrote {written} graph(s) to {out}" + (f"; {failed} input(s) failed" if failed else ""),
           file=sys.stderr)

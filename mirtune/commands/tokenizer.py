@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.paths import check_output
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +32,7 @@ def run_train(args: argparse.Namespace) -> int:
 
     if args.vocab_size < 100:
         raise UsageError("--vocab-size must be at least 100")
+    check_output(args.output, "file")
     statements: list[str] = []
     failed = 0
     items = list(expand_inputs(args.inputs))

@@ -801,7 +801,12 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
     from mirtune.model.config import preset
     from mirtune.progress import note
 
+    from mirtune.paths import check_output
+
     tc.validate()
+    check_output(tc.out, "dir", "--out")
+    if tc.storage:
+        check_output(tc.storage, "dir", "--storage")
     corpus = Path(tc.corpus).resolve()
     train_dir, heldout_dir = _corpus_info(corpus)
     tokenizer = IRTokenizer.load(corpus / "tokenizer.json")

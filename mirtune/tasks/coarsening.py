@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.tasks.csvdata import read_csv
 
 FACTORS = (1, 2, 4, 8, 16, 32)
 PLATFORMS = ("Cypress", "Tahiti", "Fermi", "Kepler")
@@ -72,7 +73,10 @@ class CoarseningData:
         if not (root / "pact-2014-runtimes.csv").is_file():
             raise UsageError(f"no thread-coarsening data in {root} (expected pact-2014-runtimes.csv)")
         self.root = root
-        rt = pd.read_csv(root / "pact-2014-runtimes.csv", usecols=["kernel", "cf"] + [f"runtime_{p}" for p in PLATFORMS])
+        rt = read_csv(root / "pact-2014-runtimes.csv", usecols=["kernel", "cf"] + [f"runtime_{p}" for p in PLATFORMS])
+        if rt[["kernel", "cf"]].isna().any().any():
+            raise MirtuneError("rows without a kernel or a factor (truncated or corrupt?)",
+                               str(root / "pact-2014-runtimes.csv"))
         self.kernels: list[str] = sorted(rt.kernel.unique())
         self.ir_paths = [root / "kernels_ir" / f"{k}.ll" for k in self.kernels]
         missing = [p for p in self.ir_paths if not p.is_file()]
@@ -88,7 +92,11 @@ class CoarseningData:
             if np.isnan(table[:, 0]).any():
                 raise MirtuneError(f"thread-coarsening: a kernel has no factor-1 runtime on {p}")
             self.runtimes[p] = table
-        self.oracle_csv = pd.read_csv(root / "pact-2014-oracles.csv").set_index("kernel").loc[self.kernels]
+        oracles = read_csv(root / "pact-2014-oracles.csv")
+        if "kernel" not in oracles.columns or set(self.kernels) - set(oracles.kernel):
+            raise MirtuneError("oracles for some kernels are missing (truncated or corrupt?)",
+                               str(root / "pact-2014-oracles.csv"))
+        self.oracle_csv = oracles.set_index("kernel").loc[self.kernels]
 
     def labels(self, platform: str) -> np.ndarray:
         """Index into FACTORS of the fastest measured factor, per kernel."""
@@ -290,7 +298,7 @@ def prior_from_predictions(data_root: Path) -> list[dict[str, Any]]:
         path = data.root / "prior_results" / fname
         if not path.is_file():
             continue
-        pr = pd.read_csv(path)
+        pr = read_csv(path)
         model = {"NCC_threadcoarsening": "NCC"}.get(str(pr.Model.iloc[0]), str(pr.Model.iloc[0]))
         row: dict[str, Any] = {"model": f"{model} (IR2Vec re-run)", "source": f"{fname}, re-scored"}
         for plat_name, g in pr.groupby("Platform"):

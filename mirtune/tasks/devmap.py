@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.tasks.csvdata import read_csv
 
 PLATFORMS = {"amd": "AMD Tahiti 7970", "nvidia": "NVIDIA GTX 970"}
 STATIC_DEVICE = {"amd": "CPU", "nvidia": "GPU"}
@@ -71,13 +72,17 @@ def load_platform(data: Path, platform: str) -> pd.DataFrame:
     if platform not in PLATFORMS:
         raise UsageError(f"unknown platform {platform!r}; choose from {', '.join(PLATFORMS)}")
     root = devmap_dir(data)
-    df = pd.read_csv(root / f"cgo17-{platform}.csv", index_col=0)
+    df = read_csv(root / f"cgo17-{platform}.csv", index_col=0)
     df = df.drop(columns=[c for c in ("seq", "src") if c in df.columns]).reset_index(drop=True)
-    folds = pd.read_csv(root / "folds" / "devmap_folds_680.csv")
+    folds = read_csv(root / "folds" / "devmap_folds_680.csv")
     folds = folds[folds.platform == platform].sort_values("row").reset_index(drop=True)
-    irmap = pd.read_csv(root / "kernels_ir_map_680.csv").sort_values("row").reset_index(drop=True)
+    irmap = read_csv(root / "kernels_ir_map_680.csv").sort_values("row").reset_index(drop=True)
     if len(df) != len(folds) or len(df) != len(irmap):
-        raise MirtuneError(f"devmap {platform}: {len(df)} rows but {len(folds)} fold rows, {len(irmap)} IR rows")
+        sizes = {root / f"cgo17-{platform}.csv": len(df), root / "folds" / "devmap_folds_680.csv": len(folds),
+                 root / "kernels_ir_map_680.csv": len(irmap)}
+        short = min(sizes, key=sizes.get)
+        raise MirtuneError(f"devmap {platform}: {len(df)} data rows but {len(folds)} fold rows and {len(irmap)} IR "
+                           f"rows; this file has the fewest (truncated?)", str(short))
     if not ((folds.benchmark.values == df.benchmark.values).all() and (irmap.benchmark.values == df.benchmark.values).all()
             and (folds.oracle.values == df.oracle.values).all()):
         raise MirtuneError(f"devmap {platform}: fold/IR map rows do not line up with cgo17-{platform}.csv")
@@ -284,7 +289,7 @@ def prior_from_predictions(data: Path) -> list[dict[str, Any]]:
         path = root / "prior_results" / fname
         if not path.is_file():
             continue
-        pr = pd.read_csv(path)
+        pr = read_csv(path)
         for model, group in pr.groupby(model_col, sort=False):
             label = {"ncc_devmap": "NCC (IR2Vec re-run, ncc_fix)"}.get(str(model), str(model))
             row: dict[str, Any] = {"model": label, "source": f"{fname} ({how}), re-scored"}

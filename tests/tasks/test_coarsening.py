@@ -154,3 +154,28 @@ def test_ir2vec_joint_protocol_problem(data):
     sub = tc.make_joint_problem(data, X, kernels=["sgemm"])
     k = data.kernels.index("sgemm")
     assert sub.fold_ids == [k, 17 + k, 34 + k, 51 + k]
+
+
+def test_truncated_coarsening_csvs_are_one_line_naming_the_file(shared_data, tmp_path):
+    import shutil
+
+    from mirtune.errors import MirtuneError
+
+    src, root = shared_data / "thread-coarsening", tmp_path / "thread-coarsening"
+    root.mkdir()
+    (root / "kernels_ir").symlink_to(src / "kernels_ir")
+    for name in ("pact-2014-runtimes.csv", "pact-2014-oracles.csv"):
+        shutil.copyfile(src / name, root / name)
+    runtimes = root / "pact-2014-runtimes.csv"
+    raw = runtimes.read_bytes()
+    runtimes.write_bytes(raw[: len(raw) - 7])  # the last row cut short
+    with pytest.raises(MirtuneError) as err:
+        tc.CoarseningData(tmp_path)
+    assert str(runtimes) in err.value.line() and "truncated" in err.value.line()
+    runtimes.write_bytes(raw)
+    oracles = root / "pact-2014-oracles.csv"
+    lines = oracles.read_bytes().splitlines(keepends=True)
+    oracles.write_bytes(b"".join(lines[:-3]))  # whole rows missing: cut at a line end
+    with pytest.raises(MirtuneError) as err:
+        tc.CoarseningData(tmp_path)
+    assert str(oracles) in err.value.line() and "\n" not in err.value.line()

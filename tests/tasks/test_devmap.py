@@ -120,3 +120,45 @@ def test_grewe_features_are_the_static_counts_shared_by_both_platforms(frames):
     assert np.array_equal(g, devmap.grewe_features(frames["nvidia"]))
     row = frames["amd"].iloc[16]  # npb-3.3-BT-add, dataset A
     assert np.allclose(np.expm1(g[16]), [row[c] for c in devmap.GREWE_COLUMNS])
+
+
+def _devmap_copy(shared_data, dest):
+    import shutil
+
+    root = dest / "devmap"
+    (root / "folds").mkdir(parents=True)
+    for name in ("cgo17-amd.csv", "cgo17-nvidia.csv", "kernels_ir_map_680.csv", "folds/devmap_folds_680.csv"):
+        shutil.copyfile(shared_data / "devmap" / name, root / name)
+    return root
+
+
+def test_a_truncated_published_csv_is_one_line_naming_the_file(shared_data, tmp_path, capsys):
+    from mirtune.cli import main
+    from mirtune.errors import MirtuneError
+
+    root = _devmap_copy(shared_data, tmp_path)
+    csv = root / "cgo17-amd.csv"
+    raw = csv.read_bytes()
+    csv.write_bytes(raw[: len(raw) // 2])  # cut short, as an interrupted download leaves it
+    with pytest.raises(MirtuneError) as err:
+        devmap.load_platform(tmp_path, "amd")
+    assert str(csv) in err.value.line() and "truncated" in err.value.line()
+    # cut inside a quoted source field but ending in a newline: pandas' ParserError, named as this file
+    cut = raw.index(b',"', len(raw) // 2) + 2
+    csv.write_bytes(raw[:cut] + b"\n")
+    with pytest.raises(MirtuneError) as err:
+        devmap.load_platform(tmp_path, "amd")
+    assert str(csv) in err.value.line() and "ParserError" in err.value.line() and "\n" not in err.value.line()
+    # the IR map cut at a line end: whole rows missing, and that file is the one named
+    csv.write_bytes(raw)
+    irmap = root / "kernels_ir_map_680.csv"
+    lines = irmap.read_bytes().splitlines(keepends=True)
+    irmap.write_bytes(b"".join(lines[:400]))
+    with pytest.raises(MirtuneError) as err:
+        devmap.load_platform(tmp_path, "amd")
+    assert str(irmap) in err.value.line() and "fewest" in err.value.line()
+    csv.write_bytes(raw[: len(raw) // 2])
+    # through the command line: one line, exit 2
+    assert main(["fit", "--task", "devmap", "--data-dir", str(tmp_path), "-o", str(tmp_path / "heads")]) == 2
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip() and "mirtune fit:" in ln]
+    assert len(lines) == 1 and str(csv) in lines[0] and "internal error" not in lines[0]
