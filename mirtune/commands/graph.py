@@ -27,7 +27,11 @@ def run(args: argparse.Namespace) -> int:
     from mirtune.progress import note, progress
 
     items = list(expand_inputs(args.inputs))
-    files = [p for p, reason in items if reason is None]
+    files, seen = [], set()
+    for p, reason in items:
+        if reason is None and p.resolve() not in seen:  # a file named twice is one graph
+            seen.add(p.resolve())
+            files.append(p)
     out = Path(args.output)
     single_file = out.suffix == ".json"
     if single_file and len(files) > 1:
@@ -35,6 +39,10 @@ def run(args: argparse.Namespace) -> int:
     check_output(out, "file" if single_file else "dir")
     if not single_file:
         out.mkdir(parents=True, exist_ok=True)
+    names = {} if single_file else output_names(files)
+    for stem, group in ({} if single_file else _renamed(files, names)).items():
+        note(f"mirtune graph: {len(group)} inputs are named {stem}; their graphs are "
+             + ", ".join(f"{names[f]} ({f})" for f in group))
     failed = 0
     for path, reason in items:
         if reason is not None:
@@ -42,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             failed += 1
     written = 0
     for path in progress(files, desc="graphs"):
-        target = out if single_file else out / f"{path.stem}.json"
+        target = out if single_file else out / names[path]
         try:
             graph = build_graph(load_ir(path, opt=args.opt, openmp=args.openmp))
             graph.to_json(target)
@@ -56,3 +64,40 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {written} graph(s) to {out}" + (f"; {failed} input(s) failed" if failed else ""),
           file=sys.stderr)
     return 2 if failed else 0
+
+
+def output_names(files: list[Path]) -> dict[Path, str]:
+    """A distinct JSON file name per input: `<stem>.json`, or, for inputs that share a stem, their path from
+    the group's common folder with `__` for `/` and the extension kept (`a__good.ll.json`, `b__good.c.json`)."""
+    import os
+
+    by_stem: dict[str, list[Path]] = {}
+    for f in files:
+        by_stem.setdefault(f.stem, []).append(f)
+    names: dict[Path, str] = {}
+    for stem, group in by_stem.items():
+        if len(group) == 1:
+            names[group[0]] = f"{stem}.json"
+            continue
+        absolute = [f.resolve() for f in group]
+        common = Path(os.path.commonpath([str(a.parent) for a in absolute]))
+        for f, a in zip(group, absolute):
+            names[f] = "__".join(a.relative_to(common).parts) + ".json"
+    taken: set[str] = set()
+    for f in files:  # a last resort against names that still meet (a "__" inside a file name)
+        name, n = names[f], 1
+        while name in taken:
+            n += 1
+            name = f"{names[f][:-len('.json')]}-{n}.json"
+        names[f] = name
+        taken.add(name)
+    return names
+
+
+def _renamed(files: list[Path], names: dict[Path, str]) -> dict[str, list[Path]]:
+    """The inputs whose graph is not simply `<stem>.json`, grouped by stem."""
+    groups: dict[str, list[Path]] = {}
+    for f in files:
+        if names[f] != f"{f.stem}.json":
+            groups.setdefault(f.stem, []).append(f)
+    return {stem: [f for f in files if f.stem == stem] for stem in groups}

@@ -73,3 +73,35 @@ def test_demo_runs_on_the_shipped_example(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "program graph:" in proc.stdout and "worksharing loops" in proc.stdout
     assert (tmp_path / "demo" / "heat2d.json").exists()
+
+
+def test_graph_inputs_with_the_same_name_get_distinct_files_and_say_so(tmp_path, capsys):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "good.c").write_text("int sq(int x) { return x * x; }\n")
+    (tmp_path / "a" / "good.c").write_text("float half(float x) { return x / 2.0f; }\n")
+    assert main(["compile", str(tmp_path / "a" / "good.c"), "-o", str(tmp_path / "a" / "good.ll")]) == 0
+    (tmp_path / "a" / "good.c").unlink()
+    out = tmp_path / "graphs"
+    # the same file named twice is one graph; two different files named good are two graphs
+    assert main(["graph", str(tmp_path / "a" / "good.ll"), str(tmp_path / "b" / "good.c"),
+                 str(tmp_path / "a" / "good.ll"), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["a__good.ll.json", "b__good.c.json"]
+    assert "2 inputs are named good" in err and "a__good.ll.json" in err and "wrote 2 graph(s)" in err
+    texts = {p.name: {n["features"]["full_text"][0] for n in json.loads(p.read_text())["nodes"] if "features" in n}
+             for p in out.iterdir()}
+    assert any("fdiv" in t or "fmul" in t for t in texts["a__good.ll.json"])
+    assert any(" mul " in t for t in texts["b__good.c.json"])
+
+
+def test_output_names_are_unique_across_folders_and_extensions(tmp_path):
+    from pathlib import Path
+
+    from mirtune.commands.graph import output_names
+
+    files = [Path("k/x.ll"), Path("k/sub/x.ll"), Path("k/x.c"), Path("y.ll")]
+    names = output_names(files)
+    assert names[Path("y.ll")] == "y.json"
+    assert len(set(names.values())) == len(files)
+    assert names[Path("k/sub/x.ll")] == "sub__x.ll.json" and names[Path("k/x.c")] == "x.c.json"
