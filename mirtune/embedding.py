@@ -157,12 +157,13 @@ def embed_modules(modules: Sequence, model_dir: str | os.PathLike | None = None,
 
 
 def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None,
-                    batch_files: int = BATCH_FILES, opt: int = 2, openmp: bool = False,
+                    batch_files: int = BATCH_FILES, opt: int = 2, openmp: bool | None = None,
                     precision: str | None = None, readout: str = "mean"
                     ) -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
     """Yield (path, vector, None) or (path, None, reason) for every input, in input order.
 
-    Directories are expanded (sorted, recursively); sources are compiled first.
+    Directories are expanded (sorted, recursively); sources are compiled first, with -fopenmp when `openmp` is
+    True or, when it is None (the default), when the source uses OpenMP.
     """
     from mirtune.ir.inputs import expand_inputs, load_ir
     from mirtune.model.samples import module_to_sample, sample_arrays

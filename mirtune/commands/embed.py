@@ -18,7 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", metavar="DIR", help="model directory (default: $MIRTUNE_MODEL or the shipped one)")
     p.add_argument("-O", dest="opt", type=int, default=2, choices=range(4), metavar="{0,1,2,3}",
                    help="optimisation level for sources (default 2)")
-    p.add_argument("--openmp", action="store_true", help="compile sources with -fopenmp")
+    p.add_argument("--openmp", action=argparse.BooleanOptionalAction, default=None,
+                   help="compile sources with -fopenmp (default: when a source uses OpenMP, e.g. `#pragma omp`)")
     p.add_argument("--batch", type=int, default=16, help="files per encoder batch (default 16)")
     p.add_argument("--precision", choices=("fp32", "bf16"), default=None,
                    help="statement Transformer arithmetic (default: $MIRTUNE_PRECISION or fp32); bf16 is faster on "
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from mirtune.embedding import iter_embeddings, load_encoder, native_bf16, resolve_precision
-    from mirtune.ir.inputs import expand_inputs
+    from mirtune.ir.inputs import expand_inputs, note_openmp
     from mirtune.model.encoder import embedding_dim
     from mirtune.progress import note, progress
 
@@ -48,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
     if precision == "bf16" and not native_bf16():
         note("mirtune embed: this CPU has no bfloat16 hardware (AMX or AVX512-BF16); bf16 may be slower than fp32")
     model = load_encoder(args.model, precision)
-    total = sum(1 for _ in expand_inputs(args.inputs))
+    inputs = list(expand_inputs(args.inputs))
+    total = len(inputs)
+    note_openmp([p for p, reason in inputs if reason is None], args.openmp, "embed")
     paths, vectors, failed = [], [], 0
     for path, vector, reason in progress(iter_embeddings(args.inputs, args.model, args.batch, args.opt,
                                                          args.openmp, precision, args.readout),

@@ -17,13 +17,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="output directory (one <stem>.json per input), or a .json file for a single input")
     p.add_argument("-O", dest="opt", type=int, default=2, choices=range(4), metavar="{0,1,2,3}",
                    help="optimisation level for sources (default 2)")
-    p.add_argument("--openmp", action="store_true", help="compile sources with -fopenmp")
+    p.add_argument("--openmp", action=argparse.BooleanOptionalAction, default=None,
+                   help="compile sources with -fopenmp (default: when a source uses OpenMP, e.g. `#pragma omp`)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from mirtune.ir.graph import build_graph
-    from mirtune.ir.inputs import expand_inputs, load_ir
+    from mirtune.ir.inputs import expand_inputs, load_ir, note_openmp
     from mirtune.progress import note, progress
 
     items = list(expand_inputs(args.inputs))
@@ -43,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     for stem, group in ({} if single_file else _renamed(files, names)).items():
         note(f"mirtune graph: {len(group)} inputs are named {stem}; their graphs are "
              + ", ".join(f"{names[f]} ({f})" for f in group))
+    note_openmp(files, args.openmp, "graph")
     failed = 0
     for path, reason in items:
         if reason is not None:

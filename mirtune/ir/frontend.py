@@ -129,6 +129,27 @@ def mentions_openmp(text: str) -> bool:
     return bool(OPENMP_HINT.search(text))
 
 
+def source_uses_openmp(path: str | os.PathLike, lang: str | None = None) -> bool:
+    """Whether a C/C++ source file uses OpenMP (see mentions_openmp); False for IR, other languages and files
+    that cannot be read (the compile then says why)."""
+    path = Path(path)
+    try:
+        if lang not in (None, "c", "cxx") or (lang is None and SUFFIX_LANG.get(path.suffix) not in ("c", "cxx")):
+            return False
+        return mentions_openmp(path.read_bytes().decode("utf-8", "surrogateescape"))
+    except OSError:
+        return False
+
+
+def resolve_openmp(path: str | os.PathLike, openmp: bool | None, lang: str | None = None) -> tuple[bool, bool]:
+    """(compile with -fopenmp?, was that detected rather than asked for?): `openmp` when given (--openmp or
+    --no-openmp), else whether the source uses OpenMP."""
+    if openmp is not None:
+        return bool(openmp), False
+    found = source_uses_openmp(path, lang)
+    return found, found
+
+
 def compile_command(src: Path, out: Path, lang: str, opt: int = 2, openmp: bool = False,
                     extra: list[str] | None = None, cuda_prelude: Path | None = None,
                     cl_std: str | None = None) -> list[str]:

@@ -7,15 +7,17 @@ from pathlib import Path
 from typing import Iterator
 
 from mirtune.errors import IRParseError, UsageError
-from mirtune.ir.frontend import SOURCE_SUFFIXES, compile_to_ir
+from mirtune.ir.frontend import SOURCE_SUFFIXES, compile_to_ir, resolve_openmp
 from mirtune.ir.module import IRModule
 
 IR_SUFFIXES = frozenset({".ll", ".bc"})
 INPUT_SUFFIXES = IR_SUFFIXES | SOURCE_SUFFIXES
 
 
-def load_ir(path: str | os.PathLike, lang: str | None = None, opt: int = 2, openmp: bool = False) -> IRModule:
-    """Parse a .ll/.bc file, or compile a source file with clang first and parse the result."""
+def load_ir(path: str | os.PathLike, lang: str | None = None, opt: int = 2, openmp: bool | None = False
+            ) -> IRModule:
+    """Parse a .ll/.bc file, or compile a source file with clang first and parse the result (with -fopenmp when
+    `openmp` is True, or when it is None and the source uses OpenMP)."""
     path = Path(path)
     if not path.exists():
         raise UsageError("no such file or directory", str(path))
@@ -25,10 +27,20 @@ def load_ir(path: str | os.PathLike, lang: str | None = None, opt: int = 2, open
     if path.suffix in IR_SUFFIXES and lang is None:
         return IRModule.from_file(path)
     if path.suffix in SOURCE_SUFFIXES or lang is not None:
-        text = compile_to_ir(path, lang=lang, opt=opt, openmp=openmp)
+        text = compile_to_ir(path, lang=lang, opt=opt, openmp=resolve_openmp(path, openmp, lang)[0])
         return IRModule.from_text(text, str(path))
     # Unknown extension: try it as IR, which also catches binary junk with one clear line.
     return IRModule.from_file(path)
+
+
+def note_openmp(files: list[Path], openmp: bool | None, command: str) -> None:
+    """Say on stderr, once per source, that OpenMP was detected and -fopenmp switched on (when not asked)."""
+    from mirtune.progress import note
+
+    for f in files:
+        if f.suffix in SOURCE_SUFFIXES and resolve_openmp(f, openmp)[1]:
+            note(f"mirtune {command}: {f} uses OpenMP (#pragma omp): compiling it with -fopenmp "
+                 "(--no-openmp compiles it serially)")
 
 
 def expand_inputs(paths: list[str | os.PathLike]) -> Iterator[tuple[Path, str | None]]:
@@ -50,4 +62,4 @@ def expand_inputs(paths: list[str | os.PathLike]) -> Iterator[tuple[Path, str | 
             yield path, None
 
 
-__all__ = ["load_ir", "expand_inputs", "IRParseError", "INPUT_SUFFIXES"]
+__all__ = ["load_ir", "expand_inputs", "note_openmp", "IRParseError", "INPUT_SUFFIXES"]

@@ -235,3 +235,19 @@ def test_non_finite_embeddings_are_refused(files, tmp_path, capsys, cli):
     lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
     assert len(lines) == 1 and "non-finite" in lines[0] and str(overflow) in lines[0]
     assert not out.exists()
+
+
+def test_embed_detects_openmp_in_a_source_and_says_so(files, model_dir, tmp_path, capsys, cli):
+    src = tmp_path / "omp.c"
+    src.write_text("#include <omp.h>\nvoid scale(double *x, int n) {\n#pragma omp parallel for\n"
+                   "  for (int i = 0; i < n; i++) x[i] *= 2.0;\n}\n")
+    outs = {}
+    for flag in (None, "--openmp", "--no-openmp"):
+        out = tmp_path / f"{flag or 'auto'}.npy"
+        argv = ["embed", str(src), "--model", str(model_dir), "-o", str(out)] + ([flag] if flag else [])
+        assert main(argv) == 0
+        outs[flag] = (np.load(out), capsys.readouterr().err)
+    assert f"{src} uses OpenMP" in outs[None][1] and "-fopenmp" in outs[None][1]
+    assert "uses OpenMP" not in outs["--openmp"][1] and "uses OpenMP" not in outs["--no-openmp"][1]
+    np.testing.assert_array_equal(outs[None][0], outs["--openmp"][0])
+    assert not np.allclose(outs[None][0], outs["--no-openmp"][0])

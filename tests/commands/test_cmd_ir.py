@@ -105,3 +105,34 @@ def test_output_names_are_unique_across_folders_and_extensions(tmp_path):
     assert names[Path("y.ll")] == "y.json"
     assert len(set(names.values())) == len(files)
     assert names[Path("k/sub/x.ll")] == "sub__x.ll.json" and names[Path("k/x.c")] == "x.c.json"
+
+
+OMP_SOURCE = """#include <omp.h>
+void scale(double *x, int n) {
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < n; i++) x[i] *= 2.0;
+}
+"""
+
+
+def test_compile_and_graph_switch_openmp_on_for_an_openmp_source_and_say_so(tmp_path, capsys):
+    src = tmp_path / "omp.c"
+    src.write_text(OMP_SOURCE)
+    assert main(["compile", str(src), "-o", str(tmp_path / "auto.ll")]) == 0
+    err = capsys.readouterr().err
+    assert f"{src} uses OpenMP" in err and "-fopenmp" in err
+    assert "__kmpc_fork_call" in (tmp_path / "auto.ll").read_text()
+    # --no-openmp is the serial version, and nothing is said
+    assert main(["compile", str(src), "--no-openmp", "-o", str(tmp_path / "serial.ll")]) == 0
+    assert "uses OpenMP" not in capsys.readouterr().err
+    assert "__kmpc" not in (tmp_path / "serial.ll").read_text()
+    # graph: the OpenMP runtime calls are in the graph
+    assert main(["graph", str(src), "-o", str(tmp_path / "omp.json")]) == 0
+    assert f"{src} uses OpenMP" in capsys.readouterr().err
+    graph = json.loads((tmp_path / "omp.json").read_text())
+    assert any("__kmpc_fork_call" in n["features"]["full_text"][0] for n in graph["nodes"] if "features" in n)
+    # a serial source: no -fopenmp, no message
+    plain = tmp_path / "plain.c"
+    plain.write_text("int sq(int x) { return x * x; }\n")
+    assert main(["compile", str(plain), "-o", str(tmp_path / "plain.ll")]) == 0
+    assert "OpenMP" not in capsys.readouterr().err
