@@ -4,7 +4,7 @@ A collector's own programs print `checksum: <value>`; a user's program prints wh
 names what to compare (`OutputCheck.parse` reads the `--check` option):
 
 - `stdout` (the default for user programs): the whole standard output, line by line. Numbers are compared
-  within a relative tolerance (or one unit in the last digit printed, since `%.6e` of two sums added in another
+  within a relative tolerance (floating-point ones also within one unit in the last digit printed, since `%.6e` of two sums added in another
   order may round the other way), all other text exactly. Lines that change between the default
   configuration's own runs (a program that prints its own run time) are *volatile*: they are left out of the
   comparison, and `volatile_lines` says which.
@@ -153,7 +153,10 @@ class OutputCheck:
 
 
 def _last_place(token: str) -> float:
-    """One unit in the last digit a number was printed with (`1.25e3` -> 10, `0.50` -> 0.01, `7` -> 1)."""
+    """One unit in the last digit a floating-point number was printed with (`1.25e3` -> 10, `0.50` -> 0.01); 0
+    for an integer (a count that differs by one is a different answer)."""
+    if not any(c in token for c in ".eE"):
+        return 0.0
     mant, _, exp = token.lower().partition("e")
     decimals = len(mant.split(".", 1)[1]) if "." in mant else 0
     return 10.0 ** (int(exp or 0) - decimals)

@@ -65,6 +65,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from collectors.check import OutputCheck, checksums_match  # noqa: F401  (checksums_match: re-exported)
 from collectors.host import NvmlStatus, clang_version, cpu_tag, load_nvml, logical_cores
 
 STATUSES = ("ok", "timeout", "crash", "wrong_output", "build_failed", "unsupported")
@@ -296,6 +297,7 @@ class ProcessRun:
     maxrss_kib: int | None
     user_s: float
     sys_s: float
+    output_file: str | None = None
 
 
 def minimal_env(variables: Mapping[str, Any] | None = None, home: str | None = None) -> dict[str, str]:
@@ -661,6 +663,27 @@ def launcher() -> str | None:
     return exe
 
 
+def write_inputs(folder: Path, inputs: Mapping[str, bytes]) -> None:
+    """Write input files (relative name -> bytes) under `folder`; a name that leaves it is refused."""
+    root = folder.resolve()
+    for name, data in inputs.items():
+        target = (folder / name).resolve()
+        if root not in target.parents:
+            raise ValueError(f"input file name {name!r} leaves the working folder")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+def _captured(folder: Path, name: str | None) -> str | None:
+    """The tail of the file `name` the program wrote in `folder` (not following a link out of it), or None."""
+    if not name:
+        return None
+    path = folder / name
+    if path.is_symlink() or not path.is_file():
+        return None
+    return _tail(path)
+
+
 def _program_path(cmd: Sequence[str]) -> list[str]:
     cmd = [str(c) for c in cmd]
     if "/" not in cmd[0]:
@@ -671,8 +694,13 @@ def _program_path(cmd: Sequence[str]) -> list[str]:
 
 
 def run_once(cmd: Sequence[str], env: Mapping[str, Any] | None = None, limits: RunLimits = RunLimits(),
-             workdir_parent: str | None = None) -> ProcessRun:
+             workdir_parent: str | None = None, inputs: Mapping[str, bytes] | None = None,
+             capture: str | None = None) -> ProcessRun:
     """Run `cmd` once in a fresh private directory, under `limits`; `env` is added to `minimal_env()`.
+
+    `inputs` are files written into that directory first (relative name -> bytes: the program's input files,
+    which its arguments name relatively); `capture` names a file the program writes there, whose text (its
+    tail) comes back in `output_file`.
 
     The program runs under the small launcher (see `launcher()`), which reports its exact wall time, status
     and rusage; without a launcher it runs directly and its peak RSS is None (unknown).
@@ -680,6 +708,7 @@ def run_once(cmd: Sequence[str], env: Mapping[str, Any] | None = None, limits: R
     outer = Path(tempfile.mkdtemp(prefix="mirtune-run-", dir=workdir_parent))
     work = outer / "cwd"
     work.mkdir()
+    write_inputs(work, inputs or {})
     out_path, err_path, report = outer / "stdout", outer / "stderr", outer / "report"
     launch = launcher()
     argv = _program_path(cmd)
@@ -729,7 +758,8 @@ def run_once(cmd: Sequence[str], env: Mapping[str, Any] | None = None, limits: R
         sig = _signal_name(-code) if code < 0 else None
         return ProcessRun(seconds=elapsed, exit_code=code if code >= 0 else None, signal=sig,
                           timed_out=killer.fired and sig == "SIGKILL", stdout=_tail(out_path),
-                          stderr=_tail(err_path), maxrss_kib=maxrss, user_s=user_s, sys_s=sys_s)
+                          stderr=_tail(err_path), maxrss_kib=maxrss, user_s=user_s, sys_s=sys_s,
+                          output_file=_captured(work, capture))
     finally:
         shutil.rmtree(outer, ignore_errors=True)
 
@@ -753,21 +783,6 @@ def parse_reported(stdout: str, key: str) -> float | None:
     except ValueError:
         return None
     return value if math.isfinite(value) else None
-
-
-def checksums_match(a: str | None, b: str | None, rtol: float = 1e-9) -> bool:
-    """Equal text, or numbers equal within a relative tolerance (nan matches nan, inf its own sign)."""
-    if a is None or b is None:
-        return False
-    if a == b:
-        return True
-    try:
-        x, y = float(a), float(b)
-    except ValueError:
-        return False
-    if math.isnan(x) or math.isnan(y):
-        return math.isnan(x) and math.isnan(y)
-    return math.isclose(x, y, rel_tol=rtol, abs_tol=0.0)
 
 
 # --------------------------------------------------------------------------------------------- telemetry
@@ -934,8 +949,8 @@ def spread(times: Sequence[float]) -> float | None:
     return statistics.stdev(times) / mean if mean > 0 else None
 
 
-def _judge(run: ProcessRun, limits: RunLimits, checksum_seen: str | None, reference: str | None,
-           rtol: float) -> tuple[str, str]:
+def _process_failure(run: ProcessRun, limits: RunLimits) -> tuple[str, str] | None:
+    """(status, reason) when the run itself failed (timeout, signal, non-zero exit), else None."""
     if run.timed_out:
         return "timeout", f"exceeded {limits.timeout_s:g}s; process group killed"
     if run.signal is not None:
@@ -943,23 +958,32 @@ def _judge(run: ProcessRun, limits: RunLimits, checksum_seen: str | None, refere
     if run.exit_code:
         last = run.stderr.strip().splitlines()[-1:] or [""]
         return "crash", f"exit status {run.exit_code}" + (f": {last[0][:200]}" if last[0] else "")
-    checksum = parse_checksum(run.stdout)
-    if checksum is None:
-        return "wrong_output", "no 'checksum:' line in the output"
-    if checksum_seen is not None and not checksums_match(checksum, checksum_seen, rtol):
-        return "wrong_output", f"checksum changed between runs: {checksum_seen} then {checksum}"
-    if reference is not None and not checksums_match(checksum, reference, rtol):
-        return "wrong_output", f"checksum {checksum} differs from the default configuration's {reference}"
-    return "ok", ""
+    return None
+
+
+def _answer_problem(check: OutputCheck, answer: str | None, answers: list[str], reference: str | None) -> str | None:
+    """Why this run's answer is wrong, or None. `answers` are this measurement's earlier answers: without a
+    reference (the default configuration) they must agree with each other (`OutputCheck.stable_problem`)."""
+    if answer is None:
+        return check.mismatch(None, "")
+    if check.kind == "checksum" and answers and not checksums_match(answer, answers[-1], check.rtol):
+        return f"checksum changed between runs: {answers[-1]} then {answer}"
+    if reference is not None:
+        return check.mismatch(answer, reference)
+    return check.stable_problem([*answers, answer])
 
 
 def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats: int = 3, warmup: int = 1,
             limits: RunLimits = RunLimits(), reference: str | None = None, rtol: float = 1e-9,
-            nvml: NvmlStatus | None = None, gpu_index: int = 0, report: str | None = None) -> Measurement:
+            nvml: NvmlStatus | None = None, gpu_index: int = 0, report: str | None = None,
+            check: OutputCheck | None = None, inputs: Mapping[str, bytes] | None = None) -> Measurement:
     """Warm up `warmup` times, then time `repeats` runs of `cmd` with `env` (see `minimal_env`).
 
     `reference` is the default configuration's checksum (None when this IS the default configuration).
     `nvml` injects an NVML status (tests); by default NVML is loaded once per process.
+    `check` says what answer to compare (default: the `checksum:` line with `rtol`; see collectors.check); the
+    default configuration's answer (its runs must agree) is the reference the others are checked against, and
+    ends in `checksum`. `inputs` are files written into each run's working folder (see `run_once`).
     `report` names a figure the program prints itself (`<report>: <number>`, e.g. a CUDA kernel's time
     measured with events, which the process wall time would bury under the context creation): every timed
     run's value goes into `reported` and their median into `reported_median`; a run without it is
@@ -974,7 +998,8 @@ def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats
     rss: list[int] = []
     user: list[float] = []
     system: list[float] = []
-    seen: str | None = None
+    check = check or OutputCheck("checksum", rtol=rtol)
+    answers: list[str] = []
     try:
         for i in range(warmup + repeats):
             timed = i >= warmup
@@ -983,19 +1008,23 @@ def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats
             f = _cpu_freq()
             if f is not None:
                 freqs.append(f)
-            run = run_once(cmd, env, limits)
+            run = run_once(cmd, env, limits, inputs=inputs, capture=check.output_file)
             if run.maxrss_kib is not None:
                 rss.append(run.maxrss_kib)
-            status, reason = _judge(run, limits, seen, reference, rtol)
+            answer = check.answer(run.stdout, run.output_file)
+            failure = _process_failure(run, limits)
+            if failure is None:
+                problem = _answer_problem(check, answer, answers, reference)
+                failure = ("wrong_output", problem) if problem else None
             value = parse_reported(run.stdout, report) if report else None
-            if status == "ok" and report and value is None:
-                status, reason = "wrong_output", f"no '{report}: <number>' line in the output"
-            if status != "ok":
-                m.status, m.reason = status, reason
+            if failure is None and report and value is None:
+                failure = ("wrong_output", f"no '{report}: <number>' line in the output")
+            if failure is not None:
+                m.status, m.reason = failure
                 m.exit_code, m.signal = run.exit_code, run.signal
-                m.checksum = parse_checksum(run.stdout)
+                m.checksum = answer
                 break
-            seen = parse_checksum(run.stdout)
+            answers.append(answer)
             m.exit_code = run.exit_code
             if timed:
                 m.runtimes_s.append(run.seconds)
@@ -1008,7 +1037,7 @@ def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats
     finally:
         sampler.stop()
     if m.status == "ok":
-        m.checksum = seen
+        m.checksum = check.reference(answers) if reference is None else answers[-1]
         m.median_s = statistics.median(m.runtimes_s)
         m.cv = spread(m.runtimes_s)
         m.reported_median = statistics.median(m.reported) if m.reported else None

@@ -19,6 +19,7 @@ from mirtune.errors import MirtuneError
 COMMANDS = (
     "demo",
     "recommend",
+    "tune",
     "compile",
     "graph",
     "inspect",
@@ -32,6 +33,8 @@ COMMANDS = (
     "evaluate",
     "fit",
 )
+# Commands whose arguments after `--` are handed to the user's program unparsed.
+PROGRAM_ARGS_COMMANDS = ("tune",)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,7 +56,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one sub-command; expected failures become one stderr line and exit code 2."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    rest = None
+    if argv and argv[0] in PROGRAM_ARGS_COMMANDS and "--" in argv:  # after `--`: the user program's own arguments
+        rest = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
     args = parser.parse_args(argv)
+    if rest is not None:
+        args.program_args = rest
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -366,8 +366,10 @@ def measure_config(ctx: dict[str, Any], params: dict[str, Any] | None) -> dict[s
     if res.status != "ok" or res.exe is None:
         m = failed("build_failed", res.reason)
     elif params is None:
-        m = measure([res.exe, *plan.program.args], plan.env(None), repeats=s["repeats"], warmup=s["warmup"],
-                    limits=s["limits"], check=plan.program.check, inputs=plan.files)
+        # at least two runs, so that output lines that change between runs are found (and left out of the check)
+        m = measure([res.exe, *plan.program.args], plan.env(None), repeats=s["repeats"],
+                    warmup=max(s["warmup"], 2 - s["repeats"]), limits=s["limits"], check=plan.program.check,
+                    inputs=plan.files)
         speedup = 1.0 if m.status == "ok" else None
     else:
         dres, _ = _installed(plan, None, ctx["builds"], s.get("cache_dir"))

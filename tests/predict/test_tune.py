@@ -1,0 +1,185 @@
+"""mirtune tune on real programs: real clang, real runs, a real Ray cluster (the session's), real Ray Tune."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from collectors.check import OutputCheck
+from collectors.sweep import read_parts, read_rows
+from mirtune.errors import MirtuneError, UsageError
+from mirtune.predict.tune import Program, all_configs, search_space, tune_program
+
+# Each configuration's fault is chosen by the program itself from OMP_SCHEDULE: dynamic crashes, guided hangs,
+# static,8 answers wrongly; static,1 (and the default, which sets no OMP_SCHEDULE) are right.
+FAULTY = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    long n = argc > 1 ? atol(argv[1]) : 1000;
+    const char *s = getenv("OMP_SCHEDULE");
+    double sum = 0;
+    #pragma omp parallel for reduction(+:sum)
+    for (long i = 0; i < n; i++) sum += 0.5 * (double)i;
+    if (s && strstr(s, "dynamic")) abort();
+    if (s && strstr(s, "guided")) sleep(100);
+    if (s && strcmp(s, "static,8") == 0) sum *= 1.01;
+    printf("n = %ld\nsum = %.6e\n", n, sum);
+    return 0;
+}
+"""
+
+READS_INPUT = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+int main(int argc, char **argv) {
+    if (argc < 3) { fprintf(stderr, "usage: %s FILE REPEAT\n", argv[0]); return 2; }
+    FILE *f = fopen(argv[1], "r");
+    if (!f) { perror(argv[1]); return 1; }
+    long m; if (fscanf(f, "%ld", &m) != 1) return 1;
+    fclose(f);
+    int rep = atoi(argv[2]);
+    double *a = malloc(sizeof(double) * m), total = 0;
+    struct timespec t0, t1; clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int r = 0; r < rep; r++) {
+        #pragma omp parallel for
+        for (long i = 0; i < m; i++) a[i] = (double)(i % 7) * (r + 1);
+        double s = 0;
+        #pragma omp parallel for reduction(+:s)
+        for (long i = 0; i < m; i++) s += a[i];
+        total += s;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("total %.8e\n", total);
+    printf("took %.6f s\n", (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+    free(a);
+    return 0;
+}
+"""
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    p = folder / name
+    p.write_text(textwrap.dedent(text))
+    return p
+
+
+def test_faults_score_zero_and_never_win(ray_cluster, tmp_path):
+    src = _write(tmp_path, "faulty.c", FAULTY)
+    out = tmp_path / "out"
+    space = ["chunk=1,8"]
+    n = len(all_configs(search_space("openmp", 2, space)))
+    res = tune_program(Program(src, args=("20000",), timeout_s=1.0), "openmp", budget=n + 1, out_dir=out,
+                       top_k=0, space=space, repeats=1, warmup=0, log=lambda s: None)
+    assert res.runs_now == n + 1 and not res.interrupted
+    by = {(m["schedule"], m["chunk"], m["threads"]): m for m in res.measured}
+    assert len(by) == n
+    for (sched, chunk, _), m in by.items():
+        expected = {"dynamic": "crash", "guided": "timeout"}.get(sched, "wrong_output" if chunk == 8 else "ok")
+        assert m["status"] == expected, m
+        if expected != "ok":
+            assert m["speedup"] == 0.0
+    assert res.best is None or (res.best["schedule"], res.best["chunk"]) == ("static", 1)
+    rows = read_rows(out)
+    assert len(rows) == n + 1 and rows["is_default"].sum() == 1
+    assert set(rows["status"]) == {"ok", "crash", "timeout", "wrong_output"}
+
+
+def test_inputs_volatile_lines_resume_and_seeds(ray_cluster, tmp_path):
+    src = _write(tmp_path, "sums.c", READS_INPUT)
+    data = tmp_path / "data" / "size.txt"
+    data.parent.mkdir()
+    data.write_text("20000\n")
+    out = tmp_path / "out"
+    prog = Program(src, args=(str(data), "3"), timeout_s=20.0)
+    first = tune_program(prog, "openmp", budget=2, out_dir=out, top_k=3, repeats=1, warmup=0, log=lambda s: None)
+    assert first.runs_now == 2 and first.runs_before == 0
+    assert any("copied into each run's private folder" in n for n in first.notes)
+    assert any("room for 1 of the predictor's" in n for n in first.notes)       # budget smaller than the seeds
+    assert first.volatile_lines == [2]                                           # "took ... s" changes
+    assert first.measured[0]["status"] == "ok"
+    seeded = {k: first.measured[0][k] for k in ("threads", "schedule", "chunk")}
+    assert seeded == first.seeds[0]                                              # the predictor's first choice ran
+    stamps = set(read_rows(out)["timestamp"])
+
+    again = tune_program(prog, "openmp", budget=4, out_dir=out, top_k=3, repeats=1, warmup=0, log=lambda s: None)
+    assert again.runs_before == 2 and again.runs_now == 2
+    rows = read_rows(out)
+    raw = sum(t.num_rows for t in read_parts(out))
+    assert len(rows) == 4 and raw == 4                                           # nothing measured twice
+    assert stamps <= set(rows["timestamp"])
+    done = tune_program(prog, "openmp", budget=4, out_dir=out, top_k=3, repeats=1, warmup=0, log=lambda s: None)
+    assert done.runs_now == 0 and len(done.measured) == 3
+
+
+def test_default_failure_stops_with_one_line_and_keeps_the_row(ray_cluster, tmp_path):
+    src = _write(tmp_path, "nodefault.c", FAULTY.replace('const char *s = getenv("OMP_SCHEDULE");',
+                                                         'const char *s = getenv("OMP_SCHEDULE");\n'
+                                                         '    if (!s) { fprintf(stderr, "no schedule\\n"); '
+                                                         'return 4; }'))
+    out = tmp_path / "out"
+    with pytest.raises(MirtuneError) as err:
+        tune_program(Program(src), "openmp", budget=3, out_dir=out, top_k=0, repeats=1, warmup=0, log=lambda s: None)
+    line = err.value.line()
+    assert "default configuration ended as crash" in line and "nothing to compare against" in line
+    assert "\n" not in line
+    rows = read_rows(out)
+    assert len(rows) == 1 and rows["status"].iloc[0] == "crash"
+
+
+def test_bad_requests_fail_before_any_run(tmp_path):
+    src = _write(tmp_path, "faulty.c", FAULTY)
+    with pytest.raises(UsageError, match="unknown"):
+        tune_program(Program(src), "openmp", space=["power=75"], log=lambda s: None)
+    with pytest.raises(UsageError, match="unknown"):
+        tune_program(Program(src), "openmp", space=["bogus=1"], log=lambda s: None)
+    with pytest.raises(UsageError, match="unknown task"):
+        tune_program(Program(src), "devmap", log=lambda s: None)
+    with pytest.raises(UsageError, match="input file not found"):
+        tune_program(Program(src, inputs=(str(tmp_path / "none.txt"),)), "openmp", log=lambda s: None)
+    binary = tmp_path / "x.c"
+    binary.write_bytes(b"\x7fELF\x00\x00\x01")
+    with pytest.raises(UsageError, match="binary"):
+        tune_program(Program(binary), "openmp", log=lambda s: None)
+    with pytest.raises(UsageError, match="budget"):
+        tune_program(Program(src), "openmp", budget=0, log=lambda s: None)
+
+
+def test_nothing_to_tune(ray_cluster, tmp_path):
+    src = _write(tmp_path, "serial.c", "#include <stdio.h>\nint main(void) { printf(\"1\\n\"); return 0; }\n")
+    with pytest.raises(MirtuneError, match="nothing for the openmp task to tune"):
+        tune_program(Program(src), "openmp", budget=3, out_dir=tmp_path / "o", top_k=0, log=lambda s: None)
+
+
+KERNEL = r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 4096;
+    float *a = malloc(sizeof(float) * n), s = 0;
+    for (int i = 0; i < n; i++) a[i] = (float)(i % 13);
+    for (int r = 0; r < 200; r++)
+        for (int i = 0; i < n; i++)
+            a[i] = a[i] * 0.5f + 1.0f;
+    for (int i = 0; i < n; i++) s += a[i];
+    printf("%.3f\n", s);
+    return 0;
+}
+"""
+
+
+def test_vectorize_builds_each_configuration(ray_cluster, tmp_path):
+    src = _write(tmp_path, "kern.c", KERNEL)
+    line = next(i + 1 for i, ln in enumerate(src.read_text().splitlines()) if "a[i] = a[i] * 0.5f" in ln) - 1
+    res = tune_program(Program(src, args=("4096",), line=line, check=OutputCheck("stdout", rtol=1e-5)), "vectorize",
+                       budget=3, out_dir=tmp_path / "o", top_k=0, space=["vf=1,4", "if=1"], repeats=1, warmup=0,
+                       log=lambda s: None)
+    assert res.runs_now == 3
+    assert {m["vf"] for m in res.measured} == {1, 4} and all(m["status"] == "ok" for m in res.measured)
+    rows = read_rows(tmp_path / "o")
+    assert rows["build_key"].nunique() == 3                                      # default + two pragmas
