@@ -1,0 +1,62 @@
+"""IR from before LLVM 12 (a bare `byval`/`sret`/`inalloca`) is upgraded to today's syntax when it fails to parse."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from mirtune.errors import IRParseError
+from mirtune.ir.graph import build_graph
+from mirtune.ir.inputs import load_ir
+from mirtune.ir.legacy import has_legacy_attributes, upgrade_legacy_ir
+from mirtune.ir.module import IRModule
+
+LAVAMD = "rodinia-3.1-lavaMD-kernel_gpu_opencl.ll"
+
+
+def test_upgrade_gives_each_bare_attribute_its_pointee_type():
+    text = ("declare void @f(%struct.S* noalias sret, { i32, float }* byval align 8, i8 addrspace(1)** inalloca)\n"
+            "  call void @g(%struct.x* byval align 8 %p, i32 3)\n")
+    assert upgrade_legacy_ir(text) == (
+        "declare void @f(%struct.S* noalias sret(%struct.S), { i32, float }* byval({ i32, float }) align 8, "
+        "i8 addrspace(1)** inalloca(i8 addrspace(1)*))\n"
+        "  call void @g(%struct.x* byval(%struct.x) align 8 %p, i32 3)\n")
+    modern = "declare void @f(ptr byval(%struct.S) align 8)\n"
+    assert not has_legacy_attributes(modern) and upgrade_legacy_ir(modern) == modern
+
+
+def test_upgrade_of_the_shipped_kernel_is_the_hand_patched_copy(shared_data):
+    original = (shared_data / "devmap" / "kernels_ir" / LAVAMD).read_text()
+    patched = (shared_data / "devmap" / "kernels_ir_patched" / LAVAMD).read_text()
+    with pytest.raises(IRParseError):
+        IRModule.from_text(original, LAVAMD)
+    assert has_legacy_attributes(original)
+    assert upgrade_legacy_ir(original) == patched
+
+
+def test_load_ir_reads_legacy_ir_and_keeps_the_first_error_for_junk(shared_data, tmp_path):
+    module = load_ir(shared_data / "devmap" / "kernels_ir" / LAVAMD)
+    want = build_graph(load_ir(shared_data / "devmap" / "kernels_ir_patched" / LAVAMD))
+    got = build_graph(module)
+    assert got.num_nodes == want.num_nodes and got.edges == want.edges
+    bad = tmp_path / "bad.ll"
+    bad.write_text("declare void @f(i32 byval)\ndefine i32 @g( {\n")  # legacy, and broken anyway
+    with pytest.raises(IRParseError) as err:
+        load_ir(bad)
+    assert str(bad) in err.value.line()
+
+
+def test_graph_of_a_folder_with_the_legacy_kernel_writes_every_graph(shared_data, tmp_path):
+    from mirtune.cli import main
+
+    kernels = tmp_path / "kernels_ir"
+    kernels.mkdir()
+    for name in (LAVAMD, "rodinia-3.1-backprop-bpnn_layerforward_ocl.ll"):
+        shutil.copyfile(shared_data / "devmap" / "kernels_ir" / name, kernels / name)
+    out = tmp_path / "graphs"
+    assert main(["graph", str(kernels), "-o", f"{out}/"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(n.replace(".ll", ".json") for n in
+                                                          (LAVAMD, "rodinia-3.1-backprop-bpnn_layerforward_ocl.ll"))
+    assert json.loads((out / LAVAMD.replace(".ll", ".json")).read_text())["nodes"][0]["text"] == "[external]"
