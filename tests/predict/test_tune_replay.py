@@ -84,11 +84,13 @@ def test_a_predictor_that_knows_the_speedups_finds_the_oracle_in_two_runs():
     for name in ("predictor top-1", "predictor-seeded optuna"):
         f = result["strategies"][name]
         assert f["curve"][1] == pytest.approx(1.0) and f["median_runs_to_target"] == 2 and f["never_reach"] == 0
+        assert f["groups_needing_tuning"] == 8 and f["median_runs_to_target_needing_tuning"] == 2
     assert result["strategies"]["predictor top-1"]["runs_to_target"] == [[2]] * 8
     assert all(g["predicted_top"][0] == "c1" for g in result["groups"])
     # a predictor that ranks the oracle last does not find it in 2 runs
     worst = replay(t, -oracle_gains, budget=5, seeds=[0])["strategies"]["predictor top-1"]
     assert worst["curve"][1] < 0.5 and worst["never_reach"] == 8
+    assert result["strategies"]["grid"]["median_runs_to_target_needing_tuning"] == 2  # column 1 is first in order
 
 
 def test_the_default_is_never_ranked_and_always_runs_first():
