@@ -1,0 +1,87 @@
+"""`mirtune tune` as a user runs it: bad requests are one line and exit 2 before anything runs; Ctrl-C loses no
+measurement and the same command resumes without measuring anything twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from collectors.sweep import read_parts, read_rows
+from mirtune.cli import main
+
+SLOW = r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    long n = atol(argv[1]);
+    double s = 0;
+    #pragma omp parallel for reduction(+:s)
+    for (long i = 0; i < n; i++) s += (double)(i % 11) * 0.25;
+    printf("s = %.6e\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.fixture()
+def program(tmp_path: Path) -> Path:
+    p = tmp_path / "slow.c"
+    p.write_text(SLOW)
+    return p
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--task", "devmap"], "unknown task 'devmap'"),
+    (["--task", "openmp", "--space", "bogus=1"], "unknown"),
+    (["--task", "openmp", "--check", "regex:("], "bad pattern"),
+    (["--task", "openmp", "--budget", "0"], "--budget"),
+    (["--task", "openmp", "--line", "3"], "--line applies to --task vectorize"),
+    (["--task", "openmp", "--input", "/nonexistent/x.txt"], "input file not found"),
+])
+def test_bad_requests_are_one_line(program, capsys, argv, message):
+    assert main(["tune", str(program), *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_missing_source_is_one_line(tmp_path, capsys):
+    assert main(["tune", str(tmp_path / "none.c"), "--task", "openmp"]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def _parts(out: Path) -> int:
+    return len(list(out.glob("part-*.parquet")))
+
+
+def test_ctrl_c_then_resume(program, tmp_path):
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "mirtune.cli", "tune", str(program), "--task", "openmp", "--budget", "6",
+           "--top-k", "0", "--repeats", "2", "--warmup", "0", "--out", str(out), "--json", "--", "3000000"]
+    env = dict(os.environ, RAY_ADDRESS="")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 240
+    while _parts(out) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    first = read_rows(out)
+    assert 2 <= len(first) < 6
+    assert sum(t.num_rows for t in read_parts(out)) == len(first)
+
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["runs_before"] == len(first) and answer["runs_now"] == 6 - len(first)
+    rows = read_rows(out)
+    assert len(rows) == 6 and sum(t.num_rows for t in read_parts(out)) == 6       # nothing measured twice
+    assert set(first["point_id"]) <= set(rows["point_id"])
