@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from mirtune.ir import irtext
-from mirtune.ir.module import IRModule
+from mirtune.ir.module import IRModule, gc_paused
 
 INSTRUCTION, VARIABLE, CONSTANT = 0, 1, 2
 CONTROL, DATA, CALL = 0, 1, 2
@@ -307,13 +307,14 @@ def build_graph(module: IRModule, reader: str = "auto") -> ProgramGraph:
     """
     if reader not in ("auto", "llvm"):
         raise ValueError(f"unknown reader {reader!r}")
-    if reader == "auto":
-        try:
-            return _assemble(module, _text_functions(module), str)
-        except irtext.Unreadable:
-            pass
-    cache: dict[int, str] = {}
-    return _assemble(module, _llvm_functions(module), lambda ref: _type_text(ref, cache))
+    with gc_paused():
+        if reader == "auto":
+            try:
+                return _assemble(module, _text_functions(module), str)
+            except irtext.Unreadable:
+                pass
+        cache: dict[int, str] = {}
+        return _assemble(module, _llvm_functions(module), lambda ref: _type_text(ref, cache))
 
 
 def _assemble(module: IRModule, functions: list[_Function], type_text: Callable[[Any], str]) -> ProgramGraph:
@@ -421,29 +422,67 @@ def _assemble(module: IRModule, functions: list[_Function], type_text: Callable[
 
 
 class _AllocSizes:
-    """Allocation sizes of alloca'd types, computed with the module's data layout."""
+    """Allocation sizes of alloca'd types, computed with the module's data layout.
+
+    The sizes of every fixed-size alloca type of the module are asked of LLVM in one probe module (a probe
+    carries the module's struct definitions, so one probe per type grew as types x structs).
+    """
 
     def __init__(self, module: IRModule) -> None:
         self.module = module
         self.cache: dict[str, int] = {}
+        self._prefix: list[str] | None = None
 
     def size_of(self, type_text: str) -> int:
+        if self._prefix is None:
+            self._prefix = [f'target datalayout = "{self.module.llvm.data_layout}"', *self.module.struct_statements()]
+            self.cache.update(self._compute_all(_alloca_types(self.module)))
         if type_text not in self.cache:
-            self.cache[type_text] = self._compute(type_text)
+            self.cache[type_text] = self._compute([type_text]).get(type_text, -1)
         return self.cache[type_text]
 
-    def _compute(self, type_text: str) -> int:
+    def _compute_all(self, types: list[str]) -> dict[str, int]:
+        """Sizes of all `types` in one probe; where one of them does not parse, each on its own."""
+        sizes = self._compute(types)
+        if len(sizes) == len(types):
+            return sizes
+        return {t: self._compute([t]).get(t, -1) for t in types}
+
+    def _compute(self, types: list[str]) -> dict[str, int]:
+        """Sizes of `types` from one probe module; empty when LLVM rejects the probe."""
         import llvmlite.binding as llvm
 
-        probe = "\n".join([f'target datalayout = "{self.module.llvm.data_layout}"',
-                           *self.module.struct_statements(),
-                           f"@__mirtune_probe = external global {type_text}"])
+        if not types:
+            return {}
+        probe = "\n".join([*(self._prefix or []),
+                           *(f"@__mirtune_probe_{i} = external global {t}" for i, t in enumerate(types))])
         try:
             ref = llvm.parse_assembly(probe, context=llvm.create_context())
             td = llvm.create_target_data(self.module.llvm.data_layout)
-            return int(td.get_abi_size(ref.get_global_variable("__mirtune_probe").global_value_type))
+            return {t: int(td.get_abi_size(ref.get_global_variable(f"__mirtune_probe_{i}").global_value_type))
+                    for i, t in enumerate(types)}
         except RuntimeError:
-            return -1
+            return {}
+
+
+def _fixed_alloca_type(full_text: str) -> str | None:
+    """The allocated type of a printed alloca of a fixed size (None for any other instruction)."""
+    m = _ALLOCA_TYPE.search(full_text)
+    if m and ", i32 %" not in m.group(0) and ", i64 %" not in m.group(0):
+        return m.group(1).split(", i32 ")[0].split(", i64 ")[0].strip()
+    return None
+
+
+def _alloca_types(module: IRModule) -> list[str]:
+    """The distinct fixed-size alloca types of a module, in order of first appearance."""
+    found: dict[str, None] = {}
+    for fn in module.functions:
+        for text in fn.instructions:
+            if " alloca " in text:
+                t = _fixed_alloca_type(text)
+                if t is not None:
+                    found.setdefault(t)
+    return list(found)
 
 
 def _lifetime_size(pointer: Any, kind: str, g: ProgramGraph, instr_node: dict[Any, int],
@@ -456,9 +495,8 @@ def _lifetime_size(pointer: Any, kind: str, g: ProgramGraph, instr_node: dict[An
     """
     size = -1
     if kind == "instruction" and pointer in instr_node:
-        m = _ALLOCA_TYPE.search(g.node_full_text[instr_node[pointer]])
-        if m and ", i32 %" not in m.group(0) and ", i64 %" not in m.group(0):
-            type_text = m.group(1).split(", i32 ")[0].split(", i64 ")[0].strip()
+        type_text = _fixed_alloca_type(g.node_full_text[instr_node[pointer]])
+        if type_text is not None:
             size = sizes.size_of(type_text)
     return ("i64", f"i64 {size}")
 

@@ -7,9 +7,12 @@ debug records and attribute-group references are removed: they carry numbering, 
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -22,6 +25,7 @@ _BITCODE_MAGIC = (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")  # raw bitcode, bitcode wr
 _METADATA_ATTACHMENT = re.compile(r",?\s*!(?:[A-Za-z_.][\w.]*|\d+)\s+(?:!\d+|!\{[^}]*\}|distinct\s+!\{[^}]*\})")
 _ATTR_GROUP_REF = re.compile(r"\s+#\d+\b")
 _FUNC_TRAILING_METADATA = re.compile(r"\s+!\w[\w.]*\s+!\d+")
+_PLAIN_NAME = re.compile(r"[-A-Za-z$._][-A-Za-z$._0-9]*")  # printed after @ without quotes
 
 
 def _split_code_comment(line: str) -> str:
@@ -60,7 +64,7 @@ def _is_instruction_line(line: str) -> bool:
     return line.startswith("  ") and not line.lstrip().startswith(("#dbg_", ";"))
 
 
-def _function_lines(text: str) -> tuple[list[str], list[tuple[str | None, int]]]:
+def _function_lines(lines: Iterable[str]) -> tuple[list[str], list[tuple[str | None, int]]]:
     """Instruction lines of a printed function body (multi-line instructions such as switch joined), and its
     blocks as (label or None for an unlabelled entry block, number of instructions)."""
     out: list[str] = []
@@ -68,7 +72,7 @@ def _function_lines(text: str) -> tuple[list[str], list[tuple[str | None, int]]]
     label: str | None = None
     start = 0
     pending: str | None = None
-    for raw in text.splitlines():
+    for raw in lines:
         if pending is not None:
             pending += " " + raw.strip()
             if raw.strip().startswith("]"):
@@ -169,17 +173,28 @@ class IRModule:
 
     @cached_property
     def functions(self) -> list[FunctionText]:
-        """Every function (definitions and declarations) in module order, normalised."""
-        result = []
-        for fn in self.llvm.functions:
-            text = str(fn)
-            header = next((ln for ln in text.splitlines() if ln.startswith(("define", "declare"))), "")
-            ft = FunctionText(fn.name, normalise_line(header.rstrip(" {")), fn.is_declaration)
-            if not fn.is_declaration:
-                lines, ft.blocks = _function_lines(text)
-                ft.instructions = [normalise_line(ln) for ln in lines]
-            result.append(ft)
-        return result
+        """Every function (definitions and declarations) in module order, normalised.
+
+        The module is printed once and cut at its function headers: printing one function through llvmlite
+        costs time in proportion to the whole module (LLVM numbers the module's types and slots first), so
+        printing each function made loading quadratic in the number of functions. Where the printed module
+        cannot be matched to the function list, each function is printed on its own (same result, slower).
+        """
+        functions = [(fn.name, fn.is_declaration) for fn in self.llvm.functions]
+        chunks = _function_chunks(self._printed_lines, functions)
+        if chunks is None:
+            return self._functions_one_by_one()
+        with gc_paused():
+            return [_function_text(name, decl, lines) for (name, decl), lines in zip(functions, chunks)]
+
+    def _functions_one_by_one(self) -> list[FunctionText]:
+        """`functions`, printing each function through llvmlite (time quadratic in the number of functions)."""
+        return [_function_text(fn.name, fn.is_declaration, str(fn).splitlines()) for fn in self.llvm.functions]
+
+    @cached_property
+    def _printed_lines(self) -> list[str]:
+        """The whole module as LLVM prints it, one line each."""
+        return str(self.llvm).splitlines()
 
     @property
     def defined_functions(self) -> list[str]:
@@ -199,7 +214,11 @@ class IRModule:
 
     def global_statements(self) -> list[str]:
         """Global variable definitions."""
-        return [normalise_line(str(g).strip().splitlines()[-1]) for g in self.llvm.global_variables]
+        names = [g.name for g in self.llvm.global_variables]
+        lines = _global_lines(self._printed_lines, names)
+        if lines is None:  # the printed module did not match the globals: print each (slower, same result)
+            lines = [str(g).strip().splitlines()[-1] for g in self.llvm.global_variables]
+        return [normalise_line(ln) for ln in lines]
 
     def statements(self) -> list[str]:
         """One normalised statement per named type, global, declaration and instruction, in module order."""
@@ -222,6 +241,82 @@ class IRModule:
 
     def __repr__(self) -> str:
         return f"IRModule({self.name!r}, functions={len(self.functions)})"
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a block that allocates millions of acyclic objects.
+
+    Each full collection walks every live object, and a large module's statements and graph are millions of
+    them: with the collector on, building them took about twice as long, growing faster than the module.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _function_text(name: str, is_declaration: bool, lines: list[str]) -> FunctionText:
+    """A function's FunctionText from its printed lines (header, and the body of a definition)."""
+    header = next((ln for ln in lines if ln.startswith(("define", "declare"))), "")
+    ft = FunctionText(name, normalise_line(header.rstrip(" {")), is_declaration)
+    if not is_declaration:
+        body, ft.blocks = _function_lines(lines)
+        ft.instructions = [normalise_line(ln) for ln in body]
+    return ft
+
+
+def _printed_name(name: str) -> str | None:
+    """How LLVM prints a global's name after `@` when it needs no quotes; None when quoted or unnamed."""
+    return name if _PLAIN_NAME.fullmatch(name) else None
+
+
+def _function_chunks(lines: list[str], functions: list[tuple[str, bool]]) -> list[list[str]] | None:
+    """The printed lines of each function (its header to its closing brace), matched in order to `functions`
+    ((name, is_declaration) in module order); None when the printed module does not match them one for one."""
+    chunks: list[list[str]] = []
+    n, i, k = len(lines), 0, 0
+    while i < n:
+        line = lines[i]
+        if line.startswith("define "):
+            end = i + 1
+            while end < n and lines[end] != "}":
+                end += 1
+            if end == n:
+                return None
+            chunk, declaration, i = lines[i:end + 1], False, end + 1
+        elif line.startswith("declare "):
+            chunk, declaration, i = [line], True, i + 1
+        else:
+            i += 1
+            continue
+        if k >= len(functions) or functions[k][1] != declaration:
+            return None
+        plain = _printed_name(functions[k][0])
+        if plain is not None and f"@{plain}(" not in line:
+            return None
+        chunks.append(chunk)
+        k += 1
+    return chunks if k == len(functions) else None
+
+
+def _global_lines(lines: list[str], names: list[str]) -> list[str] | None:
+    """The printed definition line of each global variable, in order; None when the printed module's first
+    global lines do not match `names`."""
+    out: list[str] = []
+    for line in lines:
+        if len(out) == len(names) or line.startswith(("define ", "declare ")):
+            break
+        if not line.startswith("@"):
+            continue
+        plain = _printed_name(names[len(out)])
+        if plain is not None and not line.startswith(f"@{plain} = "):
+            return None
+        out.append(line)
+    return out if len(out) == len(names) else None
 
 
 def _quote_name(name: str) -> str:
