@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,55 @@ def test_vectorize_builds_each_configuration(ray_cluster, tmp_path):
     assert {m["vf"] for m in res.measured} == {1, 4} and all(m["status"] == "ok" for m in res.measured)
     rows = read_rows(tmp_path / "o")
     assert rows["build_key"].nunique() == 3                                      # default + two pragmas
+
+
+def test_a_trial_whose_worker_dies_is_run_again(ray_cluster, tmp_path):
+    import threading
+
+    import psutil
+
+    src = _write(tmp_path, "sleepy.c", r"""
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <unistd.h>
+        int main(int argc, char **argv) {
+            long n = atol(argv[1]);
+            double s = 0;
+            #pragma omp parallel for reduction(+:s)
+            for (long i = 0; i < n; i++) s += (double)(i % 5);
+            usleep(400000);
+            printf("%.1f\n", s);
+            return 0;
+        }
+    """)
+    killed: list[str] = []
+    stop = threading.Event()
+
+    def kill_one_trial_worker() -> None:
+        while not stop.is_set() and not killed:
+            for proc in psutil.process_iter(["cmdline"]):
+                if "7771777" not in (proc.info["cmdline"] or []):
+                    continue
+                try:
+                    for parent in proc.parents():
+                        title = " ".join(parent.cmdline())
+                        if "ImplicitFunc" in title:  # a Ray Tune trial's worker, mid-measurement
+                            parent.kill()
+                            killed.append(title)
+                            return
+                except psutil.Error:
+                    pass
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=kill_one_trial_worker, daemon=True)
+    watcher.start()
+    try:
+        res = tune_program(Program(src, args=("7771777",)), "openmp", budget=4, out_dir=tmp_path / "o", top_k=0,
+                           space=["chunk=1,8"], repeats=1, warmup=0, log=lambda s: None)
+    finally:
+        stop.set()
+        watcher.join(timeout=5)
+    assert killed, "no trial worker was found to kill"
+    assert res.runs_now == 4 and len(res.measured) == 3 and all(m["status"] == "ok" for m in res.measured)
+    rows = read_rows(tmp_path / "o")
+    assert len(rows) == 4 and sum(t.num_rows for t in read_parts(tmp_path / "o")) == 4
