@@ -11,6 +11,7 @@ import atexit
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -25,7 +26,11 @@ from mirtune.errors import MirtuneError
 # One timed measurement per node at a time: every node offers one unit of this custom resource.
 TIMED_RUN_RESOURCE = "mirtune_timed_run"
 _START_TIMEOUT_S = 60.0
+_READY = "Ray runtime started."  # what `ray start` prints once every service of the head is up
 _head: subprocess.Popen | None = None
+_reaper: subprocess.Popen | None = None
+_owner_fd: int | None = None  # write end of the pipe the reaper waits on
+_temp_dir: str | None = None  # the private head's temp dir
 
 
 def _free_port() -> int:
@@ -40,7 +45,7 @@ def _ray_executable() -> str:
 
 
 def _stop_head() -> None:
-    global _head
+    global _head, _reaper, _owner_fd
     if _head is None:
         return
     try:
@@ -58,35 +63,92 @@ def _stop_head() -> None:
         except ProcessLookupError:
             pass
     _head = None
+    if _owner_fd is not None:  # the reaper wakes, kills whatever the head left behind and removes its temp dir
+        os.close(_owner_fd)
+        _owner_fd = None
+    if _reaper is not None:
+        try:
+            _reaper.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            pass
+        _reaper = None
+
+
+def _start_reaper(head_pid: int, temp_dir: str) -> None:
+    """Start the watchdog that stops the head and removes temp_dir once this process is gone (even by SIGKILL).
+
+    It waits on a pipe whose write end only this process holds: the end closes when this process exits, however
+    it exits. The write end is not inherited by programs this process starts (close-on-exec).
+    """
+    global _reaper, _owner_fd
+    read_fd, write_fd = os.pipe()
+    try:
+        _reaper = subprocess.Popen([sys.executable, str(Path(__file__).with_name("reaper.py")), str(read_fd),
+                                    str(head_pid), temp_dir], pass_fds=(read_fd,), start_new_session=True,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    finally:
+        os.close(read_fd)
+    _owner_fd = write_fd
+
+
+def _keep_log(temp_dir: str) -> str:
+    """Copy the head's log, and Ray's own logs, out of temp_dir (which is removed with the head); the copy's path."""
+    kept = Path(tempfile.mkdtemp(prefix="mirtune-ray-failed-"))
+    log = Path(temp_dir) / "mirtune-head.log"
+    if log.exists():
+        shutil.copy(log, kept / log.name)
+    logs = Path(temp_dir) / "session_latest" / "logs"
+    if logs.is_dir():
+        for f in logs.iterdir():
+            if f.is_file() and f.suffix in (".log", ".err", ".out"):
+                with contextlib.suppress(OSError):
+                    shutil.copy(f, kept / f.name)
+    return str(kept / log.name)
+
+
+def _fail_start(reason: str, temp_dir: str) -> MirtuneError:
+    """Stop the half-started head and give one line with the reason and the kept log."""
+    log = _keep_log(temp_dir)
+    _stop_head()
+    try:
+        last = [ln.strip() for ln in Path(log).read_text(errors="replace").splitlines() if ln.strip()][-1:]
+    except OSError:
+        last = []
+    cause = f": {last[0][:200]}" if last and reason.startswith("the local Ray head exited") else ""
+    return MirtuneError(f"{reason}{cause}; see {log}")
 
 
 def start_local_head(num_cpus: int | None = None, resources: dict[str, float] | None = None) -> str:
-    """Start a Ray head bound to 127.0.0.1 in a fresh temp dir; return its address."""
-    global _head
+    """Start a Ray head bound to 127.0.0.1 in a fresh temp dir; return its address.
+
+    The head lives in its own session; a watchdog process stops it and removes its temp dir when this process
+    ends, even when it is killed. Returns once `ray start` reports the runtime started (every service up).
+    """
+    global _head, _temp_dir
     port = _free_port()
-    temp_dir = tempfile.mkdtemp(prefix="mirtune-ray-")
+    temp_dir = _temp_dir = tempfile.mkdtemp(prefix="mirtune-ray-")
     res = {TIMED_RUN_RESOURCE: 1.0, **(resources or {})}
     cmd = [_ray_executable(), "start", "--head", "--block", "--node-ip-address", "127.0.0.1",
            "--port", str(port), "--include-dashboard", "false", "--dashboard-agent-listen-port", "0",
            "--temp-dir", temp_dir, "--disable-usage-stats", "--resources", json.dumps(res)]
     if num_cpus is not None:
         cmd += ["--num-cpus", str(num_cpus)]
-    log = open(Path(temp_dir) / "mirtune-head.log", "w")
+    log_path = Path(temp_dir) / "mirtune-head.log"
     env = dict(os.environ, RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S="0")  # a private head has nothing to drain
-    _head = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                             start_new_session=True, env=env)
+    with open(log_path, "w") as log:
+        _head = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                 start_new_session=True, env=env)
+    _start_reaper(_head.pid, temp_dir)
     atexit.register(_stop_head)
     address = f"127.0.0.1:{port}"
     deadline = time.monotonic() + _START_TIMEOUT_S
     while time.monotonic() < deadline:
         if _head.poll() is not None:
-            raise MirtuneError(f"the local Ray head exited early; see {log.name}")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return address
+            raise _fail_start(f"the local Ray head exited early (status {_head.returncode})", temp_dir)
+        if _READY in log_path.read_text(errors="replace"):
+            return address
         time.sleep(0.2)
-    _stop_head()
-    raise MirtuneError(f"the local Ray head did not start in {_START_TIMEOUT_S:.0f}s; see {log.name}")
+    raise _fail_start(f"the local Ray head did not start in {_START_TIMEOUT_S:.0f}s", temp_dir)
 
 
 def init_ray(address: str | None = None, num_cpus: int | None = None,
@@ -112,7 +174,20 @@ def init_ray(address: str | None = None, num_cpus: int | None = None,
 
         ray_constants.ENABLE_RAY_CLUSTER = False
         address = start_local_head(num_cpus, resources)
-    return ray.init(address=address, log_to_driver=False, configure_logging=False)
+        try:
+            return ray.init(address=address, log_to_driver=False, configure_logging=False)
+        except (ConnectionError, TimeoutError, RuntimeError) as exc:
+            raise _fail_start(f"could not join the local Ray head ({_one_line(exc)})", _temp_dir or "") from None
+    try:
+        return ray.init(address=address, log_to_driver=False, configure_logging=False)
+    except (ConnectionError, TimeoutError, RuntimeError) as exc:
+        raise MirtuneError(f"could not join the Ray cluster at {address}: {_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    """The first line of an exception's message, with its type."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
 
 
 def shutdown_ray() -> None:
