@@ -13,13 +13,16 @@ and its checksum is the reference every other configuration must reproduce.
 Every program is built from a copy rewritten by `mirtune.source.openmp.make_schedule_runtime` (worksharing
 loops without a schedule clause get `schedule(runtime)`, so OMP_SCHEDULE reaches them); the copy lives in the
 build cache, the user's file is never touched. Rows record how many loops were tunable and fixed, and the
-rewriter's problems. Input sizes are chosen with -DMIRTUNE_SIZE=<n>; each program prints `checksum: <value>`.
+rewriter's problems. The project's programs read their input size from -DMIRTUNE_SIZE=<n> and print
+`checksum: <value>`; an ordinary program (neither) runs once per configuration with the arguments and input
+files given, and its whole stdout is compared with the default configuration's (or what `--check` says).
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +30,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import pyarrow as pa
 
+from collectors.check import OutputCheck
 from collectors.runner import BuildSpec, RunLimits
 from collectors.space import Dimension, parse_space, resolve
 from collectors.sweep import BuildJob, Point, Summary, SweepPlan, run_sweep
@@ -123,9 +127,22 @@ def probe_node(rapl_root: str | None = None) -> dict[str, Any]:
     return {"cores": logical_cores(), "power_domains": list(avail.domains), "power_reason": avail.reason}
 
 
+def answer_check(source: str, check: OutputCheck | None) -> OutputCheck | None:
+    """The output check of a program: `check` when given, else its `checksum:` line when its source prints one
+    (None: the runner's checksum check), else the whole stdout (an ordinary program)."""
+    if check is not None:
+        return check
+    return None if "checksum:" in source else OutputCheck("stdout", rtol=1e-6)
+
+
 def plan_openmp(programs: Sequence[Program], *, cores: int, sizes: Sequence[int] = DEFAULT_SIZES,
-                restrict: dict[str, tuple[Any, ...]] | None = None, power_reason: str | None = None) -> SweepPlan:
-    """The points of the OpenMP sweep. `power_reason` None means power limits can be set here."""
+                restrict: dict[str, tuple[Any, ...]] | None = None, power_reason: str | None = None,
+                args: Sequence[str] = (), check: OutputCheck | None = None, variant: str = "") -> SweepPlan:
+    """The points of the OpenMP sweep. `power_reason` None means power limits can be set here.
+
+    A program that neither reads MIRTUNE_SIZE nor prints a checksum line is an ordinary one: it runs once per configuration with `args` (input
+    size 0, no define) and its answer is checked with `answer_check`; `variant` tells its runs apart (arguments,
+    input files, check) in the point ids."""
     restrict = dict(restrict or {})
     values = resolve(DIMENSIONS, restrict)
     threads = values["threads"] if "threads" in restrict else thread_counts(cores)
@@ -139,9 +156,11 @@ def plan_openmp(programs: Sequence[Program], *, cores: int, sizes: Sequence[int]
     points: list[Point] = []
     for prog in programs:
         text, cols, failure = rewrite_for_runtime_schedule(prog.source)
-        for size in sizes:
+        sized = "MIRTUNE_SIZE" in prog.source or "checksum:" in prog.source  # written for the collector
+        prog_check = answer_check(prog.source, check)
+        for size in (sizes if sized else (0,)):
             spec = BuildSpec(name=prog.name, source=text, suffix=Path(prog.path).suffix,
-                             defines={"MIRTUNE_SIZE": str(size)}, openmp=True, opt=2,
+                             defines={"MIRTUNE_SIZE": str(size)} if sized else {}, openmp=True, opt=2,
                              include_dirs=(str(Path(prog.path).parent),))
             job = BuildJob(spec, columns=cols, failure=failure)
             builds[job.key] = job
@@ -149,8 +168,9 @@ def plan_openmp(programs: Sequence[Program], *, cores: int, sizes: Sequence[int]
             def point(params: dict[str, Any], env: dict[str, Any], default: bool) -> Point:
                 return Point(sweep=SWEEP, program=prog.name, program_path=prog.path, program_sha256=prog.sha256,
                              input_size=int(size), params=params, is_default=default, env=env,
-                             build_key=job.key, power_w=params["power_w"],
-                             columns={"omp_schedule": env.get("OMP_SCHEDULE"), "power_reason": power_reason})
+                             build_key=job.key, power_w=params["power_w"], args=tuple(args),
+                             columns={"omp_schedule": env.get("OMP_SCHEDULE"), "power_reason": power_reason},
+                             variant=variant, check=prog_check)
 
             points.append(point({"power_w": None, "threads": cores, "schedule": "static", "chunk": None},
                                 {"OMP_NUM_THREADS": cores}, True))
@@ -187,8 +207,12 @@ def collect_openmp(programs: Sequence[str | os.PathLike], out_dir: str | os.Path
                    cache_dir: str | os.PathLike | None = None, max_points: int | None = None,
                    rtol: float = 1e-9, progress: bool = True, rapl_root: str | None = None,
                    flush_every: int = 16, flush_seconds: float = 30.0,
-                   log: Callable[[str], None] | None = None) -> Summary:
+                   log: Callable[[str], None] | None = None, args: Sequence[str] = (),
+                   inputs: Sequence[str | os.PathLike] = (), check: OutputCheck | None = None) -> Summary:
     """Run the OpenMP sweep; the same function behind `mirtune collect openmp` and jobs/collect_openmp.py.
+
+    Ordinary programs (no MIRTUNE_SIZE, no checksum line) run with `args`, find `inputs` in their working folder
+    and are checked with `check` (default: the whole stdout; see `plan_openmp`).
 
     Bad input (missing paths, no programs, an unknown space key or value) raises UsageError before Ray starts.
     `rapl_root` (else $MIRTUNE_POWERCAP_ROOT, else /sys/class/powercap) is where the nodes look for RAPL.
@@ -198,8 +222,15 @@ def collect_openmp(programs: Sequence[str | os.PathLike], out_dir: str | os.Path
     from collectors.sweep import ensure_ray, timed_capacity
     from mirtune.cluster import TIMED_RUN_RESOURCE, shutdown_ray
 
+    from collectors.runner import read_inputs
+
     progs = find_programs(programs)
     restrict = parse_space(space, DIMENSIONS)
+    files = read_inputs(inputs)
+    variant = json.dumps({"args": list(args), "inputs": {k: hashlib.sha256(v).hexdigest()[:16]
+                                                         for k, v in sorted(files.items())},
+                          "check": [check.kind, check.arg] if check else None}, sort_keys=True) \
+        if (args or files or check) else ""
     size_list = parse_sizes(sizes)
     if timeout <= 0:
         raise UsageError("--timeout must be positive")
@@ -215,13 +246,14 @@ def collect_openmp(programs: Sequence[str | os.PathLike], out_dir: str | os.Path
         if power_reason is not None and "power" in restrict:
             raise UsageError(f"--space power=...: power limits cannot be set here: {power_reason}")
         plan = plan_openmp(progs, cores=int(facts["cores"]), sizes=size_list, restrict=restrict,
-                           power_reason=power_reason)
+                           power_reason=power_reason, args=args, check=check, variant=variant)
         kwargs: dict[str, Any] = {}
         if log is not None:
             kwargs["log"] = log
         return run_sweep(plan, out_dir, repeats=repeats, warmup=warmup, limits=RunLimits(timeout_s=timeout),
                          rtol=rtol, cache_dir=cache_dir, max_points=max_points, progress=progress,
-                         rapl_root=rapl_root, flush_every=flush_every, flush_seconds=flush_seconds, **kwargs)
+                         rapl_root=rapl_root, flush_every=flush_every, flush_seconds=flush_seconds,
+                         inputs=files, **kwargs)
     finally:
         if started:
             shutdown_ray()

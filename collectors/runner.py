@@ -663,6 +663,34 @@ def launcher() -> str | None:
     return exe
 
 
+MAX_INPUT_BYTES = 256 << 20
+
+
+def read_inputs(paths: Sequence[str | os.PathLike]) -> dict[str, bytes]:
+    """name -> bytes of a program's input files and folders (a folder keeps its name and its tree), to be written
+    into every run's private working folder (`run_once(inputs=...)`); UsageError for a missing path, two inputs
+    with one name, or more than MAX_INPUT_BYTES in all."""
+    from mirtune.errors import UsageError
+
+    files: dict[str, bytes] = {}
+    total = 0
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            raise UsageError("input file not found", str(p))
+        members = [(p.name, p)] if p.is_file() else \
+            [(f"{p.name}/{f.relative_to(p).as_posix()}", f) for f in sorted(p.rglob("*")) if f.is_file()]
+        for name, f in members:
+            if name in files:
+                raise UsageError(f"two inputs are named {name!r}; rename one")
+            files[name] = f.read_bytes()
+            total += len(files[name])
+            if total > MAX_INPUT_BYTES:
+                raise UsageError(f"the input files exceed {MAX_INPUT_BYTES >> 20} MiB (they are copied into every "
+                                 "run's private folder and sent to every node)")
+    return files
+
+
 def write_inputs(folder: Path, inputs: Mapping[str, bytes]) -> None:
     """Write input files (relative name -> bytes) under `folder`; a name that leaves it is refused."""
     root = folder.resolve()

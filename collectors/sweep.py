@@ -101,6 +101,7 @@ class Point:
     args: tuple[str, ...] = ()
     columns: dict[str, Any] = field(default_factory=dict)
     variant: str = ""
+    check: Any = None  # a collectors.check.OutputCheck; None: the `checksum:` line with the sweep's rtol
 
     @property
     def group(self) -> str:
@@ -267,7 +268,7 @@ def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: 
         cmd = [res.exe, *point.args]
         kwargs = dict(repeats=settings["repeats"], warmup=settings["warmup"], limits=settings["limits"],
                       reference=reference, rtol=settings["rtol"], report=settings.get("report"),
-                      gpu_index=gpu_index, check=settings.get("check"), inputs=settings.get("inputs"))
+                      gpu_index=gpu_index, check=point.check, inputs=settings.get("inputs"))
         if point.power_w is None:
             m = measure(cmd, env, **kwargs)
         else:
@@ -583,10 +584,12 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
               cache_dir: str | os.PathLike | None = None, max_points: int | None = None,
               flush_every: int = 16, flush_seconds: float = 30.0, max_retries: int = 3,
               progress: bool = True, log: Callable[[str], None] = _stderr,
-              rapl_root: str | None = None, time_points: bool = True) -> Summary:
+              rapl_root: str | None = None, time_points: bool = True,
+              inputs: Mapping[str, bytes] | None = None) -> Summary:
     """Measure the points of `plan` not yet in `out_dir`; write rows as they complete; return a summary.
 
     `max_points` caps how many new points this call measures (a smoke run, or a sweep done in slices).
+    `inputs` are files written into every run's working folder (see `collectors.runner.run_once`).
     `time_points=False` only builds (a cluster that cannot time these programs, e.g. CUDA without a GPU):
     the points of programs that failed to build are written as `build_failed` rows, the others are left
     for a later run and counted in `summary.not_timed`.
@@ -633,7 +636,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
         summary.build_failures = sum(1 for b in builds.values() if b["status"] != "ok")
         settings = {"repeats": repeats, "warmup": warmup, "limits": limits, "rtol": rtol,
                     "cache_dir": str(cache_dir) if cache_dir else None, "power_kind": plan.power_kind,
-                    "rapl_root": rapl_root, "report": plan.report, "num_gpus": plan.num_gpus,
+                    "rapl_root": rapl_root, "report": plan.report, "num_gpus": plan.num_gpus, "inputs": inputs,
                     "columns": {k: job.columns for k, job in plan.builds.items() if k in builds}}
         settings_ref = ray.put(settings)
         build_refs = {k: ray.put(b) for k, b in builds.items()}

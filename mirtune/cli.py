@@ -26,6 +26,7 @@ COMMANDS = (
     "apply",
     "tokenizer",
     "collect",
+    "cluster",
     "corpus",
     "pretrain",
     "model",
@@ -34,7 +35,7 @@ COMMANDS = (
     "fit",
 )
 # Commands whose arguments after `--` are handed to the user's program unparsed.
-PROGRAM_ARGS_COMMANDS = ("tune",)
+PROGRAM_ARGS_COMMANDS = ("tune", "collect")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         argv = argv[:argv.index("--")]
     args = parser.parse_args(argv)
     if rest is not None:
+        if not hasattr(args, "program_args"):
+            parser.error("'--' ARGS: this command runs no program of yours with arguments")
         args.program_args = rest
     if not getattr(args, "func", None):
         parser.print_help()

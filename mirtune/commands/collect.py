@@ -3,6 +3,7 @@
     mirtune collect openmp --programs collectors/programs/openmp --out data/openmp \\
         [--space threads=1,2 schedule=static chunk=1,64] [--repeats 3] [--warmup 1] [--timeout 300] \\
         [--sizes 1,2] [--address ADDR]
+    mirtune collect openmp --programs app.c --out data/app --input in.txt [--check stdout] -- in.txt 100
     mirtune collect vectorize --programs collectors/programs/vectorize/kernels --out data/vectorize \\
         [--space vf=1,4 if=1,2] [--repeats 3] [--opt 2]
     mirtune collect lscat --programs collectors/programs/cuda --out data/lscat \\
@@ -49,6 +50,13 @@ def add_openmp_arguments(p: argparse.ArgumentParser) -> None:
                 space_help="restrict the space: power=W,... threads=N,... schedule=static|dynamic|guided,... "
                            "chunk=N,...", timeout=300.0)
     p.add_argument("--sizes", default="1,2", metavar="N,N", help="input sizes (-DMIRTUNE_SIZE), default 1,2")
+    p.add_argument("--input", action="append", default=[], metavar="PATH",
+                   help="a file or folder the programs read, copied into each run's private working folder")
+    p.add_argument("--check", default=None, metavar="WHAT",
+                   help="how answers are compared with the default's: stdout, checksum, regex:PATTERN, file:NAME or "
+                        "none (default: the checksum line where a program prints one, else the whole stdout)")
+    p.add_argument("--rtol", type=float, default=1e-6, help="relative tolerance for numbers in --check")
+    p.set_defaults(program_args=[])
 
 
 def add_vectorize_arguments(p: argparse.ArgumentParser) -> None:
@@ -96,9 +104,13 @@ def run_openmp(args: argparse.Namespace) -> int:
 
     _check_limit(args)
     _check_out(args)
+    from collectors.check import OutputCheck
+
+    check = OutputCheck.parse(args.check, args.rtol) if args.check else None
     summary = collect_openmp(args.programs, args.out, space=args.space, sizes=args.sizes, repeats=args.repeats,
                              warmup=args.warmup, timeout=args.timeout, address=args.address,
-                             cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress)
+                             cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress,
+                             args=tuple(args.program_args), inputs=tuple(args.input), check=check)
     return _finish(summary)
 
 

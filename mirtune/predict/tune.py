@@ -40,7 +40,6 @@ from mirtune.errors import MirtuneError, UsageError
 
 TASKS = ("openmp", "vectorize")
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
-MAX_INPUT_BYTES = 256 << 20
 METRIC = "speedup"
 
 
@@ -60,27 +59,6 @@ class Program:
     check: OutputCheck = OutputCheck("stdout", rtol=1e-6)
     timeout_s: float = 300.0
     line: int | None = None
-
-
-def _read_inputs(paths: Sequence[str]) -> dict[str, bytes]:
-    """name -> bytes of the input files and folders (a folder keeps its name and its tree)."""
-    files: dict[str, bytes] = {}
-    total = 0
-    for raw in paths:
-        p = Path(raw)
-        if not p.exists():
-            raise UsageError("input file not found", str(p))
-        members = [(p.name, p)] if p.is_file() else \
-            [(f"{p.name}/{f.relative_to(p).as_posix()}", f) for f in sorted(p.rglob("*")) if f.is_file()]
-        for name, f in members:
-            if name in files:
-                raise UsageError(f"two inputs are named {name!r}; rename one")
-            files[name] = f.read_bytes()
-            total += len(files[name])
-            if total > MAX_INPUT_BYTES:
-                raise UsageError(f"the input files exceed {MAX_INPUT_BYTES >> 20} MiB (they are copied into every "
-                                 "run's private folder and sent to every node)")
-    return files
 
 
 def prepare_program(program: Program) -> tuple[Program, dict[str, bytes], list[str]]:
@@ -116,7 +94,9 @@ def prepare_program(program: Program) -> tuple[Program, dict[str, bytes], list[s
         elif a and not a.startswith("-") and Path(a).is_absolute() and p.exists() and p.name in names:
             a = p.name
         args.append(a)
-    files = _read_inputs(inputs)
+    from collectors.runner import read_inputs
+
+    files = read_inputs(inputs)
     prog = Program(src, tuple(args), tuple(inputs), tuple(program.cflags), program.check, program.timeout_s,
                    program.line)
     return prog, files, notes

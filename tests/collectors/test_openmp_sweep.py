@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import subprocess
 import sys
 import textwrap
@@ -244,6 +246,51 @@ def test_a_real_benchmark_program_through_the_cli(ray_cluster, tmp_path, cache, 
     assert rows["tunable_loops"].min() >= 1
     assert rows["checksum"].nunique() == 1
     assert (rows["power_reason"] == f"no RAPL powercap tree at {NO_RAPL}").all()
+
+
+ORDINARY = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+int main(int argc, char **argv) {
+    if (argc < 3) { fprintf(stderr, "usage: %s FILE SCALE\n", argv[0]); return 2; }
+    FILE *f = fopen(argv[1], "r");
+    if (!f) { perror(argv[1]); return 1; }
+    long n; if (fscanf(f, "%ld", &n) != 1) return 1;
+    fclose(f);
+    double scale = atof(argv[2]), s = 0;
+    const char *sched = getenv("OMP_SCHEDULE");
+    #pragma omp parallel for reduction(+:s)
+    for (long i = 0; i < n; i++) s += scale * (double)(i % 9);
+    if (sched && strstr(sched, "dynamic")) s += 1.0;  /* a wrong answer under one schedule */
+    struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
+    printf("result: %.4f\nran at %ld.%09ld\n", s, (long)t.tv_sec, (long)t.tv_nsec);
+    return 0;
+}
+"""
+
+
+def test_an_ordinary_program_with_arguments_and_an_input_file(ray_cluster, tmp_path, cache, monkeypatch, capsys):
+    """No MIRTUNE_SIZE, no checksum line: the arguments after `--`, the input copied in, the whole stdout
+    compared (the line with the time left out because it changes between the default's own runs)."""
+    src = tmp_path / "plain.c"
+    src.write_text(ORDINARY)
+    data = tmp_path / "n.txt"
+    data.write_text("50000\n")
+    out = tmp_path / "out"
+    monkeypatch.setenv("MIRTUNE_POWERCAP_ROOT", NO_RAPL)
+    rc = _cli(["collect", "openmp", "--programs", str(src), "--out", str(out), "--space", "threads=2",
+               "schedule=static,dynamic", "chunk=8", "--repeats", "2", "--warmup", "0", "--input", str(data),
+               "--build-dir", str(cache), "--no-progress", "--", "n.txt", "0.5"], monkeypatch)
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    rows = read_rows(out).set_index("omp_schedule", drop=False)
+    assert len(rows) == 3 and (rows["input_size"] == 0).all()
+    assert rows.loc["static,8", "status"] == "ok"
+    assert rows.loc["dynamic,8", "status"] == "wrong_output" and "line 1" in rows.loc["dynamic,8", "reason"]
+    default = rows[rows["is_default"]].iloc[0]
+    assert default["status"] == "ok" and json.loads(default["checksum"]) == ["result: 99995.0000", None]
 
 
 def test_power_dimension_on_a_fake_powercap_tree(ray_cluster, tmp_path, cache):
