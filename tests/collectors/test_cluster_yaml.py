@@ -73,3 +73,11 @@ def test_the_dashboard_is_not_exposed_and_token_auth_stays_on(config):
                                           if "worker_setup_commands" in t]
     assert all("chmod 600 ~/.ray/auth_token" in commands for commands in lists)  # ...readable by its owner only
     assert "ray dashboard cluster.yaml" in text and "ssh -N -L 8265:127.0.0.1:8265" in text  # how to reach it
+
+
+def test_jobs_run_with_the_environments_python(config):
+    """`ray job submit ... -- python jobs/...` runs `python` from the head's PATH: the venv's bin/ comes first, or the
+    job gets the system Python without pyarrow (issue 18)."""
+    starts = [c for c in config["head_start_ray_commands"] + config["worker_start_ray_commands"] if "ray start" in c]
+    for command in starts:
+        assert re.search(r"export PATH=\$HOME/mirtune/\.venv/bin:\$PATH;.*~/mirtune/\.venv/bin/ray start", command)
