@@ -99,6 +99,8 @@ _FORK_ENTRIES = frozenset({"__kmpc_fork_call", "__kmpc_fork_teams", "__kmpc_fork
 _IDENT = re.compile(r"\{\s*i32\s+-?\d+,\s*i32\s+(-?\d+),\s*i32\s+-?\d+,\s*i32\s+-?\d+,\s*ptr\s+(.*)\}")
 _GLOBAL_REF = re.compile(r'@("(?:[^"\\]|\\.)*"|[-\w$.]+)')
 _GLOBAL_DEF = re.compile(r'\s*(@(?:"(?:[^"\\]|\\.)*"|[-\w$.]+))\s*=')
+_PLAIN_NAME = re.compile(r"[-A-Za-z$._][-A-Za-z$._0-9]*")  # a global name LLVM prints without quotes
+_ALIAS = re.compile(r"\s*(?:[a-z_]+(?:\([^)]*\))?\s+)*?(?:alias|ifunc)\s")  # after `@name =`: not a variable
 _CSTRING = re.compile(r'c"((?:[^"\\]|\\[0-9A-Fa-f]{2}|\\\\)*)"')
 
 
@@ -156,28 +158,53 @@ def _const_int(value: Any) -> int | None:
 
 
 class _Globals:
-    """Lazy lookup of global variable definitions by their printed name (unnamed ones print as @0, @1...)."""
+    """Lazy lookup of global variable definitions by their printed name (unnamed ones print as @0, @1...).
+
+    Read from the module printed once: printing one global through llvmlite costs time in proportion to the
+    whole module, so printing each made a large module's reading quadratic.
+    """
 
     def __init__(self, ref: llvm.ModuleRef) -> None:
         self._ref = ref
         self._text: dict[str, str] | None = None
+        self._by_ref: dict[int, str] = {}
 
-    def text(self, name: str) -> str | None:
+    def _read(self) -> dict[str, str]:
         if self._text is None:
             self._text = {}
-            for gv in self._ref.global_variables:
-                printed = str(gv)
-                m = _GLOBAL_DEF.match(printed)
-                if m:
-                    self._text[m.group(1)] = printed.strip()
-        return self._text.get(name)
+            lines = []
+            for line in str(self._ref).splitlines():
+                if line.startswith(("define ", "declare ")):
+                    break  # every global variable is printed before the first function
+                if line.startswith("@"):
+                    m = _GLOBAL_DEF.match(line)
+                    if m and not _ALIAS.match(line, m.end()):
+                        self._text[m.group(1)] = line.strip()
+                        lines.append(line.strip())
+            variables = list(self._ref.global_variables)
+            # Printed in module order, the n-th line defines the n-th variable (checked on the names printed bare).
+            if len(variables) == len(lines) and all(
+                    not _PLAIN_NAME.fullmatch(gv.name) or line.startswith(f"@{gv.name} = ")
+                    for gv, line in zip(variables, lines)):
+                self._by_ref = {hash(gv): line for gv, line in zip(variables, lines)}
+        return self._text
+
+    def text(self, name: str) -> str | None:
+        """The printed definition of the global variable printed as `name` (@x, @"a b", @0)."""
+        return self._read().get(name)
+
+    def definition(self, gv: Any) -> str:
+        """The printed definition of a global variable (a ValueRef), named or not."""
+        self._read()
+        line = self._by_ref.get(hash(gv))
+        return line if line is not None else str(gv).strip()
 
 
 def _ident_info(loc: Any, globals_: _Globals) -> tuple[int | None, int | None, str | None]:
     """(flags, source line, source function) from the `loc` ident_t argument, as far as it can be read."""
     if loc.value_kind.name != "global_variable":
         return None, None, None
-    m = _IDENT.search(str(loc))
+    m = _IDENT.search(globals_.definition(loc))
     if not m:
         return None, None, None
     flags = int(m.group(1))
