@@ -50,6 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--repeats", type=int, default=3, metavar="R", help="timed rounds per configuration (default 3)")
     p.add_argument("--warmup", type=int, default=1, metavar="W", help="untimed rounds first (default 1)")
     p.add_argument("--top-k", type=int, default=3, metavar="K", help="predictor suggestions run first (default 3)")
+    p.add_argument("--confirm", type=int, default=3, metavar="R",
+                   help="more interleaved rounds that re-measure the best found before it is recommended (default 3)")
     p.add_argument("--space", action="append", metavar="KEY=V1,V2",
                    help="narrow a dimension, e.g. chunk=1,8,64 (openmp: threads, schedule, chunk; vectorize: vf, if)")
     p.add_argument("--line", type=int, metavar="N", help="vectorize: the line where the loop to tune starts")
@@ -62,8 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def print_result(res) -> None:
     """The text form of a tuning's answer (recommend's layout, with measured figures)."""
     head = "keep the default" if res.best is None else res.label
-    print(f"{res.input}: {res.task}: {head} (measured {res.speedup:.2f}x over the default; "
-          f"{res.runs_now} run(s) now, {res.runs_before} before, budget {res.budget})")
+    confirmed = f", confirmed over {res.confirm_rounds} more rounds" if res.confirm_rounds else ""
+    print(f"{res.input}: {res.task}: {head} (measured {res.speedup:.2f}x over the default{confirmed}; "
+          f"{res.runs_now} configuration(s) measured now, {res.runs_before} before, budget {res.budget})")
     for line in res.apply:
         print(f"  {line}")
     names = [k for k in (res.measured[0] if res.measured else {}) if k not in ("label", "speedup", "median_s",
@@ -95,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
                       OutputCheck.parse(args.check, args.rtol), args.timeout, args.line)
     res = tune_program(program, args.task, args.budget, parallel=args.parallel, out_dir=args.out, top_k=args.top_k,
                        seed=args.seed, space=args.space, repeats=args.repeats, warmup=args.warmup,
-                       heads=args.heads, address=args.address)
+                       heads=args.heads, address=args.address, confirm=args.confirm)
     if args.json:
         json.dump(res.to_dict(), sys.stdout, indent=1, default=str)
         sys.stdout.write("\n")

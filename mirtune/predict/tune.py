@@ -365,6 +365,23 @@ def measure_config(ctx: dict[str, Any], params: dict[str, Any] | None) -> dict[s
     return row
 
 
+def confirm_ratios(ctx: dict[str, Any], params: dict[str, Any], rounds: int) -> list[float] | str:
+    """More interleaved rounds of one configuration against the default: the per-round ratios default time /
+    its time, or why it failed (a string)."""
+    plan: TunePlan = ctx["plan"]
+    s = ctx["settings"]
+    dres, _ = _installed(plan, None, ctx["builds"], s.get("cache_dir"))
+    res, _ = _installed(plan, params, ctx["builds"], s.get("cache_dir"))
+    if res.exe is None or dres.exe is None:
+        return res.reason or dres.reason
+    m, base, _ = paired_measurement([dres.exe, *plan.program.args], plan.env(None), [res.exe, *plan.program.args],
+                                    plan.env(params), rounds=rounds, warmup=0, limits=s["limits"],
+                                    check=plan.program.check, reference=ctx["reference"], inputs=plan.files)
+    if m.status != "ok":
+        return f"{m.status}: {m.reason}"
+    return [b / c for b, c in zip(base, m.runtimes_s)]
+
+
 def _trainable(config: dict[str, Any], ctx: dict[str, Any]) -> None:
     """One Ray Tune trial: measure the configuration, report its speedup (0 when it failed) and its row."""
     from ray import tune
@@ -491,6 +508,7 @@ class TuneResult:
     check: str = ""
     volatile_lines: list[int] = field(default_factory=list)
     interrupted: bool = False
+    confirm_rounds: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         from dataclasses import asdict
@@ -545,8 +563,13 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
                  out_dir: str | os.PathLike | None = None, top_k: int = 3, seed: int = 0,
                  space: Sequence[str] | str | None = None, repeats: int = 3, warmup: int = 1,
                  heads: str | None = None, address: str | None = None, cache_dir: str | None = None,
+                 confirm: int = 3,
                  log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True)) -> TuneResult:
-    """Tune one program (see the module doc); MirtuneError with one line when it cannot."""
+    """Tune one program (see the module doc); MirtuneError with one line when it cannot.
+
+    `confirm` more interleaved rounds re-measure the best configuration found against the default before it is
+    recommended (the best of many noisy measurements is flattered by its noise); its speedup is the median of
+    all its rounds' ratios, and a configuration that no longer beats the default is not recommended."""
     import ray
 
     from collectors.runner import RunLimits, build
@@ -557,8 +580,8 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
         raise UsageError(f"unknown task {task!r} for tune; choose from {', '.join(TASKS)}")
     if budget < 1:
         raise UsageError("--budget must be at least 1 (the default configuration is the first run)")
-    if parallel < 1 or top_k < 0 or repeats < 1 or warmup < 0:
-        raise UsageError("--parallel and --repeats must be at least 1, --top-k and --warmup at least 0")
+    if parallel < 1 or top_k < 0 or repeats < 1 or warmup < 0 or confirm < 0:
+        raise UsageError("--parallel and --repeats must be at least 1, --top-k, --warmup and --confirm at least 0")
     program, files, notes = prepare_program(program)
     dimensions_ok = search_space(task, 1, space)  # an unknown parameter fails here, before Ray starts
     del dimensions_ok
@@ -630,7 +653,12 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
                 log(f"nothing left to measure: {len(known) + 1} configuration(s) measured before "
                     f"(budget {budget}, space {n_space + 1})")
         rows = read_rows(out)
-        return _result(plan, rows, seeds, runs_now, runs_before, budget, out, notes, volatile, interrupted)
+        confirmed = {}
+        if confirm and not interrupted:
+            ctx = {"plan": plan, "settings": settings, "builds": builds, "reference": reference}
+            confirmed = _confirm_best(plan, ctx, rows, confirm, log)
+        return _result(plan, rows, seeds, runs_now, runs_before, budget, out, notes, volatile, interrupted,
+                       confirmed, confirm if confirmed else 0)
     finally:
         if started:
             shutdown_ray()
@@ -685,9 +713,46 @@ def _run_tuner(plan: TunePlan, ctx: dict[str, Any], known: dict[tuple, float], s
     return new_rows, interrupted
 
 
+def _row_ratios(row: dict[str, Any]) -> list[float]:
+    """The per-round ratios default time / configuration time of a tuning row."""
+    base, cand = row.get("paired_default_s"), row.get("runtimes_s")
+    if base is None or cand is None:
+        return []
+    return [float(b) / float(c) for b, c in zip(base, cand) if c]
+
+
+def _confirm_best(plan: TunePlan, ctx: dict[str, Any], rows, rounds: int,
+                  log: Callable[[str], None]) -> dict[tuple, float]:
+    """Re-measure the best configuration found (when it beats the default) for `rounds` more interleaved rounds on
+    a timed-run node; {its key: the median ratio over all its rounds} (0 when it failed now)."""
+    import ray
+
+    from mirtune.cluster import TIMED_RUN_RESOURCE
+
+    ids = {plan.point(c).point_id: c for c in all_configs(plan.space)}
+    ok = [r for r in (rows.to_dict("records") if len(rows) else [])
+          if r["point_id"] in ids and r["status"] == "ok" and r.get(METRIC) is not None and r[METRIC] > 1.0]
+    if not ok:
+        return {}
+    row = max(ok, key=lambda r: r[METRIC])
+    cfg = ids[row["point_id"]]
+    log(f"confirming {config_label(cfg)} ({row[METRIC]:.3f}x in the search) over {rounds} more interleaved rounds")
+    remote = ray.remote(confirm_ratios).options(num_cpus=1, resources={TIMED_RUN_RESOURCE: 1}, max_retries=2)
+    more = ray.get(remote.remote(ctx, cfg, rounds))
+    if isinstance(more, str):
+        log(f"  it failed when measured again ({more}): not recommended")
+        return {config_key(cfg, plan.space): 0.0}
+    ratios = _row_ratios(row) + more
+    value = statistics.median(ratios) if ratios else 0.0
+    log(f"  {value:.3f}x over the default (median of {len(ratios)} rounds)")
+    return {config_key(cfg, plan.space): value}
+
+
 def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, runs_before: int, budget: int,
-            out: Path, notes: list[str], volatile: list[int], interrupted: bool) -> TuneResult:
-    """The answer, from every row of this program variant in the output folder."""
+            out: Path, notes: list[str], volatile: list[int], interrupted: bool,
+            confirmed: dict[tuple, float] | None = None, confirm_rounds: int = 0) -> TuneResult:
+    """The answer, from every row of this program variant in the output folder (and the confirmation of the
+    best, whose speedup replaces the search's; a configuration that no longer beats the default is dropped)."""
     from mirtune.predict.predictor import task_module
 
     ids = {plan.point(c).point_id: c for c in all_configs(plan.space)}
@@ -703,6 +768,13 @@ def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, ru
     measured.sort(key=lambda m: -m[METRIC])
     mod = task_module(plan.task)
     winner = measured[0] if measured and measured[0][METRIC] > 1.0 else None
+    for key, value in (confirmed or {}).items():
+        if winner is not None and config_key(winner, plan.space) == key:
+            winner = dict(winner, speedup=round(value, 4))
+            if value <= 1.0:
+                notes.append(f"{winner['label']} measured {measured[0][METRIC]:.3f}x in the search but "
+                             f"{value:.3f}x over all its rounds: the default is kept")
+                winner = None
     if winner is None:
         best, label, speedup = None, "default", 1.0
         apply = mod.how_to_apply({}, True, False, None) if plan.task == "openmp" else mod.how_to_apply({}, True, None)
@@ -717,7 +789,8 @@ def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, ru
     return TuneResult(input=str(plan.program.source), task=plan.task, best=best, label=label,
                       speedup=round(float(speedup), 4), apply=apply, measured=measured, runs_now=runs_now,
                       runs_before=runs_before, budget=budget, seeds=seeds, out_dir=str(out), notes=notes,
-                      check=plan.program.check.describe(), volatile_lines=volatile, interrupted=interrupted)
+                      check=plan.program.check.describe(), volatile_lines=volatile, interrupted=interrupted,
+                      confirm_rounds=confirm_rounds)
 
 
 def _already_runtime(plan: TunePlan) -> bool:

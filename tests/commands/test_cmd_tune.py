@@ -63,7 +63,7 @@ def _parts(out: Path) -> int:
 def test_ctrl_c_then_resume(program, tmp_path):
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "mirtune.cli", "tune", str(program), "--task", "openmp", "--budget", "6",
-           "--top-k", "0", "--repeats", "2", "--warmup", "0", "--out", str(out), "--json", "--", "3000000"]
+           "--top-k", "0", "--repeats", "2", "--warmup", "0", "--out", str(out), "--confirm", "0", "--json", "--", "3000000"]
     env = dict(os.environ, RAY_ADDRESS="")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 240

@@ -76,7 +76,8 @@ def test_faults_score_zero_and_never_win(ray_cluster, tmp_path):
     space = ["chunk=1,8"]
     n = len(all_configs(search_space("openmp", 2, space)))
     res = tune_program(Program(src, args=("20000",), timeout_s=1.0), "openmp", budget=n + 1, out_dir=out,
-                       top_k=0, space=space, repeats=1, warmup=0, log=lambda s: None)
+                       top_k=0, space=space, repeats=1, warmup=0, confirm=0,
+                         log=lambda s: None)
     assert res.runs_now == n + 1 and not res.interrupted
     by = {(m["schedule"], m["chunk"], m["threads"]): m for m in res.measured}
     assert len(by) == n
@@ -98,7 +99,8 @@ def test_inputs_volatile_lines_resume_and_seeds(ray_cluster, tmp_path):
     data.write_text("20000\n")
     out = tmp_path / "out"
     prog = Program(src, args=(str(data), "3"), timeout_s=20.0)
-    first = tune_program(prog, "openmp", budget=2, out_dir=out, top_k=3, repeats=1, warmup=0, log=lambda s: None)
+    first = tune_program(prog, "openmp", budget=2, out_dir=out, top_k=3, repeats=1, warmup=0, confirm=0,
+                         log=lambda s: None)
     assert first.runs_now == 2 and first.runs_before == 0
     assert any("copied into each run's private folder" in n for n in first.notes)
     assert any("room for 1 of the predictor's" in n for n in first.notes)       # budget smaller than the seeds
@@ -108,14 +110,23 @@ def test_inputs_volatile_lines_resume_and_seeds(ray_cluster, tmp_path):
     assert seeded == first.seeds[0]                                              # the predictor's first choice ran
     stamps = set(read_rows(out)["timestamp"])
 
-    again = tune_program(prog, "openmp", budget=4, out_dir=out, top_k=3, repeats=1, warmup=0, log=lambda s: None)
+    again = tune_program(prog, "openmp", budget=4, out_dir=out, top_k=3, repeats=1, warmup=0, confirm=0,
+                         log=lambda s: None)
     assert again.runs_before == 2 and again.runs_now == 2
     rows = read_rows(out)
     raw = sum(t.num_rows for t in read_parts(out))
     assert len(rows) == 4 and raw == 4                                           # nothing measured twice
     assert stamps <= set(rows["timestamp"])
-    done = tune_program(prog, "openmp", budget=4, out_dir=out, top_k=3, repeats=1, warmup=0, log=lambda s: None)
+    done = tune_program(prog, "openmp", budget=4, out_dir=out, top_k=3, repeats=1, warmup=0, confirm=2,
+                        log=lambda s: None)
     assert done.runs_now == 0 and len(done.measured) == 3
+    searched_best = max(m["speedup"] for m in done.measured)
+    assert done.confirm_rounds == (2 if searched_best > 1.0 else 0)    # the best found is measured again
+    assert sum(t.num_rows for t in read_parts(out)) == 4                 # confirmation adds no dataset row
+    if done.best is None:
+        assert done.speedup == 1.0
+    else:
+        assert done.speedup > 1.0
 
 
 def test_default_failure_stops_with_one_line_and_keeps_the_row(ray_cluster, tmp_path):
@@ -125,7 +136,8 @@ def test_default_failure_stops_with_one_line_and_keeps_the_row(ray_cluster, tmp_
                                                          'return 4; }'))
     out = tmp_path / "out"
     with pytest.raises(MirtuneError) as err:
-        tune_program(Program(src), "openmp", budget=3, out_dir=out, top_k=0, repeats=1, warmup=0, log=lambda s: None)
+        tune_program(Program(src), "openmp", budget=3, out_dir=out, top_k=0, repeats=1, warmup=0, confirm=0,
+                         log=lambda s: None)
     line = err.value.line()
     assert "default configuration ended as crash" in line and "nothing to compare against" in line
     assert "\n" not in line
@@ -136,25 +148,25 @@ def test_default_failure_stops_with_one_line_and_keeps_the_row(ray_cluster, tmp_
 def test_bad_requests_fail_before_any_run(tmp_path):
     src = _write(tmp_path, "faulty.c", FAULTY)
     with pytest.raises(UsageError, match="unknown"):
-        tune_program(Program(src), "openmp", space=["power=75"], log=lambda s: None)
+        tune_program(Program(src), "openmp", space=["power=75"], confirm=0, log=lambda s: None)
     with pytest.raises(UsageError, match="unknown"):
-        tune_program(Program(src), "openmp", space=["bogus=1"], log=lambda s: None)
+        tune_program(Program(src), "openmp", space=["bogus=1"], confirm=0, log=lambda s: None)
     with pytest.raises(UsageError, match="unknown task"):
-        tune_program(Program(src), "devmap", log=lambda s: None)
+        tune_program(Program(src), "devmap", confirm=0, log=lambda s: None)
     with pytest.raises(UsageError, match="input file not found"):
-        tune_program(Program(src, inputs=(str(tmp_path / "none.txt"),)), "openmp", log=lambda s: None)
+        tune_program(Program(src, inputs=(str(tmp_path / "none.txt"),)), "openmp", confirm=0, log=lambda s: None)
     binary = tmp_path / "x.c"
     binary.write_bytes(b"\x7fELF\x00\x00\x01")
     with pytest.raises(UsageError, match="binary"):
-        tune_program(Program(binary), "openmp", log=lambda s: None)
+        tune_program(Program(binary), "openmp", confirm=0, log=lambda s: None)
     with pytest.raises(UsageError, match="budget"):
-        tune_program(Program(src), "openmp", budget=0, log=lambda s: None)
+        tune_program(Program(src), "openmp", budget=0, confirm=0, log=lambda s: None)
 
 
 def test_nothing_to_tune(ray_cluster, tmp_path):
     src = _write(tmp_path, "serial.c", "#include <stdio.h>\nint main(void) { printf(\"1\\n\"); return 0; }\n")
     with pytest.raises(MirtuneError, match="nothing for the openmp task to tune"):
-        tune_program(Program(src), "openmp", budget=3, out_dir=tmp_path / "o", top_k=0, log=lambda s: None)
+        tune_program(Program(src), "openmp", budget=3, out_dir=tmp_path / "o", top_k=0, confirm=0, log=lambda s: None)
 
 
 KERNEL = r"""
@@ -179,7 +191,7 @@ def test_vectorize_builds_each_configuration(ray_cluster, tmp_path):
     line = next(i + 1 for i, ln in enumerate(src.read_text().splitlines()) if "a[i] = a[i] * 0.5f" in ln) - 1
     res = tune_program(Program(src, args=("4096",), line=line, check=OutputCheck("stdout", rtol=1e-5)), "vectorize",
                        budget=3, out_dir=tmp_path / "o", top_k=0, space=["vf=1,4", "if=1"], repeats=1, warmup=0,
-                       log=lambda s: None)
+                       confirm=0, log=lambda s: None)
     assert res.runs_now == 3
     assert {m["vf"] for m in res.measured} == {1, 4} and all(m["status"] == "ok" for m in res.measured)
     rows = read_rows(tmp_path / "o")
@@ -228,7 +240,8 @@ def test_a_trial_whose_worker_dies_is_run_again(ray_cluster, tmp_path):
     watcher.start()
     try:
         res = tune_program(Program(src, args=("7771777",)), "openmp", budget=4, out_dir=tmp_path / "o", top_k=0,
-                           space=["chunk=1,8"], repeats=1, warmup=0, log=lambda s: None)
+                           space=["chunk=1,8"], repeats=1, warmup=0, confirm=0,
+                         log=lambda s: None)
     finally:
         stop.set()
         watcher.join(timeout=5)
