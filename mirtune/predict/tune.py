@@ -583,11 +583,10 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
     if parallel < 1 or top_k < 0 or repeats < 1 or warmup < 0 or confirm < 0:
         raise UsageError("--parallel and --repeats must be at least 1, --top-k, --warmup and --confirm at least 0")
     program, files, notes = prepare_program(program)
-    dimensions_ok = search_space(task, 1, space)  # an unknown parameter fails here, before Ray starts
-    del dimensions_ok
-    out = Path(out_dir) if out_dir else Path("tune-out") / program.source.stem
-    if out.exists() and not out.is_dir():
-        raise UsageError("--out must be a folder (Parquet part files are written into it)", str(out))
+    search_space(task, 1, space)  # an unknown parameter or value fails here, before Ray starts
+    from mirtune.paths import check_output
+
+    out = check_output(Path(out_dir) if out_dir else Path("tune-out") / program.source.stem, "dir", "--out")
     started = ensure_ray(address)
     try:
         capacity = timed_capacity()

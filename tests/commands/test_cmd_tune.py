@@ -44,6 +44,7 @@ def program(tmp_path: Path) -> Path:
     (["--task", "openmp", "--budget", "0"], "--budget"),
     (["--task", "openmp", "--line", "3"], "--line applies to --task vectorize"),
     (["--task", "openmp", "--input", "/nonexistent/x.txt"], "input file not found"),
+    (["--task", "openmp", "--out", "/etc/hostname/inside"], "--out"),
 ])
 def test_bad_requests_are_one_line(program, capsys, argv, message):
     assert main(["tune", str(program), *argv]) == 2
