@@ -2,13 +2,15 @@
 
 Compiles the shipped OpenMP example with clang, parses its IR, builds its ProGraML graph, lists its
 worksharing loops, writes the graph JSON, embeds the program with the shipped pre-trained MIREncoder,
-and ends with the OpenMP configuration the shipped predictor recommends for it, as `mirtune recommend` prints it.
+and ends with the OpenMP configuration the shipped predictor recommends for it, as `mirtune recommend` prints it,
+then with what `mirtune tune` finds for it in a few real runs (--tune-budget).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -21,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("demo", help="run the main job on the shipped example program")
     p.add_argument("source", nargs="?", default=str(EXAMPLE), help="program to analyse (default: shipped example)")
     p.add_argument("-o", "--out", default="out/demo", help="where to write the graph JSON (default out/demo)")
+    p.add_argument("--tune-budget", type=int, default=6, metavar="N",
+                   help="end with `mirtune tune` over N real runs (default 6; 0: skip)")
     p.set_defaults(func=run)
 
 
@@ -59,7 +63,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"  wrote {out / (src.stem + '.json')}")
     _print_embedding(module, out / f"{src.stem}.embedding.npy")
     _print_recommendation(src)
+    if args.tune_budget > 0:
+        _print_tuning(src, args.tune_budget, out / "tune")
     return 0
+
+
+def _shown(src: Path) -> Path:
+    """The program's path as a user would type it: relative to here when it is below here."""
+    rel = os.path.relpath(src)
+    return Path(rel) if not rel.startswith("..") else src
 
 
 def _print_recommendation(src: Path) -> None:
@@ -67,12 +79,28 @@ def _print_recommendation(src: Path) -> None:
     from mirtune.errors import MirtuneError
     from mirtune.predict.recommend import recommend
 
-    shown = Path(os.path.relpath(src)) if not os.path.relpath(src).startswith("..") else src
+    shown = _shown(src)
     print(f"\n$ mirtune recommend {shown} --task openmp")
     try:
         print_recommendation(recommend(shown, task="openmp"))
     except MirtuneError as exc:
         print(f"  no recommendation: {exc.line()}")
+
+
+def _print_tuning(src: Path, budget: int, out: Path) -> None:
+    """What `mirtune tune SRC --task openmp --budget N` finds with real runs (measurements kept in `out`, so a
+    second demo reads them back instead of measuring again)."""
+    from mirtune.commands.tune import print_result
+    from mirtune.errors import MirtuneError
+    from mirtune.predict.tune import Program, tune_program
+
+    shown = _shown(src)
+    print(f"\n$ mirtune tune {shown} --task openmp --budget {budget} --out {out}")
+    sys.stdout.flush()
+    try:
+        print_result(tune_program(Program(Path(shown)), "openmp", budget, out_dir=out))
+    except MirtuneError as exc:
+        print(f"  no tuning: {exc.line()}")
 
 
 def _print_embedding(module, path: Path) -> None:

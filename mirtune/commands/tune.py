@@ -74,7 +74,7 @@ def print_result(res) -> None:
     rows = [[str(i + 1), *(str(m[k]) for k in names), f"{m['speedup']:.3f}x" if m["status"] == "ok" else m["status"],
              "yes" if {k: m[k] for k in names} in res.seeds else ""] for i, m in enumerate(res.measured[:10])]
     if rows:
-        print(format_table(["rank", *names, "measured speedup", "predictor"], rows, rule=False, indent="  "))
+        print(format_table(["rank", *names, "speedup in the search", "predictor"], rows, rule=False, indent="  "))
     for n in res.notes:
         print(f"  note: {n}")
     if res.interrupted:

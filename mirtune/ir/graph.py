@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from mirtune.ir import irtext
-from mirtune.ir.module import IRModule, gc_paused
+from mirtune.ir.module import IRModule, gc_paused, parse_in_own_context
 
 INSTRUCTION, VARIABLE, CONSTANT = 0, 1, 2
 CONTROL, DATA, CALL = 0, 1, 2
@@ -457,7 +457,7 @@ class _AllocSizes:
         probe = "\n".join([*(self._prefix or []),
                            *(f"@__mirtune_probe_{i} = external global {t}" for i, t in enumerate(types))])
         try:
-            ref = llvm.parse_assembly(probe, context=llvm.create_context())
+            ref = parse_in_own_context(probe)
             td = llvm.create_target_data(self.module.llvm.data_layout)
             return {t: int(td.get_abi_size(ref.get_global_variable(f"__mirtune_probe_{i}").global_value_type))
                     for i, t in enumerate(types)}

@@ -22,6 +22,36 @@ import llvmlite.binding as llvm
 from mirtune.errors import IRParseError
 
 _BITCODE_MAGIC = (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")  # raw bitcode, bitcode wrapper
+
+
+class _ContextOwningModule(llvm.ModuleRef):
+    """A ModuleRef that disposes of its own LLVM context, right after itself.
+
+    llvmlite gives a module and its context separate finalizers. When both die in one garbage-collected cycle
+    (an IRModule and the values that point back at it), Python may finalize the context first, and disposing
+    the module then reads freed memory: a segmentation fault, seen in the test suite. Here the context has no
+    finalizer of its own; the module's disposes of both, in order.
+    """
+
+    _context_ptr = None
+
+    def _dispose(self) -> None:
+        super()._dispose()
+        if self._context_ptr is not None:
+            llvm.ffi.lib.LLVMPY_ContextDispose(self._context_ptr)
+            self._context_ptr = None
+
+
+def parse_in_own_context(ir: str | bytes, bitcode: bool = False) -> llvm.ModuleRef:
+    """Parse IR text (or bitcode) into a module with an LLVM context of its own (see `IRModule.from_text` for
+    why), owned by the module; RuntimeError from llvmlite when it does not parse."""
+    context = llvm.create_context()
+    ref = llvm.parse_bitcode(ir, context=context) if bitcode else llvm.parse_assembly(ir, context=context)
+    ptr = context._ptr
+    context.detach()  # the module's finalizer disposes of it now, after the module
+    ref.__class__ = _ContextOwningModule
+    ref._context_ptr = ptr
+    return ref
 _METADATA_ATTACHMENT = re.compile(r",?\s*!(?:[A-Za-z_.][\w.]*|\d+)\s+(?:!\d+|!\{[^}]*\}|distinct\s+!\{[^}]*\})")
 _ATTR_GROUP_REF = re.compile(r"\s+#\d+\b")
 _FUNC_TRAILING_METADATA = re.compile(r"\s+!\w[\w.]*\s+!\d+")
@@ -130,7 +160,7 @@ class IRModule:
         if not any(ln.strip() and not ln.lstrip().startswith(";") for ln in text.splitlines()):
             raise IRParseError("empty file: no LLVM IR in it", name)
         try:
-            ref = llvm.parse_assembly(text, context=llvm.create_context())
+            ref = parse_in_own_context(text)
         except RuntimeError as exc:
             raise IRParseError(_llvm_error(str(exc)), name) from None
         return cls._checked(ref, name)
@@ -139,7 +169,7 @@ class IRModule:
     def from_bitcode(cls, data: bytes, name: str = "<bytes>") -> "IRModule":
         """Parse LLVM bitcode."""
         try:
-            ref = llvm.parse_bitcode(data, context=llvm.create_context())
+            ref = parse_in_own_context(data, bitcode=True)
         except RuntimeError as exc:
             raise IRParseError(_llvm_error(str(exc)), name) from None
         return cls._checked(ref, name)

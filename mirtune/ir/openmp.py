@@ -45,6 +45,7 @@ from typing import Any
 import llvmlite.binding as llvm
 
 from mirtune.errors import IRParseError
+from mirtune.ir.module import parse_in_own_context
 
 MONOTONIC = 1 << 29
 NONMONOTONIC = 1 << 30
@@ -139,7 +140,7 @@ def _module_ref(module: Any) -> llvm.ModuleRef:
         return ref
     if isinstance(module, str):
         try:
-            return llvm.parse_assembly(module, context=llvm.create_context())
+            return parse_in_own_context(module)
         except RuntimeError as exc:
             raise IRParseError(f"not LLVM IR: {str(exc).strip().splitlines()[0] if str(exc).strip() else exc}") \
                 from None
