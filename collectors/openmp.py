@@ -50,6 +50,7 @@ COLUMNS: dict[str, pa.DataType] = {
     "power_w": pa.float64(), "threads": pa.int64(), "schedule": pa.string(), "chunk": pa.int64(),
     "omp_schedule": pa.string(), "power_reason": pa.string(),
     "tunable_loops": pa.int64(), "fixed_loops": pa.int64(), "rewrite_problems": pa.list_(pa.string()),
+    "variant": pa.string(),
 }
 
 
@@ -169,7 +170,8 @@ def plan_openmp(programs: Sequence[Program], *, cores: int, sizes: Sequence[int]
                 return Point(sweep=SWEEP, program=prog.name, program_path=prog.path, program_sha256=prog.sha256,
                              input_size=int(size), params=params, is_default=default, env=env,
                              build_key=job.key, power_w=params["power_w"], args=tuple(args),
-                             columns={"omp_schedule": env.get("OMP_SCHEDULE"), "power_reason": power_reason},
+                             columns={"omp_schedule": env.get("OMP_SCHEDULE"), "power_reason": power_reason,
+                                      "variant": variant or None},
                              variant=variant, check=prog_check)
 
             points.append(point({"power_w": None, "threads": cores, "schedule": "static", "chunk": None},

@@ -19,6 +19,7 @@ This module knows no head: it says what the task is (configurations, groups, gai
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 from dataclasses import dataclass, field
@@ -214,7 +215,7 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
     cells: dict[tuple[str, str, str], dict[str, tuple[float, str, float]]] = {}
     meta: dict[tuple[str, str, str], dict[str, Any]] = {}
     for row in df.to_dict("records"):
-        key = (str(row["program"]), str(row["program_sha256"]), str(row["input_size"]))
+        key = (str(row["program"]), str(row["program_sha256"]), _size_key(row))
         if bool(row["is_default"]):
             label, cfg = spec.default_label, {}
         else:
@@ -262,6 +263,16 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
         statuses=[[cells[k][lab][1] for lab in labels] for k in kept],
         cv=np.array([[cells[k][lab][2] for lab in labels] for k in kept]),
         hosts=list(hosts.values()), dropped=dropped)
+
+
+def _size_key(row: dict[str, Any]) -> str:
+    """The input of a group: its size, and for a user's program run with arguments or inputs (rows of `mirtune
+    tune` or `collect` with `--`), a short hash of that `variant`, so that two ways of running one source are
+    two groups."""
+    variant = row.get("variant")
+    if isinstance(variant, str) and variant:
+        return f"{row['input_size']}/{hashlib.sha256(variant.encode()).hexdigest()[:8]}"
+    return str(row["input_size"])
 
 
 def _sort_key(cfg: dict[str, Any], spec: TaskSpec) -> tuple:

@@ -81,7 +81,7 @@ def test_plan_is_table_4_plus_the_default():
     first = plan.points[0]
     assert first.is_default and first.env == {"OMP_NUM_THREADS": 2} and first.power_w is None
     assert first.params == {"power_w": None, "threads": 2, "schedule": "static", "chunk": None}
-    assert first.columns == {"omp_schedule": None, "power_reason": "no RAPL here"}
+    assert first.columns == {"omp_schedule": None, "power_reason": "no RAPL here", "variant": None}
     second = plan.points[1]
     assert second.env == {"OMP_NUM_THREADS": 1, "OMP_SCHEDULE": "static,1"} and not second.is_default
     ids = [p.point_id for p in plan.points]
@@ -291,6 +291,7 @@ def test_an_ordinary_program_with_arguments_and_an_input_file(ray_cluster, tmp_p
     assert rows.loc["dynamic,8", "status"] == "wrong_output" and "line 1" in rows.loc["dynamic,8", "reason"]
     default = rows[rows["is_default"]].iloc[0]
     assert default["status"] == "ok" and json.loads(default["checksum"]) == ["result: 99995.0000", None]
+    assert json.loads(default["variant"])["args"] == ["n.txt", "0.5"]  # how it was run is in every row
 
 
 def test_power_dimension_on_a_fake_powercap_tree(ray_cluster, tmp_path, cache):

@@ -97,3 +97,13 @@ def test_wrong_sweep_missing_and_empty_folders(tmp_path):
     (tmp_path / "junk" / "part.parquet").write_bytes(b"not parquet at all")
     with pytest.raises(UsageError, match="not a readable Parquet file"):
         load_gain_table([tmp_path / "junk"], openmp.SPEC)
+
+
+def test_two_ways_of_running_one_program_are_two_groups():
+    from mirtune.tasks.measured import _size_key
+
+    plain = {"input_size": 1}
+    a = {"input_size": 0, "variant": '{"args": ["in.txt", "10"]}'}
+    b = {"input_size": 0, "variant": '{"args": ["in.txt", "20"]}'}
+    assert _size_key(plain) == "1" and _size_key({**plain, "variant": None}) == "1"
+    assert _size_key(a) != _size_key(b) and _size_key(a).startswith("0/")
