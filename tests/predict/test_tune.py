@@ -73,7 +73,7 @@ def _write(folder: Path, name: str, text: str) -> Path:
 def test_faults_score_zero_and_never_win(ray_cluster, tmp_path):
     src = _write(tmp_path, "faulty.c", FAULTY)
     out = tmp_path / "out"
-    space = ["chunk=1,8"]
+    space = ["chunk=1,8", "threads=2"]
     n = len(all_configs(search_space("openmp", 2, space)))
     res = tune_program(Program(src, args=("20000",), timeout_s=1.0), "openmp", budget=n + 1, out_dir=out,
                        top_k=0, space=space, repeats=1, warmup=0, confirm=0,
