@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     from mirtune.predict.tune import TASKS
 
     p = sub.add_parser("tune", help="tune a program with real runs, seeded by the predictor (Ray Tune + Optuna)",
-                       description=__doc__.strip().splitlines()[0],
+                       description=" ".join(__doc__.strip().split("\n\n")[0].split()),
                        usage="mirtune tune SOURCE --task TASK [--budget N] [options] [-- ARGS...]",
                        epilog="ARGS after `--` are the program's own arguments; a file they name is copied into "
                               "its private working folder (see --input).")
