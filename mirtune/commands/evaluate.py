@@ -5,6 +5,9 @@
         [--pca 0,4,8,16] [--seeds 5]
         [--json OUT.json] [--plot OUT.png] [--quick]
     mirtune evaluate tuning --task openmp|vectorize [--budget 20] [--seeds 5] [--top-k 3] [--json OUT] [--plot OUT.png]
+    mirtune evaluate devmap --label-fractions 0.05,0.1,0.2,0.5,1.0 [--compare frozen,scratch,finetune,ir2vec]
+        [--repeats 3] [--folds K,K] [--e2e-folds K,K] [--e2e-repeats N] [--e2e-epochs 3] [--max-statements 32]
+        [--json OUT] [--plot OUT]
 
 Embeds every kernel's IR once (cached), chooses the head's hyper-parameters by inner cross-validation on the
 training folds only (Ray Tune trials on a private local cluster, or $RAY_ADDRESS / --address), fits the chosen
@@ -89,6 +92,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="Ray cluster to join (default: $RAY_ADDRESS, else a private local cluster)")
     p.add_argument("--no-ray", action="store_true", help="run the trials in this process instead of on Ray")
+    p.add_argument("--label-fractions", default=None, metavar="F,F",
+                   help="devmap: the data-efficiency study: train on these fractions (0 < F <= 1) of each "
+                        "training fold (stratified, nested, seeded), test on the full protocol's folds, e.g. "
+                        "0.05,0.1,0.2,0.5,1.0")
+    p.add_argument("--compare", default=None, metavar="M,M",
+                   help="data efficiency: methods among frozen (head on the frozen pre-trained encoder), scratch "
+                        "(encoder trained end to end from random weights), finetune (pre-trained encoder trained "
+                        "end to end), ir2vec (head on IR2Vec); default all four")
+    p.add_argument("--repeats", type=int, default=None, metavar="N",
+                   help="data efficiency: random subsets per (fold, fraction) (default 3)")
+    p.add_argument("--e2e-folds", default=None, metavar="K,K",
+                   help="data efficiency: the outer folds the end-to-end methods (scratch, finetune) run on "
+                        "(default: those of --folds); the factor is computed on these folds")
+    p.add_argument("--e2e-repeats", type=int, default=None, metavar="N",
+                   help="data efficiency: repeats of the end-to-end methods, the first N of --repeats (default all)")
+    p.add_argument("--e2e-epochs", type=int, default=None, metavar="E",
+                   help="data efficiency: passes over the labelled subset per end-to-end fit (default 3; at least "
+                        "20 optimizer steps)")
+    p.add_argument("--max-statements", type=int, default=None, metavar="N",
+                   help="data efficiency: statements per file in an end-to-end training batch, drawn at random "
+                        "each time (default 32; prediction reads them all)")
 
 
 # ------------------------------------------------------------------------------------------ formatting
@@ -426,12 +450,111 @@ def run_tuning(args: argparse.Namespace) -> int:
     return 0
 
 
+DATA_EFFICIENCY_OPTIONS = ("label_fractions", "compare", "repeats", "e2e_folds", "e2e_repeats", "e2e_epochs",
+                           "max_statements")
+
+
+def run_data_efficiency(args: argparse.Namespace) -> int:
+    """`mirtune evaluate devmap --label-fractions F,F [--compare M,M]`: the data-efficiency study (see
+    mirtune.predict.data_efficiency); writes the JSON as the fits finish, then the table and the chart."""
+    import dataclasses
+
+    from mirtune.cluster import ray_session
+    from mirtune.paths import REPO_DIR, check_output, data_dir, write_atomic
+    from mirtune.predict import data_efficiency as de
+    from mirtune.predict.finetune import E2EConfig
+    from mirtune.predict.heads import HeadConfig
+    from mirtune.progress import note
+    from mirtune.tasks.devmap import N_FOLDS
+
+    if args.label_fractions is None:
+        raise UsageError("--compare, --repeats, --e2e-folds, --e2e-repeats, --e2e-epochs and --max-statements belong "
+                         "to the data-efficiency study: add --label-fractions F,F")
+    if args.task not in de.TASKS:
+        raise UsageError(f"--label-fractions: the data-efficiency study runs on {', '.join(de.TASKS)} only "
+                         f"(not {args.task!r})")
+    for flag, value in (("--ablation", args.ablation), ("--pca", args.pca), ("--epochs", args.epochs),
+                        ("--protocol", args.protocol), ("--task", args.tuning_task),
+                        ("--budget", args.budget), ("--top-k", args.top_k), ("--data", args.data),
+                        ("--configs", args.configs), ("--precision", args.precision),
+                        ("--embedding", args.embedding), ("--programs", args.programs or None),
+                        ("--readout", None if args.readout == "mean" else args.readout)):
+        if value is not None:
+            raise UsageError(f"{flag} does not apply to the data-efficiency study")
+    fractions = de.parse_fractions(args.label_fractions)
+    methods = de.parse_methods(args.compare)
+    repeats = 3 if args.repeats is None else args.repeats
+    if repeats < 1 or (args.e2e_repeats is not None and args.e2e_repeats < 1):
+        raise UsageError("--repeats and --e2e-repeats must be >= 1")
+    folds = _parse_folds("devmap", args.folds)
+    e2e_folds = int_list("--e2e-folds", args.e2e_folds, 0, "0,1,2")
+    for flag, values in (("--folds", folds), ("--e2e-folds", e2e_folds)):
+        bad = [f for f in values or [] if not 0 <= f < N_FOLDS]
+        if bad:
+            raise UsageError(f"devmap has folds 0..{N_FOLDS - 1}; no fold {bad[0]} ({flag})")
+    if args.head not in (None, "mlp", "gbt"):
+        raise UsageError(f"--head for the data-efficiency study: mlp (default) or gbt, not {args.head!r}")
+    if args.head == "gbt" and any(m in de.END_TO_END for m in methods):
+        raise UsageError("the end-to-end methods end in the MLP head, so --head gbt compares the heads alone: "
+                         "--compare frozen,ir2vec")
+    if e2e_folds is not None and not any(m in de.END_TO_END for m in methods):
+        raise UsageError("--e2e-folds applies to the end-to-end methods (scratch, finetune)")
+    if e2e_folds is not None and folds is not None and not set(e2e_folds) <= set(folds):
+        raise UsageError("--e2e-folds must be among --folds")
+    config = E2EConfig()
+    if args.quick:  # a smoke run: a few steps on short statement samples
+        config = dataclasses.replace(config, epochs=1, min_steps=2, batch_size=8, max_statements=16,
+                                     head=HeadConfig(epochs=20))
+    for flag, value, name in (("--e2e-epochs", args.e2e_epochs, "epochs"),
+                              ("--max-statements", args.max_statements, "max_statements")):
+        if value is not None:
+            if value < 1:
+                raise UsageError(f"{flag} must be >= 1")
+            config = dataclasses.replace(config, **{name: value})
+    data = data_dir(args.data_dir)
+    if not (data / "devmap").is_dir():
+        raise UsageError(f"{data} has no devmap/ folder")
+    out = check_output(args.json or REPO_DIR / "benchmarks" / "results" / f"data_efficiency_{args.task}.json",
+                       option="--json")
+    plot_path = None if args.no_plot else check_output(args.plot or out.with_suffix(".png"), option="--plot")
+    command = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])
+
+    latest: dict[str, Any] = {}
+
+    def write(result: dict[str, Any]) -> None:
+        result["command"] = command
+        result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+        write_atomic(out, result_json(result))
+        latest.update(result)
+
+    try:
+        with ray_session(args.address, enabled=not args.no_ray) as use_ray:
+            result = de.run_devmap(data, fractions, methods, repeats, folds, e2e_folds, args.e2e_repeats, config,
+                                   args.model_dir, use_ray=use_ray, note=note, on_update=write,
+                                   head={"head": "gbt"} if args.head == "gbt" else None)
+    except KeyboardInterrupt:  # Ctrl-C: the table and chart of the fits finished so far
+        if not latest:
+            raise
+        note("interrupted: reporting the fits finished so far")
+        result = dict(latest, status=f"interrupted, {latest['status']}")
+    write(result)
+    print(de.table(result))
+    print(f"wrote {out}")
+    if plot_path is not None:
+        plot_path.parent.mkdir(parents=True, exist_ok=True)
+        de.plot(result, plot_path)
+        print(f"wrote {plot_path}")
+    return 0
+
+
 def run_evaluate(args: argparse.Namespace) -> int:
     """Run one evaluation from parsed arguments; print the table; write JSON and the chart."""
     from mirtune.paths import data_dir
     from mirtune.progress import note, progress
     from mirtune.tasks.embedders import ABLATIONS, EMBEDDERS, get_embedder
 
+    if any(getattr(args, name) is not None for name in DATA_EFFICIENCY_OPTIONS):
+        return run_data_efficiency(args)
     if args.task == "tuning":
         return run_tuning(args)
     if args.tuning_task is not None or args.budget is not None or args.top_k is not None:

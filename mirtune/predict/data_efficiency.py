@@ -1,0 +1,493 @@
+"""How many labels does pre-training save? The data-efficiency study behind `mirtune evaluate devmap
+--label-fractions 0.05,0.1,0.2,0.5,1.0 --compare frozen,scratch,finetune,ir2vec` (after Liu & Baghdadi, CC 2025).
+
+For every outer fold of the task's published protocol, repeat and labelled fraction, a random subset of the fold's
+TRAINING rows (stratified by label, seeded by fold and repeat, nested: the rows of a smaller fraction are among
+those of every larger one) trains each method; the fold's test rows are predicted and scored as in the full
+protocol. Methods (`METHODS`), all ending in the same MLP head (`heads.HeadConfig()` defaults, no search):
+- frozen: the head on the frozen pre-trained encoder's embeddings ++ the task's context features;
+- scratch: the same encoder architecture trained end to end from random weights on the subset only;
+- finetune: the pre-trained encoder trained end to end on the subset (both: `mirtune.predict.finetune`);
+- ir2vec: the head on IR2Vec embeddings ++ the context features.
+Every method of one (fold, repeat, fraction) sees the same rows.
+
+Error = 1 - accuracy over the pooled test rows of the folds; mean and std over the repeats. The headline
+`data_reduction_factor` is 1 / the smallest fraction f at which the frozen head's mean error is at most the mean
+error of `scratch` trained on all the data, at f and at every larger fraction studied (so one lucky point does not
+decide it), computed on the folds where both were run; per platform, and the headline is the smaller of the two.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from mirtune.errors import UsageError
+
+METHODS = ("frozen", "scratch", "finetune", "ir2vec")
+END_TO_END = ("scratch", "finetune")
+HEAD_METHODS = {"frozen": "mirencoder", "ir2vec": "ir2vec"}  # method -> embedder
+TASKS = ("devmap",)
+
+
+# ------------------------------------------------------------------------------------------------ options
+
+def parse_fractions(text: str | None) -> list[float]:
+    """Comma-separated fractions in (0, 1], ascending and distinct; UsageError otherwise."""
+    try:
+        values = sorted({float(t) for t in (text or "").split(",") if t.strip()})
+    except ValueError:
+        raise UsageError(f"--label-fractions takes numbers like 0.05,0.1,0.2,0.5,1.0, got {text!r}") from None
+    if not values:
+        raise UsageError("--label-fractions needs at least one fraction, e.g. 0.05,0.1,0.2,0.5,1.0")
+    bad = [v for v in values if not 0.0 < v <= 1.0]
+    if bad:
+        raise UsageError(f"--label-fractions must lie in (0, 1]; got {bad[0]:g}")
+    return values
+
+
+def parse_methods(text: str | None) -> list[str]:
+    """Comma-separated methods of `METHODS` (default all), in that order; UsageError for an unknown one."""
+    names = [t.strip() for t in (text or ",".join(METHODS)).split(",") if t.strip()]
+    bad = [n for n in names if n not in METHODS]
+    if bad or not names:
+        raise UsageError(f"unknown method {bad[0] if bad else text!r} in --compare; choose from {', '.join(METHODS)}")
+    return [m for m in METHODS if m in names]
+
+
+# ------------------------------------------------------------------------------------------------ subsets
+
+def stratified_subsets(train_idx: np.ndarray, labels: np.ndarray, fractions: Sequence[float], seed: int
+                       ) -> dict[float, np.ndarray]:
+    """Nested, stratified random subsets of `train_idx` (sorted row indices), one per fraction: each class keeps
+    round(f x its count) rows (at least one), the first of one seeded permutation of the class."""
+    rng = np.random.RandomState(seed)
+    train_idx = np.asarray(train_idx)
+    perms = []
+    for cls in np.unique(labels[train_idx]):
+        members = train_idx[labels[train_idx] == cls]
+        perms.append(members[rng.permutation(len(members))])
+    return {float(f): np.sort(np.concatenate([p[:max(1, int(round(f * len(p))))] for p in perms]))
+            for f in fractions}
+
+
+def subset_seed(fold: int, repeat: int) -> int:
+    """The seed of the subsets of one (outer fold, repeat): the same for every method and platform."""
+    return 10_007 * int(repeat) + int(fold)
+
+
+def plan_subsets(labels: dict[str, np.ndarray], fold_of: dict[str, np.ndarray], folds: Sequence[int],
+                 fractions: Sequence[float], repeats: int
+                 ) -> dict[tuple[str, int, int], tuple[np.ndarray, dict[float, np.ndarray]]]:
+    """(test rows, {fraction: training rows}) for every (platform, outer fold, repeat), from each platform's labels
+    and outer fold of every row; AssertionError if a subset holds a test row."""
+    out = {}
+    for platform, y in labels.items():
+        fold = fold_of[platform]
+        for k in folds:
+            test = np.flatnonzero(fold == k)
+            train = np.flatnonzero(fold != k)
+            for r in range(repeats):
+                subsets = stratified_subsets(train, y, fractions, subset_seed(k, r))
+                for rows in subsets.values():
+                    if np.intersect1d(rows, test).size:
+                        raise AssertionError(f"{platform} fold {k}: a training subset holds test rows")
+                out[(platform, k, r)] = (test, subsets)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ the factor
+
+def reduction_factor(fractions: Sequence[float], frozen_error: Sequence[float], reference_error: float
+                     ) -> tuple[float | None, float | None]:
+    """(1 / f, f) for the smallest fraction f whose frozen error, and that of every larger fraction, is at most
+    `reference_error`; (None, None) when even the largest fraction is worse."""
+    order = np.argsort(fractions)
+    f = np.asarray(fractions, dtype=float)[order]
+    e = np.asarray(frozen_error, dtype=float)[order]
+    ok = e <= reference_error + 1e-12
+    if not ok[-1]:
+        return None, None
+    i = len(ok) - 1
+    while i > 0 and ok[i - 1]:
+        i -= 1
+    return float(1.0 / f[i]), float(f[i])
+
+
+# ------------------------------------------------------------------------------------------------ jobs
+
+def _head_job(X: dict[str, np.ndarray], y: np.ndarray, test: np.ndarray, subsets: dict[float, np.ndarray],
+              seed: int, head: dict) -> dict[tuple[str, float], tuple[np.ndarray, float]]:
+    """{(method, fraction): (test predictions, fit seconds)} of the head on each embedding and subset."""
+    from mirtune.predict.heads import limit_threads, make_head
+
+    limit_threads(1)
+    out = {}
+    for method, Xm in X.items():
+        for f, rows in subsets.items():
+            assert not np.intersect1d(rows, test).size, "a training subset holds test rows"
+            t0 = time.monotonic()
+            model = make_head(int(y.max()) + 1, head, seed).fit(Xm[rows], y[rows])
+            fit_s = time.monotonic() - t0
+            out[(method, f)] = (model.predict(Xm[test]), fit_s)
+    return out
+
+
+def _e2e_job(init: str, model_dir: str | None, train_paths: list[str], train_ctx: np.ndarray, train_y: np.ndarray,
+             test_paths: list[str], test_ctx: np.ndarray, config: Any, seed: int) -> tuple[np.ndarray, dict]:
+    """(test predictions, timings) of one end-to-end model trained on the given rows."""
+    from mirtune.embedding import load_encoder
+    from mirtune.predict import finetune
+    from mirtune.predict.heads import limit_threads
+
+    limit_threads(1)
+    loaded = load_encoder(model_dir)
+    model, info = finetune.fit_end_to_end(init, loaded, finetune.load_samples(train_paths, loaded), train_ctx,
+                                          train_y, config, seed)
+    t0 = time.monotonic()
+    pred = finetune.predict(model, finetune.load_samples(test_paths, loaded), test_ctx)
+    info["predict_s"] = time.monotonic() - t0
+    return pred, info
+
+
+def _execute(jobs: list[tuple[tuple, Callable, tuple]], use_ray: bool, on_done: Callable[[tuple, Any], None]
+             ) -> None:
+    """Run `fn(*args)` for every (key, fn, args), one CPU each on Ray (or in this process), calling
+    `on_done(key, result)` as each finishes."""
+    if not use_ray:
+        for key, fn, args in jobs:
+            on_done(key, fn(*args))
+        return
+    import ray
+
+    from mirtune.cluster import init_ray
+
+    init_ray()
+    remotes: dict[Callable, Any] = {}
+    futures = {}
+    for key, fn, args in jobs:
+        remote = remotes.setdefault(fn, ray.remote(num_cpus=1)(fn))
+        futures[remote.remote(*args)] = key
+    pending = list(futures)
+    while pending:  # short waits, so that Ctrl-C reaches Python
+        done, pending = ray.wait(pending, num_returns=1, timeout=1.0)
+        for ref in done:
+            on_done(futures[ref], ray.get(ref))
+
+
+# ------------------------------------------------------------------------------------------------ devmap
+
+def run_devmap(data: Path, fractions: Sequence[float], methods: Sequence[str], repeats: int,
+               folds: Sequence[int] | None = None, e2e_folds: Sequence[int] | None = None,
+               e2e_repeats: int | None = None, config: Any = None, model_dir: str | None = None,
+               use_ray: bool = True, note: Callable[[str], None] = print,
+               on_update: Callable[[dict[str, Any]], None] | None = None, head: dict | None = None
+               ) -> dict[str, Any]:
+    """The study on device mapping, both platforms; returns the JSON-ready result (`on_update` gets the result so
+    far after every finished job). The end-to-end methods run on `e2e_folds` (default `folds`) with the first
+    `e2e_repeats` repeats (default all). `head`: the frozen and ir2vec methods' head configuration (default
+    the end-to-end models' MLP head, `config.head`)."""
+    from mirtune.embedding import load_encoder
+    from mirtune.predict.finetune import E2EConfig, load_samples
+    from mirtune.tasks import devmap
+    from mirtune.tasks.embedders import embed_files, get_embedder
+
+    t_start = time.monotonic()
+    config = config or E2EConfig()
+    head = head or config.head.to_dict()
+    fractions = sorted(float(f) for f in fractions)
+    frames = {p: devmap.load_platform(data, p) for p in devmap.PLATFORMS}
+    fold_of = {p: f.fold.to_numpy() for p, f in frames.items()}  # stratified by each platform's labels
+    n_rows = len(frames["amd"])
+    folds = sorted(folds) if folds is not None else list(range(devmap.N_FOLDS))
+    e2e = [m for m in methods if m in END_TO_END]
+    e2e_folds = (sorted(e2e_folds) if e2e_folds is not None else folds) if e2e else []
+    compare_folds = e2e_folds or folds
+    paths = frames["amd"].ir_path.tolist()
+    labels = {p: f.label.to_numpy() for p, f in frames.items()}
+    context = {p: devmap.context_features(f) for p, f in frames.items()}
+    X = {}
+    for m in methods:
+        if m in HEAD_METHODS:
+            emb = embed_files(get_embedder(HEAD_METHODS[m], model_dir=model_dir if m == "frozen" else None), paths)
+            X[m] = {p: devmap.features(frames[p], emb) for p in frames}
+    plan = plan_subsets(labels, fold_of, sorted(set(folds) | set(e2e_folds)), fractions, repeats)
+    embed_cost: dict[float, float] = {}
+    if e2e:
+        t0 = time.monotonic()
+        loaded = load_encoder(model_dir)
+        load_samples(sorted(set(paths)), loaded)  # built (and cached) once, before the workers read them
+        note(f"devmap: encoder inputs of {len(set(paths))} IR files ready in {time.monotonic() - t0:.0f} s")
+        if "frozen" in methods:
+            embed_cost = _frozen_embed_cost(loaded, paths, plan[("amd", e2e_folds[0], 0)][1])
+    jobs: list[tuple[tuple, Callable, tuple]] = []
+    if X:
+        for (p, k, r), (test, subsets) in plan.items():
+            if k in folds:
+                jobs.append((("head", p, k, r), _head_job,
+                             ({m: X[m][p] for m in X}, labels[p], test, subsets, r, head)))
+    top = fractions[-1]
+    e2e_repeats = repeats if e2e_repeats is None else min(e2e_repeats, repeats)
+    e2e_keys = sorted(((p, k, r, f, m) for (p, k, r) in plan if k in e2e_folds and r < e2e_repeats
+                       for f in fractions for m in e2e),
+                      key=lambda j: (j[2], j[3] != top, j[4] != "scratch", j[3], j[4], j[0], j[1]))
+    for p, k, r, f, m in e2e_keys:
+        test, subsets = plan[(p, k, r)]
+        rows = subsets[f]
+        jobs.append((("e2e", p, k, r, f, m), _e2e_job,
+                     (m, model_dir, [paths[i] for i in rows], context[p][rows], labels[p][rows],
+                      [paths[i] for i in test], context[p][test], config, r)))
+    note(f"devmap: {len(jobs)} jobs ({sum(1 for j in jobs if j[0][0] == 'head')} head jobs, each all fractions of "
+         f"{', '.join(X) or 'no embedding'}; {len(e2e_keys)} end-to-end fits), {repeats} repeats")
+    preds: dict[tuple, np.ndarray] = {}
+    done_folds: dict[tuple, set] = {}
+    timings: list[dict[str, Any]] = []
+    state = {"done": 0}
+
+    def record(p: str, m: str, f: float, r: int, k: int, pred: np.ndarray) -> None:
+        arr = preds.setdefault((p, m, f, r), np.full(n_rows, -1, dtype=np.int64))
+        arr[plan[(p, k, r)][0]] = pred
+        done_folds.setdefault((p, m, f, r), set()).add(k)
+
+    def on_done(key: tuple, res: Any) -> None:
+        if key[0] == "head":
+            _, p, k, r = key
+            for (m, f), (pred, fit_s) in res.items():
+                record(p, m, f, r, k, pred)
+                timings.append({"method": m, "platform": p, "fold": k, "repeat": r, "fraction": f,
+                                "n_train": int(len(plan[(p, k, r)][1][f])), "fit_s": round(fit_s, 4)})
+        else:
+            _, p, k, r, f, m = key
+            pred, info = res
+            record(p, m, f, r, k, pred)
+            timings.append({"method": m, "platform": p, "fold": k, "repeat": r, "fraction": f,
+                            "n_train": int(len(plan[(p, k, r)][1][f])),
+                            **{n: round(float(v), 4) for n, v in info.items()}})
+            note(f"devmap {m} {p} fold {k} repeat {r} fraction {f:g}: {info['fit_s']:.0f} s, "
+                 f"{info['steps']} steps, final loss {info['final_loss']:.3f}")
+        state["done"] += 1
+        if on_update is not None:
+            on_update(summarise())
+
+    def summarise() -> dict[str, Any]:
+        return _devmap_result(frames, fractions, methods, repeats, e2e_repeats, folds, e2e_folds, compare_folds,
+                              plan, preds, done_folds, timings, embed_cost, config, head, model_dir, status=(
+                                  "complete" if state["done"] == len(jobs) else f"partial: {state['done']}/"
+                                  f"{len(jobs)} jobs"), wall_s=time.monotonic() - t_start)
+
+    _execute(jobs, use_ray, on_done)
+    return summarise()
+
+
+def _devmap_result(frames, fractions, methods, repeats, e2e_repeats, folds, e2e_folds, compare_folds, plan, preds,
+                   done_folds, timings, embed_cost, config, head, model_dir, status: str, wall_s: float
+                   ) -> dict[str, Any]:
+    """The JSON-ready result from the predictions so far (only (fraction, repeat) points whose folds are all done)."""
+    from mirtune.tasks import devmap
+
+    def point(p: str, m: str, f: float, r: int, fold_set: Sequence[int]) -> dict[str, Any] | None:
+        if not set(fold_set) <= done_folds.get((p, m, f, r), set()):
+            return None
+        rows = np.concatenate([plan[(p, k, r)][0] for k in fold_set])
+        met = devmap.platform_metrics(frames[p], p, preds[(p, m, f, r)][rows], rows)
+        n_train = float(np.mean([len(plan[(p, k, r)][1][f]) for k in fold_set]))
+        return {"platform": p, "method": m, "fraction": f, "repeat": r, "accuracy": round(met["accuracy"], 5),
+                "error": round(1 - met["accuracy"], 5), "speedup": round(met["speedup"], 4),
+                "f1": round(met["f1"], 4), "n_train": n_train}
+
+    def curve(p: str, m: str, fold_set: Sequence[int]) -> list[dict[str, Any]]:
+        out = []
+        for f in fractions:
+            pts = [x for r in range(repeats) if (x := point(p, m, f, r, fold_set)) is not None]
+            if not pts:
+                continue
+            err = np.array([x["error"] for x in pts])
+            out.append({"fraction": f, "n_train": pts[0]["n_train"], "repeats": len(pts),
+                        "error_mean": round(float(err.mean()), 5),
+                        "error_std": round(float(err.std(ddof=1)) if len(err) > 1 else 0.0, 5),
+                        "accuracy_mean": round(float(1 - err.mean()), 5),
+                        "speedup_mean": round(float(np.mean([x["speedup"] for x in pts])), 4),
+                        "errors": [x["error"] for x in pts]})
+        return out
+
+    platforms = list(frames)
+    curves = {p: {m: curve(p, m, compare_folds) for m in methods} for p in platforms}
+    result: dict[str, Any] = {
+        "task": "devmap", "status": status, "fractions": list(fractions), "methods": list(methods),
+        "repeats": repeats, "e2e_repeats": e2e_repeats if e2e_folds else 0, "folds": list(folds),
+        "e2e_folds": list(e2e_folds), "comparison_folds": list(compare_folds),
+        "fold_column": devmap.FOLD_COLUMN, "metric": "error = 1 - accuracy over the pooled test rows of the folds",
+        "head": head, "end_to_end": {k: v for k, v in config.to_dict().items() if k != "head"},
+        "model_dir": model_dir, "curves": curves}
+    if set(folds) != set(compare_folds):
+        result["curves_all_folds"] = {p: {m: curve(p, m, folds) for m in methods if m in HEAD_METHODS}
+                                      for p in platforms}
+    result["factor"] = {p: _factor(curves[p], fractions) for p in platforms}
+    factors = [v["data_reduction_factor"] for v in result["factor"].values()]
+    result["data_reduction_factor"] = (min(factors) if all(v is not None for v in factors) and factors else None)
+    result["cost"] = _cost(timings, fractions, embed_cost)
+    result["fits"] = timings
+    result["wall_s"] = round(wall_s, 1)
+    return result
+
+
+def _factor(curves: dict[str, list[dict[str, Any]]], fractions: Sequence[float]) -> dict[str, Any]:
+    """The data-reduction factor of one platform and the figures that decide it."""
+    out: dict[str, Any] = {"data_reduction_factor": None, "fraction": None}
+    scratch = {c["fraction"]: c for c in curves.get("scratch", [])}
+    frozen = {c["fraction"]: c for c in curves.get("frozen", [])}
+    if 1.0 not in scratch or set(frozen) != set(fractions):
+        out["why"] = "needs scratch at fraction 1.0 and frozen at every fraction"
+        return out
+    ref = scratch[1.0]["error_mean"]
+    factor, frac = reduction_factor(fractions, [frozen[f]["error_mean"] for f in fractions], ref)
+    out.update({"data_reduction_factor": factor, "fraction": frac, "scratch_full_error": ref,
+                "scratch_full_error_std": scratch[1.0]["error_std"],
+                "frozen_error": {str(f): frozen[f]["error_mean"] for f in fractions}})
+    if factor is None:
+        out["why"] = "the frozen head is worse than scratch on all the data even with all the labels"
+    return out
+
+
+def _frozen_embed_cost(loaded: Any, paths: list[str], subsets: dict[float, np.ndarray]) -> dict[float, float]:
+    """Seconds to embed each subset's training files, all their statements, with the frozen pre-trained encoder on
+    one thread (from the encoder inputs, as the end-to-end fits start): the frozen method's cost besides its head."""
+    import torch
+
+    from mirtune.predict.finetune import embed_samples, load_samples
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        out = {}
+        for f, rows in subsets.items():
+            samples = load_samples([paths[i] for i in rows], loaded)
+            t0 = time.monotonic()
+            embed_samples(loaded.encoder, samples)
+            out[f] = time.monotonic() - t0
+        return out
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _cost(timings: list[dict[str, Any]], fractions: Sequence[float], embed_cost: dict[float, float]
+          ) -> dict[str, Any]:
+    """Mean wall seconds to fit each method per fraction (same subsets, same run); the frozen method's total adds
+    the inference pass that embeds the training files with the pre-trained encoder (`_frozen_embed_cost`)."""
+    out: dict[str, Any] = {}
+    for f in fractions:
+        row: dict[str, Any] = {}
+        for m in METHODS:
+            ts = [t["fit_s"] for t in timings if t["method"] == m and t["fraction"] == f]
+            if ts:
+                row[f"{m}_fit_s"] = round(float(np.mean(ts)), 3)
+        if f in embed_cost and "frozen_fit_s" in row:
+            row["frozen_embed_s"] = round(embed_cost[f], 3)
+            row["frozen_total_s"] = round(row["frozen_embed_s"] + row["frozen_fit_s"], 3)
+        steps = [t["steps"] for t in timings if t["method"] in END_TO_END and t["fraction"] == f]
+        if steps:
+            row["e2e_steps"] = int(np.mean(steps))
+        if row:
+            out[str(f)] = row
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ output
+
+def _pct(mean: float, std: float) -> str:
+    return f"{100 * mean:.1f}±{100 * std:.1f}"
+
+
+def table(result: dict[str, Any]) -> str:
+    """The error table per platform and fraction, the factors with the figures that decide them, and the costs."""
+    from mirtune.tables import format_table
+    from mirtune.tasks.devmap import PLATFORMS
+
+    methods = result["methods"]
+    rows = []
+    for p, by_method in result["curves"].items():
+        for f in result["fractions"]:
+            cells = {m: next((c for c in by_method[m] if c["fraction"] == f), None) for m in methods}
+            n_train = next((c["n_train"] for c in cells.values() if c), None)
+            reps = max((c["repeats"] for c in cells.values() if c), default=0)
+            rows.append([p, f"{f:g}", "-" if n_train is None else f"{n_train:.0f}"]
+                        + [_pct(c["error_mean"], c["error_std"]) if c else "-" for m, c in cells.items()]
+                        + [str(reps)])
+    out = [f"{result['task']} data efficiency: error % (1 - accuracy), mean±std over repeats, comparison folds "
+           f"{result['comparison_folds']} of {result['fold_column']} ({result['status']})",
+           format_table(["platform", "fraction", "train rows"] + methods + ["repeats"], rows)]
+    if result.get("curves_all_folds"):
+        rows = []
+        for p, by_method in result["curves_all_folds"].items():
+            for f in result["fractions"]:
+                cells = [next((c for c in by_method[m] if c["fraction"] == f), None) for m in by_method]
+                rows.append([p, f"{f:g}"] + [_pct(c["error_mean"], c["error_std"]) if c else "-" for c in cells])
+        out += ["", f"heads on all folds {result['folds']}: error %",
+                format_table(["platform", "fraction"] + list(next(iter(result["curves_all_folds"].values()))), rows)]
+    out.append("")
+    for p, fac in result["factor"].items():
+        if fac.get("scratch_full_error") is None:
+            out.append(f"{PLATFORMS[p]}: no factor ({fac.get('why')})")
+            continue
+        frozen = ", ".join(f"{k}: {100 * v:.1f}%" for k, v in fac["frozen_error"].items())
+        verdict = (f"from fraction {fac['fraction']:g} on -> data_reduction_factor {fac['data_reduction_factor']:g}"
+                   if fac["data_reduction_factor"] is not None else "never -> no factor")
+        out.append(f"{PLATFORMS[p]}: scratch on all the data {100 * fac['scratch_full_error']:.1f}% error; frozen "
+                   f"head {frozen}; at least as good {verdict}")
+    out.append(f"data_reduction_factor ({result['task']}, the smaller over the platforms): "
+               f"{result['data_reduction_factor']}")
+    if result["cost"]:
+        cols = ["frozen_fit_s", "frozen_embed_s", "frozen_total_s", "ir2vec_fit_s", "finetune_fit_s",
+                "scratch_fit_s", "e2e_steps"]
+        cols = [c for c in cols if any(c in r for r in result["cost"].values())]
+        rows = [[f] + [f"{r[c]:.2f}" if c in r and c != "e2e_steps" else str(r.get(c, "-")) for c in cols]
+                + ([f"{r['scratch_fit_s'] / r['frozen_total_s']:.0f}x"] if "scratch_fit_s" in r and
+                   "frozen_total_s" in r else ["-"])
+                for f, r in result["cost"].items()]
+        out += ["", "cost: mean wall seconds per fit (same subsets, same run, one CPU each); frozen_total = embedding "
+                    "the training files with the pre-trained encoder + fitting the head",
+                format_table(["fraction"] + cols + ["scratch / frozen_total"], rows)]
+    return "\n".join(out)
+
+
+def plot(result: dict[str, Any], out: Path) -> None:
+    """Error against the labelled fraction per method, one panel per platform."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mirtune.tasks.devmap import PLATFORMS
+
+    style = {"frozen": ("black", "o"), "finetune": ("tab:blue", "s"), "scratch": ("tab:red", "^"),
+             "ir2vec": ("tab:green", "D")}
+    platforms = list(result["curves"])
+    fig, axes = plt.subplots(1, len(platforms), figsize=(6 * len(platforms), 4.6), sharey=True, squeeze=False)
+    for ax, p in zip(axes[0], platforms):
+        for m, pts in result["curves"][p].items():
+            if pts:
+                colour, marker = style[m]
+                ax.errorbar([c["fraction"] for c in pts], [100 * c["error_mean"] for c in pts],
+                            yerr=[100 * c["error_std"] for c in pts], color=colour, marker=marker, capsize=3,
+                            label={"frozen": "frozen pre-trained encoder + head"}.get(m, m))
+        fac = result["factor"][p]
+        if fac.get("scratch_full_error") is not None:
+            ax.axhline(100 * fac["scratch_full_error"], color="tab:red", ls="--", lw=0.8,
+                       label="scratch, all labels")
+        ax.set_xscale("log")
+        ax.set_xticks(result["fractions"], [f"{f:g}" for f in result["fractions"]])
+        ax.set_xlabel("labelled fraction of each training fold")
+        ax.grid(alpha=0.3)
+        factor = fac.get("data_reduction_factor")
+        ax.set_title(f"{PLATFORMS[p]}: data reduction factor {factor:g}" if factor else
+                     f"{PLATFORMS[p]}: no data reduction factor")
+    axes[0][0].set_ylabel("error % (1 - accuracy)")
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(f"{result['task']}: error against labelled data, mean±std over {result['repeats']} repeats, folds "
+                 f"{result['comparison_folds']}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
