@@ -412,10 +412,10 @@ def table(result: dict[str, Any]) -> str:
         for f in result["fractions"]:
             cells = {m: next((c for c in by_method[m] if c["fraction"] == f), None) for m in methods}
             n_train = next((c["n_train"] for c in cells.values() if c), None)
-            reps = max((c["repeats"] for c in cells.values() if c), default=0)
+            reps = "/".join(str(n) for n in dict.fromkeys(c["repeats"] for c in cells.values() if c)) or "0"
             rows.append([p, f"{f:g}", "-" if n_train is None else f"{n_train:.0f}"]
                         + [_pct(c["error_mean"], c["error_std"]) if c else "-" for m, c in cells.items()]
-                        + [str(reps)])
+                        + [reps])
     out = [f"{result['task']} data efficiency: error % (1 - accuracy), mean±std over repeats, comparison folds "
            f"{result['comparison_folds']} of {result['fold_column']} ({result['status']})",
            format_table(["platform", "fraction", "train rows"] + methods + ["repeats"], rows)]
@@ -486,8 +486,9 @@ def plot(result: dict[str, Any], out: Path) -> None:
                      f"{PLATFORMS[p]}: no data reduction factor")
     axes[0][0].set_ylabel("error % (1 - accuracy)")
     axes[0][0].legend(fontsize=8)
-    fig.suptitle(f"{result['task']}: error against labelled data, mean±std over {result['repeats']} repeats, folds "
-                 f"{result['comparison_folds']}", fontsize=10)
+    e2e = f", end-to-end methods {result['e2e_repeats']}" if result.get("e2e_repeats") else ""
+    fig.suptitle(f"{result['task']}: error against labelled data, mean±std over {result['repeats']} repeats{e2e}, "
+                 f"folds {result['comparison_folds']}", fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     plt.close(fig)
