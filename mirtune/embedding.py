@@ -11,15 +11,14 @@ bf16 is faster on CPUs with AMX or AVX512-BF16 and gives vectors within about 1e
 
 from __future__ import annotations
 
-import gc
 import os
 import weakref
-from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.ir.module import gc_paused
 from mirtune.paths import ASSETS_DIR
 
 DEFAULT_MODEL_DIR = ASSETS_DIR / "encoder"
@@ -105,19 +104,6 @@ def check_readout(readout: str) -> str:
     return readout
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector: building graphs allocates millions of small acyclic objects whose
-    collections would scan every live object (the model's included) over and over."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def _embed_samples(model, samples: list[dict], readout: str = "mean") -> np.ndarray:
     import numpy as np
 
@@ -148,7 +134,7 @@ def embed_modules(modules: Sequence, model_dir: str | os.PathLike | None = None,
     rows = []
     for start in range(0, len(modules), batch_files):
         chunk = modules[start:start + batch_files]
-        with _collector_paused():
+        with gc_paused():
             samples = [sample_arrays(module_to_sample(m, model.tokenizer), model.config.seq_len) for m in chunk]
             rows.append(_embed_samples(model, samples, readout))
     if not rows:
@@ -174,7 +160,7 @@ def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.Path
 
     def flush() -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
         good = [s for _, s, _ in pending if s is not None]
-        with _collector_paused():
+        with gc_paused():
             vectors = iter(_embed_samples(model, good, readout)) if good else iter(())
         for path, sample, reason in pending:
             yield (path, next(vectors), None) if sample is not None else (path, None, reason)
@@ -184,7 +170,7 @@ def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.Path
         if reason is None:
             try:
                 module = load_ir(path, opt=opt, openmp=openmp)
-                with _collector_paused():
+                with gc_paused():
                     sample = sample_arrays(module_to_sample(module, model.tokenizer), model.config.seq_len)
                 pending.append((path, sample, None))
             except MirtuneError as exc:

@@ -33,19 +33,27 @@ def _metrics(speedups: np.ndarray, chosen: np.ndarray) -> dict[str, Any]:
             "per_group_speedup": [round(float(v), 4) for v in sp]}
 
 
+def held_out_problem(task: str, data_paths: Sequence[str], program_dirs: Sequence[str] = ()):
+    """(task module, gain table, leave-one-application-out folds, their (train, test) pairs) of a measured task."""
+    from mirtune.predict.predictor import task_module
+    from mirtune.tasks.measured import leave_one_app_out, load_gain_table
+
+    mod = task_module(task)
+    table = load_gain_table(data_paths, mod.SPEC, program_dirs)
+    folds = leave_one_app_out(table.apps)
+    return mod, table, folds, [(tr, te) for tr, te, _ in folds]
+
+
 def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequence[str] = ("gain", "knn"),
         program_dirs: Sequence[str] = (), use_ray: bool = True, n_configs: int | None = None, n_inner: int = 5,
         note: Callable[[str], None] = print, progress: Callable | None = None) -> dict[str, Any]:
     """The whole evaluation; returns the JSON-ready result (see `table` and `plot`)."""
-    from mirtune.predict.predictor import candidate_configs, gain_problem, program_matrix, task_module
+    from mirtune.predict.predictor import candidate_configs, gain_problem, program_matrix
     from mirtune.predict.select import evaluate_outer, select_configs
-    from mirtune.tasks.measured import best_fixed, geomean, leave_one_app_out, load_gain_table
+    from mirtune.tasks.measured import best_fixed, geomean
 
     t0 = time.monotonic()
-    mod = task_module(task)
-    table = load_gain_table(data_paths, mod.SPEC, program_dirs)
-    folds = leave_one_app_out(table.apps)
-    outer = [(tr, te) for tr, te, _ in folds]
+    mod, table, folds, outer = held_out_problem(task, data_paths, program_dirs)
     note(f"{task}: {len(table)} groups of {len(folds)} applications x {len(table.labels)} configurations; "
          f"leave-one-application-out")
     problems = []

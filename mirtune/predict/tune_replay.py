@@ -266,16 +266,13 @@ def run(task: str, data_paths: Sequence[str], embedder, heads: Sequence[str] = (
         n_configs: int | None = None, n_inner: int = 5, note: Callable[[str], None] = print,
         progress: Callable | None = None) -> dict[str, Any]:
     """The whole evaluation: embed, choose and fit the predictor per held-out application, replay; JSON-ready."""
-    from mirtune.predict.predictor import candidate_configs, gain_problem, program_matrix, task_module
+    from mirtune.predict.measured_eval import held_out_problem
+    from mirtune.predict.predictor import candidate_configs, gain_problem, program_matrix
     from mirtune.predict.select import outer_gains, select_configs
-    from mirtune.tasks.measured import leave_one_app_out, load_gain_table
 
     check_settings(budget, list(seeds), top_k)
     t0 = time.monotonic()
-    mod = task_module(task)
-    table = load_gain_table(data_paths, mod.SPEC, program_dirs)
-    folds = leave_one_app_out(table.apps)
-    outer = [(tr, te) for tr, te, _ in folds]
+    mod, table, folds, outer = held_out_problem(task, data_paths, program_dirs)
     note(f"{task}: {len(table)} groups of {len(folds)} applications x {len(table.labels)} configurations; "
          f"leave-one-application-out replay, budget {budget} runs")
     X = program_matrix(table.sources, task, embedder, note=note)
