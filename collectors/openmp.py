@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +32,7 @@ import pyarrow as pa
 from collectors.check import OutputCheck
 from collectors.runner import BuildSpec, RunLimits
 from collectors.space import Dimension, parse_space, resolve
-from collectors.sweep import BuildJob, Point, Summary, SweepPlan, run_sweep
+from collectors.sweep import BuildJob, Point, Summary, SweepPlan, run_sweep, run_variant
 from mirtune.errors import UsageError
 
 SWEEP = "openmp"
@@ -229,10 +228,7 @@ def collect_openmp(programs: Sequence[str | os.PathLike], out_dir: str | os.Path
     progs = find_programs(programs)
     restrict = parse_space(space, DIMENSIONS)
     files = read_inputs(inputs)
-    variant = json.dumps({"args": list(args), "inputs": {k: hashlib.sha256(v).hexdigest()[:16]
-                                                         for k, v in sorted(files.items())},
-                          "check": [check.kind, check.arg] if check else None}, sort_keys=True) \
-        if (args or files or check) else ""
+    variant = run_variant(args, files, check) if (args or files or check) else ""
     size_list = parse_sizes(sizes)
     if timeout <= 0:
         raise UsageError("--timeout must be positive")

@@ -25,8 +25,9 @@ class UnsafePath(MirtuneError):
     """A folder or file that another user owns or can write to, where only this user's may be."""
 
 
-def private_dir(path: str | os.PathLike) -> Path:
-    """`path` as a folder only this user can use: created with mode 0700, or checked (and tightened) if it exists."""
+def private_dir(path: str | os.PathLike, hint: str = "or set TMPDIR to a folder of your own") -> Path:
+    """`path` as a folder only this user can use: created with mode 0700, or checked (and tightened) if it exists;
+    `hint` ends the message of a refusal (what else the user can do)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -45,11 +46,10 @@ def private_dir(path: str | os.PathLike) -> Path:
         raise UnsafePath(f"refusing {path}: it is not a folder (remove it)")
     if st.st_uid != os.getuid():
         raise UnsafePath(f"refusing {path}: it is owned by uid {st.st_uid}, not by you (uid {os.getuid()}) "
-                         f"(remove it, or set TMPDIR to a folder of your own)")
+                         f"(remove it, {hint})")
     mode = stat.S_IMODE(st.st_mode)
     if mode & _OTHERS_WRITE:
-        raise UnsafePath(f"refusing {path}: mode {mode:o} lets other users put files in it "
-                         f"(remove it, or set TMPDIR to a folder of your own)")
+        raise UnsafePath(f"refusing {path}: mode {mode:o} lets other users put files in it (remove it, {hint})")
     if mode & _OTHERS:  # ours, and only readable by others (as earlier versions created it): make it private
         os.chmod(path, 0o700)
     return path

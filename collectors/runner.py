@@ -71,7 +71,6 @@ from collectors.host import NvmlStatus, clang_version, cpu_tag, load_nvml, logic
 STATUSES = ("ok", "timeout", "crash", "wrong_output", "build_failed", "unsupported")
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 _OUTPUT_TAIL_BYTES = 1 << 20
-_CHECKSUM_RE = re.compile(r"^\s*checksum:\s*(\S+)\s*$", re.MULTILINE)
 _PR_SET_PDEATHSIG = 1
 
 
@@ -797,8 +796,7 @@ def run_once(cmd: Sequence[str], env: Mapping[str, Any] | None = None, limits: R
 
 def parse_checksum(stdout: str) -> str | None:
     """The value of the last `checksum: <value>` line, or None."""
-    found = _CHECKSUM_RE.findall(stdout)
-    return found[-1] if found else None
+    return OutputCheck("checksum").answer(stdout)
 
 
 def parse_reported(stdout: str, key: str) -> float | None:

@@ -45,7 +45,7 @@ import uuid
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -124,6 +124,14 @@ def point_id(sweep: str, program: str, program_sha256: str, input_size: int, par
         d["variant"] = variant
     blob = json.dumps(d, sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+
+def run_variant(args: Sequence[str], inputs: Mapping[str, bytes], check: Any, **more: Any) -> str:
+    """The `variant` of a user's program: how it is run (arguments, the hashes of its input files, the output
+    check as [kind, arg], and `more`), as stable JSON."""
+    return json.dumps({"args": list(args),
+                       "inputs": {k: hashlib.sha256(v).hexdigest()[:16] for k, v in sorted(inputs.items())},
+                       "check": [check.kind, check.arg] if check is not None else None, **more}, sort_keys=True)
 
 
 @dataclass

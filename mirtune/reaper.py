@@ -41,8 +41,9 @@ def _signal_group(pgid: int, sig: int) -> bool:
         return False
 
 
-def reap(head_pid: int, temp_dir: str, grace_s: float = GRACE_S) -> None:
-    """Terminate the head's process group and descendants, wait up to `grace_s`, kill what is left, delete temp_dir."""
+def reap(head_pid: int, temp_dir: str | None, grace_s: float = GRACE_S) -> None:
+    """Terminate the head's process group and descendants, wait up to `grace_s`, kill what is left, delete temp_dir
+    (None: keep it, e.g. for its logs)."""
     procs = _descendants(head_pid)
     _signal_group(head_pid, signal.SIGTERM)  # the head leads its own session: its group is the cluster
     for p in procs:
@@ -67,7 +68,8 @@ def reap(head_pid: int, temp_dir: str, grace_s: float = GRACE_S) -> None:
             p.kill()
         except Exception:
             pass
-    shutil.rmtree(temp_dir, ignore_errors=True)
+    if temp_dir is not None:
+        shutil.rmtree(temp_dir, ignore_errors=True)
 
 
 def _running(p) -> bool:

@@ -19,10 +19,7 @@ import argparse
 import json
 import os
 import secrets
-import shutil
-import signal
 import socket
-import stat
 import subprocess
 import sys
 import tempfile
@@ -33,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from mirtune.errors import MirtuneError, ToolMissing, UsageError
+from mirtune.reaper import reap
 
 _READY = "Ray runtime started."
 _REPO = Path(__file__).resolve().parents[2]
@@ -71,15 +69,9 @@ def state_dir() -> Path:
     """The private folder that holds cluster.json (created 0700; refused when others may write to it)."""
     base = os.environ.get("MIRTUNE_STATE_DIR") or \
         str(Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "mirtune")
-    path = Path(base)
-    try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = path.stat()
-    except OSError as exc:
-        raise UsageError(f"cannot use the state folder: {exc.strerror or exc}", str(path)) from None
-    if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise UsageError("the state folder is not private (owned by someone else, or writable by others)", str(path))
-    return path
+    from collectors.private import private_dir
+
+    return private_dir(base, hint="or set MIRTUNE_STATE_DIR to a folder of your own")
 
 
 def _state_file() -> Path:
@@ -190,7 +182,7 @@ def _wait_ready(head: subprocess.Popen, log: Path, dashboard: str, timeout: floa
             except (urllib.error.URLError, OSError):
                 pass
         time.sleep(0.3)
-    _kill_group(head.pid, grace_s=10)
+    reap(head.pid, None, grace_s=10)  # the temp dir stays: it holds the log named below
     raise MirtuneError(f"the Ray head did not come up in {timeout:.0f}s; see {log}")
 
 
@@ -253,45 +245,13 @@ def run_start(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------------------------ stop, status
 
 
-def _kill_group(pgid: int, grace_s: float = 30.0) -> None:
-    """SIGTERM the head's process group (and any descendant that left it), SIGKILL what is left after `grace_s`."""
-    import psutil
-
-    try:
-        procs = psutil.Process(pgid).children(recursive=True)
-    except psutil.Error:
-        procs = []
-    try:
-        os.killpg(pgid, signal.SIGTERM)
-    except ProcessLookupError:
-        pass
-    deadline = time.monotonic() + grace_s
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.2)
-    else:
-        try:
-            os.killpg(pgid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    for p in procs:
-        try:
-            p.kill()
-        except psutil.Error:
-            pass
-
-
 def run_stop(args: argparse.Namespace) -> int:
     """Stop the recorded head (its whole process group) and remove its temp dir."""
     state = read_state()
     if state is None:
         print("no Ray head started by `mirtune cluster start` is running")
         return 0
-    _kill_group(int(state["pid"]))
-    shutil.rmtree(state["temp_dir"], ignore_errors=True)
+    reap(int(state["pid"]), state["temp_dir"], grace_s=30)
     _state_file().unlink(missing_ok=True)
     print(f"stopped the Ray head at {state['address']}")
     return 0

@@ -30,8 +30,8 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -103,11 +103,10 @@ def prepare_program(program: Program) -> tuple[Program, dict[str, bytes], list[s
 
 
 def variant_of(program: Program, files: dict[str, bytes]) -> str:
-    """What tells apart two ways of running one source: arguments, input contents, flags, check, loop line."""
-    return json.dumps({"args": list(program.args),
-                       "inputs": {k: hashlib.sha256(v).hexdigest()[:16] for k, v in sorted(files.items())},
-                       "cflags": list(program.cflags), "check": [program.check.kind, program.check.arg],
-                       "line": program.line}, sort_keys=True)
+    """What tells apart two ways of running one source: arguments, input contents, check, flags, loop line."""
+    from collectors.sweep import run_variant
+
+    return run_variant(program.args, files, program.check, cflags=list(program.cflags), line=program.line)
 
 
 # --------------------------------------------------------------------------------------------- the space
@@ -175,6 +174,12 @@ class TunePlan:
     text: str
     variant: str
     build_columns: dict[str, Any] = field(default_factory=dict)
+    rewritten: bool = False  # the build text differs from the user's file (schedule(runtime) written in)
+
+    @cached_property
+    def ids(self) -> dict[str, dict[str, Any]]:
+        """point id -> configuration, for every configuration of the space (the default left out)."""
+        return {self.point(c).point_id: c for c in all_configs(self.space)}
 
     def build_spec(self, params: dict[str, Any] | None):
         """The BuildSpec of a configuration (None: the default)."""
@@ -185,9 +190,8 @@ class TunePlan:
                       include_dirs=(str(src.parent.resolve()),))
         if self.task == "openmp":
             return BuildSpec(source=self.text, openmp=True, **common)
-        if params is None:
-            return BuildSpec(source=self.program.source.read_text(errors="replace"), **common)
-        return BuildSpec(source=_with_pragma(self.text, params, self.program.line), **common)
+        text = self.text if params is None else _with_pragma(self.text, params, self.program.line)
+        return BuildSpec(source=text, **common)
 
     def env(self, params: dict[str, Any] | None) -> dict[str, Any]:
         """The environment that applies a configuration."""
@@ -250,7 +254,7 @@ def make_plan(task: str, program: Program, files: dict[str, bytes], cores: int,
         _with_pragma(source, {"vf": 1, "if": 1}, program.line)  # UsageError when there is no loop to tune
     return TunePlan(task=task, program=program, files=files, space=values, cores=cores, name=program.source.stem,
                     sha256=hashlib.sha256(source.encode()).hexdigest(), text=text,
-                    variant=variant_of(program, files), build_columns=cols)
+                    variant=variant_of(program, files), build_columns=cols, rewritten=text != source)
 
 
 def columns(task: str) -> dict[str, Any]:
@@ -304,8 +308,30 @@ def paired_measurement(default_cmd: Sequence[str], default_env: dict[str, Any], 
                       checksum=last.checksum, reference_checksum=reference, exit_code=0,
                       peak_rss_kib=max(rss) if rss else None, user_s=statistics.fmean(user),
                       sys_s=statistics.fmean(system), telemetry=last.telemetry)
-    speedup = statistics.median(b / c for b, c in zip(base, cand) if c > 0)
-    return out, base, speedup
+    return out, base, statistics.median(round_ratios(base, cand))
+
+
+def round_ratios(default_times: Sequence[float], times: Sequence[float]) -> list[float]:
+    """Per round: the default's time / the configuration's time."""
+    return [float(b) / float(c) for b, c in zip(default_times, times) if c]
+
+
+def _paired(ctx: dict[str, Any], params: dict[str, Any], rounds: int, warmup: int):
+    """`paired_measurement` of a configuration of the plan in `ctx` against its default, on this node:
+    (measurement, default times, speedup); MirtuneError when the default's binary cannot be had here."""
+    plan: TunePlan = ctx["plan"]
+    s = ctx["settings"]
+    dres, _ = _installed(plan, None, ctx["builds"], s.get("cache_dir"))
+    if dres.status != "ok" or dres.exe is None:
+        raise MirtuneError(f"the default configuration's binary is missing on this node: {dres.reason}")
+    res, _ = _installed(plan, params, ctx["builds"], s.get("cache_dir"))
+    if res.status != "ok" or res.exe is None:
+        from collectors.runner import failed
+
+        return failed("build_failed", res.reason), [], None
+    return paired_measurement([dres.exe, *plan.program.args], plan.env(None), [res.exe, *plan.program.args],
+                              plan.env(params), rounds=rounds, warmup=warmup, limits=s["limits"],
+                              check=plan.program.check, reference=ctx["reference"], inputs=plan.files)
 
 
 def _installed(plan: TunePlan, params: dict[str, Any] | None, builds: dict[str, dict[str, Any]],
@@ -352,13 +378,7 @@ def measure_config(ctx: dict[str, Any], params: dict[str, Any] | None) -> dict[s
                     inputs=plan.files)
         speedup = 1.0 if m.status == "ok" else None
     else:
-        dres, _ = _installed(plan, None, ctx["builds"], s.get("cache_dir"))
-        if dres.status != "ok" or dres.exe is None:
-            raise MirtuneError(f"the default configuration's binary is missing on this node: {dres.reason}")
-        m, paired, speedup = paired_measurement(
-            [dres.exe, *plan.program.args], plan.env(None), [res.exe, *plan.program.args], plan.env(params),
-            rounds=s["repeats"], warmup=s["warmup"], limits=s["limits"], check=plan.program.check,
-            reference=ctx["reference"], inputs=plan.files)
+        m, paired, speedup = _paired(ctx, params, s["repeats"], s["warmup"])
     row = _row(point, m, binfo, plan.build_columns, s, host_info().row(), _node_id())
     row["paired_default_s"] = paired
     row[METRIC] = speedup
@@ -368,18 +388,10 @@ def measure_config(ctx: dict[str, Any], params: dict[str, Any] | None) -> dict[s
 def confirm_ratios(ctx: dict[str, Any], params: dict[str, Any], rounds: int) -> list[float] | str:
     """More interleaved rounds of one configuration against the default: the per-round ratios default time /
     its time, or why it failed (a string)."""
-    plan: TunePlan = ctx["plan"]
-    s = ctx["settings"]
-    dres, _ = _installed(plan, None, ctx["builds"], s.get("cache_dir"))
-    res, _ = _installed(plan, params, ctx["builds"], s.get("cache_dir"))
-    if res.exe is None or dres.exe is None:
-        return res.reason or dres.reason
-    m, base, _ = paired_measurement([dres.exe, *plan.program.args], plan.env(None), [res.exe, *plan.program.args],
-                                    plan.env(params), rounds=rounds, warmup=0, limits=s["limits"],
-                                    check=plan.program.check, reference=ctx["reference"], inputs=plan.files)
+    m, base, _ = _paired(ctx, params, rounds, 0)
     if m.status != "ok":
         return f"{m.status}: {m.reason}"
-    return [b / c for b, c in zip(base, m.runtimes_s)]
+    return round_ratios(base, m.runtimes_s)
 
 
 def _trainable(config: dict[str, Any], ctx: dict[str, Any]) -> None:
@@ -537,16 +549,14 @@ def _seeds(task: str, program: Program, space: dict[str, tuple[Any, ...]], k: in
 
 def _known_results(plan: TunePlan, rows) -> dict[tuple, float]:
     """Configurations of `plan` already measured in `rows` (a DataFrame): key -> score (0 for a failure)."""
-    if not len(rows):
-        return {}
-    by_id = {r["point_id"]: r for r in rows.to_dict("records")}
-    known = {}
-    for cfg in all_configs(plan.space):
-        r = by_id.get(plan.point(cfg).point_id)
-        if r is not None:
-            s = r.get(METRIC)
-            known[config_key(cfg, plan.space)] = float(s) if r["status"] == "ok" and s == s and s is not None else 0.0
-    return known
+    return {config_key(plan.ids[r["point_id"]], plan.space): _score(r)
+            for r in (rows.to_dict("records") if len(rows) else []) if r["point_id"] in plan.ids}
+
+
+def _score(row: dict[str, Any]) -> float:
+    """A row's speedup over the default, 0 when it failed."""
+    s = row.get(METRIC)
+    return float(s) if row["status"] == "ok" and s is not None and s == s else 0.0
 
 
 def _probe_cores() -> int:
@@ -601,8 +611,8 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
         with _DirLock(out):
             rows = read_rows(out)
             writer = PartWriter(out, schema_for(columns(task)), 1, 0.0)
-            settings = {"repeats": repeats, "warmup": warmup, "rtol": program.check.rtol,
-                        "limits": RunLimits(timeout_s=program.timeout_s), "cache_dir": cache_dir}
+            settings = {"repeats": repeats, "warmup": warmup, "limits": RunLimits(timeout_s=program.timeout_s),
+                        "cache_dir": cache_dir}
             default_id = plan.point(None).point_id
             old_default = [r for r in rows.to_dict("records") if r["point_id"] == default_id] if len(rows) else []
             builds: dict[str, dict[str, Any]] = {}
@@ -612,16 +622,16 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
                     raise MirtuneError(f"the program does not build: {res.reason}", str(program.source))
                 builds[res.key] = {"exe_bytes": Path(res.exe).read_bytes(), "tag": res.tag}
             runs_now = 0
+            ctx = {"plan": plan, "settings": settings, "builds": builds, "reference": None}
             if old_default and old_default[-1]["status"] == "ok":
                 default_row = old_default[-1]
                 log(f"default configuration: measured before ({default_row['median_s']:.3f}s), read from {out}")
             else:
                 log(f"measuring the default configuration ({settings['warmup']} warm-up + {repeats} runs; "
                     f"checking {program.check.describe()})")
-                ctx0 = {"plan": plan, "settings": settings, "builds": builds, "reference": None}
                 remote = ray.remote(measure_config).options(num_cpus=1, resources={TIMED_RUN_RESOURCE: 1},
                                                             max_retries=2)
-                default_row = ray.get(remote.remote(ctx0, None))
+                default_row = ray.get(remote.remote(ctx, None))
                 writer.add(default_row)
                 writer.flush()
                 runs_now += 1
@@ -629,8 +639,8 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
                 raise MirtuneError(f"the default configuration ended as {default_row['status']} "
                                    f"({default_row['reason']}): nothing to compare against (its row is in {out})",
                                    str(program.source))
-            reference = default_row["checksum"]
-            volatile = program.check.volatile_lines(reference)
+            ctx["reference"] = default_row["checksum"]
+            volatile = program.check.volatile_lines(ctx["reference"])
             if volatile:
                 notes.append(f"output line(s) {', '.join(map(str, volatile[:8]))} change between runs of the default "
                              "configuration: left out of the check")
@@ -644,7 +654,6 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
                 seeds_left = seeds_left[:remaining]
             interrupted = False
             if remaining > 0:
-                ctx = {"plan": plan, "settings": settings, "builds": builds, "reference": reference}
                 new_rows, interrupted = _run_tuner(plan, ctx, known, seeds_left, remaining, parallel, seed,
                                                    writer, log, len(known) + 1, budget)
                 runs_now += len(new_rows)
@@ -654,7 +663,6 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
         rows = read_rows(out)
         confirmed = {}
         if confirm and not interrupted:
-            ctx = {"plan": plan, "settings": settings, "builds": builds, "reference": reference}
             confirmed = _confirm_best(plan, ctx, rows, confirm, log)
         return _result(plan, rows, seeds, runs_now, runs_before, budget, out, notes, volatile, interrupted,
                        confirmed, confirm if confirmed else 0)
@@ -712,14 +720,6 @@ def _run_tuner(plan: TunePlan, ctx: dict[str, Any], known: dict[tuple, float], s
     return new_rows, interrupted
 
 
-def _row_ratios(row: dict[str, Any]) -> list[float]:
-    """The per-round ratios default time / configuration time of a tuning row."""
-    base, cand = row.get("paired_default_s"), row.get("runtimes_s")
-    if base is None or cand is None:
-        return []
-    return [float(b) / float(c) for b, c in zip(base, cand) if c]
-
-
 def _confirm_best(plan: TunePlan, ctx: dict[str, Any], rows, rounds: int,
                   log: Callable[[str], None]) -> dict[tuple, float]:
     """Re-measure the best configuration found (when it beats the default) for `rounds` more interleaved rounds on
@@ -728,20 +728,18 @@ def _confirm_best(plan: TunePlan, ctx: dict[str, Any], rows, rounds: int,
 
     from mirtune.cluster import TIMED_RUN_RESOURCE
 
-    ids = {plan.point(c).point_id: c for c in all_configs(plan.space)}
-    ok = [r for r in (rows.to_dict("records") if len(rows) else [])
-          if r["point_id"] in ids and r["status"] == "ok" and r.get(METRIC) is not None and r[METRIC] > 1.0]
+    ok = [r for r in (rows.to_dict("records") if len(rows) else []) if r["point_id"] in plan.ids and _score(r) > 1.0]
     if not ok:
         return {}
-    row = max(ok, key=lambda r: r[METRIC])
-    cfg = ids[row["point_id"]]
+    row = max(ok, key=_score)
+    cfg = plan.ids[row["point_id"]]
     log(f"confirming {config_label(cfg)} ({row[METRIC]:.3f}x in the search) over {rounds} more interleaved rounds")
     remote = ray.remote(confirm_ratios).options(num_cpus=1, resources={TIMED_RUN_RESOURCE: 1}, max_retries=2)
     more = ray.get(remote.remote(ctx, cfg, rounds))
     if isinstance(more, str):
         log(f"  it failed when measured again ({more}): not recommended")
         return {config_key(cfg, plan.space): 0.0}
-    ratios = _row_ratios(row) + more
+    ratios = round_ratios(row.get("paired_default_s") or [], row.get("runtimes_s") or []) + more
     value = statistics.median(ratios) if ratios else 0.0
     log(f"  {value:.3f}x over the default (median of {len(ratios)} rounds)")
     return {config_key(cfg, plan.space): value}
@@ -754,16 +752,10 @@ def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, ru
     best, whose speedup replaces the search's; a configuration that no longer beats the default is dropped)."""
     from mirtune.predict.predictor import task_module
 
-    ids = {plan.point(c).point_id: c for c in all_configs(plan.space)}
-    measured = []
-    for r in (rows.to_dict("records") if len(rows) else []):
-        cfg = ids.get(r["point_id"])
-        if cfg is None:
-            continue
-        s = r.get(METRIC)
-        ok = r["status"] == "ok" and s is not None and s == s
-        measured.append({**cfg, "label": config_label(cfg), METRIC: round(float(s), 4) if ok else 0.0,
-                         "median_s": r.get("median_s"), "status": r["status"], "reason": r["reason"]})
+    measured = [{**plan.ids[r["point_id"]], "label": config_label(plan.ids[r["point_id"]]),
+                 METRIC: round(_score(r), 4), "median_s": r.get("median_s"), "status": r["status"],
+                 "reason": r["reason"]}
+                for r in (rows.to_dict("records") if len(rows) else []) if r["point_id"] in plan.ids]
     measured.sort(key=lambda m: -m[METRIC])
     mod = task_module(plan.task)
     winner = measured[0] if measured and measured[0][METRIC] > 1.0 else None
@@ -782,7 +774,7 @@ def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, ru
         label, speedup = winner["label"], winner[METRIC]
         params = mod.parameters(best, None, plan.cores) if plan.task == "openmp" else mod.parameters(best)
         if plan.task == "openmp":
-            apply = mod.how_to_apply(params, False, _already_runtime(plan), str(plan.program.source))
+            apply = mod.how_to_apply(params, False, not plan.rewritten, str(plan.program.source))
         else:
             apply = mod.how_to_apply(params, False, str(plan.program.source))
     return TuneResult(input=str(plan.program.source), task=plan.task, best=best, label=label,
@@ -791,7 +783,3 @@ def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, ru
                       check=plan.program.check.describe(), volatile_lines=volatile, interrupted=interrupted,
                       confirm_rounds=confirm_rounds)
 
-
-def _already_runtime(plan: TunePlan) -> bool:
-    """Whether the user's source already lets OMP_SCHEDULE reach its loops (no rewrite needed to apply)."""
-    return plan.text == plan.program.source.read_text(errors="replace")
