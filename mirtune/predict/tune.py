@@ -739,7 +739,8 @@ def _confirm_best(plan: TunePlan, ctx: dict[str, Any], rows, rounds: int,
     if isinstance(more, str):
         log(f"  it failed when measured again ({more}): not recommended")
         return {config_key(cfg, plan.space): 0.0}
-    ratios = round_ratios(row.get("paired_default_s") or [], row.get("runtimes_s") or []) + more
+    base, cand = row.get("paired_default_s"), row.get("runtimes_s")  # numpy arrays when read back from Parquet
+    ratios = (round_ratios(base, cand) if base is not None and cand is not None else []) + more
     value = statistics.median(ratios) if ratios else 0.0
     log(f"  {value:.3f}x over the default (median of {len(ratios)} rounds)")
     return {config_key(cfg, plan.space): value}
