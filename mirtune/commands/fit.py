@@ -4,6 +4,7 @@
     mirtune recommend app.c --task openmp --heads heads/openmp
     mirtune fit --task devmap -o heads/devmap            # one predictor per platform: heads/devmap/amd, /nvidia
     mirtune fit --task coarsening --platform Kepler -o heads/coarsening
+    mirtune fit --task cuda_blocks --data data/lscat -o heads/cuda_blocks   # from `mirtune collect lscat` on GPUs
 
 The programs are compiled and embedded with the frozen encoder; the head (ridge regression or nearest
 neighbours of every configuration's log speedup over the default) and its strength are chosen by inner
@@ -24,9 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("fit", help="fit a task predictor on collected measurements",
                        description=__doc__.strip().splitlines()[0])
     p.add_argument("--task", required=True, metavar="TASK",
-                   help="openmp or vectorize (collector data), devmap or coarsening (the published data)")
+                   help="openmp, vectorize or cuda_blocks (collector data), devmap or coarsening (the published "
+                        "data)")
     p.add_argument("--data", nargs="+", default=None, metavar="DIR",
-                   help="openmp/vectorize: collector output (Parquet) folders")
+                   help="openmp/vectorize/cuda_blocks: collector output (Parquet) folders")
     p.add_argument("--data-dir", default=None, metavar="DIR",
                    help="devmap/coarsening: the folder holding devmap/ and thread-coarsening/ "
                         "(default: $MIRTUNE_DATA, ../shared/data)")
@@ -90,7 +92,7 @@ def held_out(args: argparse.Namespace, embedder, heads: list[str], use_ray: bool
 
 
 def run(args: argparse.Namespace) -> int:
-    from mirtune.predict.predictor import FIT_HEADS, PUBLISHED_TASKS, fit_predictor, program_matrix, task_module
+    from mirtune.predict.predictor import FIT_HEADS, PUBLISHED_TASKS, fit_predictor, table_matrix, task_module
     from mirtune.progress import note
     from mirtune.tasks.embedders import get_embedder
     from mirtune.tasks.measured import load_gain_table
@@ -120,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         table = load_gain_table(args.data, task_module(args.task).SPEC, args.programs)
         note(f"fit {args.task}: {len(table)} groups of {len(set(table.apps))} applications x {len(table.labels)} "
              f"configurations" + (f"; {len(table.dropped)} groups left out" if table.dropped else ""))
-        jobs = [(out, table, program_matrix(table.sources, args.task, embedder, note=note))]
+        jobs = [(out, table, table_matrix(table, args.task, embedder, note=note))]
     from mirtune.cluster import ray_session
 
     with ray_session(args.address, enabled=not args.no_ray) as use_ray:

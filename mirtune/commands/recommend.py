@@ -5,6 +5,7 @@ program.
     mirtune recommend kernels/ --task vectorize --json
     mirtune recommend kernel.cl --task devmap --platform nvidia --transfer-bytes 1048576 --wgsize 256
     mirtune recommend kernel.cl --task coarsening --platform Kepler
+    mirtune recommend kernels/sigmoid --task cuda_blocks --matrix 1016 --heads heads/cuda_blocks
 
 For each program: the best configuration with the predicted speedup over the default, how to apply it
 (environment variables, the `mirtune apply` command, the loop pragma), and the top-K ranking. Inputs that cannot
@@ -36,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--platform", metavar="P", help="devmap: amd|nvidia; coarsening: Cypress|Tahiti|Fermi|Kepler")
     p.add_argument("--transfer-bytes", type=float, metavar="N", help="devmap: bytes moved to and from the device")
     p.add_argument("--wgsize", type=float, metavar="N", help="devmap: the kernel's work-group size")
+    p.add_argument("--matrix", type=float, metavar="N", help="cuda_blocks: the launch's matrix size (XSIZE = YSIZE)")
     p.set_defaults(func=run)
 
 
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise UsageError("--top must be >= 1")
     answers, failed = [], 0
-    context = {"transfer_bytes": args.transfer_bytes, "wgsize": args.wgsize}
+    context = {"transfer_bytes": args.transfer_bytes, "wgsize": args.wgsize, "matrix": args.matrix}
     for _, rec, reason in recommend_many(args.inputs, args.task, args.top, args.heads, args.model, args.platform,
                                          context):
         if rec is None:

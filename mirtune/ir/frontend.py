@@ -55,6 +55,17 @@ extern "C" __device__ double fabs(double);
 extern "C" __device__ int atomicAdd(int*, int) __asm__("__mirtune_atomic_add_i32");
 extern "C" __device__ float __mirtune_atomic_add_f32(float*, float);
 __device__ inline float atomicAdd(float* p, float v) { return __mirtune_atomic_add_f32(p, v); }
+extern "C" __device__ unsigned __mirtune_atomic_add_u32(unsigned*, unsigned);
+__device__ inline unsigned atomicAdd(unsigned* p, unsigned v) { return __mirtune_atomic_add_u32(p, v); }
+extern "C" __device__ int atomicMax(int*, int) __asm__("__mirtune_atomic_max_i32");
+extern "C" __device__ int __mirtune_shfl_down_i32(unsigned, int, unsigned, int);
+__device__ inline int __shfl_down_sync(unsigned m, int v, unsigned d, int w = 32) { return __mirtune_shfl_down_i32(m, v, d, w); }
+extern "C" __device__ float __expf(float);
+extern "C" __device__ float rsqrtf(float);
+struct float3 { float x, y, z; };
+struct float4 { float x, y, z, w; };
+struct uchar3 { unsigned char x, y, z; };
+__device__ inline float3 make_float3(float x, float y, float z) { float3 r = {x, y, z}; return r; }
 __device__ inline int min(int a, int b) { return a < b ? a : b; }
 __device__ inline int max(int a, int b) { return a > b ? a : b; }
 """

@@ -48,7 +48,7 @@ def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequen
         program_dirs: Sequence[str] = (), use_ray: bool = True, n_configs: int | None = None, n_inner: int = 5,
         note: Callable[[str], None] = print, progress: Callable | None = None) -> dict[str, Any]:
     """The whole evaluation; returns the JSON-ready result (see `table` and `plot`)."""
-    from mirtune.predict.predictor import candidate_configs, gain_problem, program_matrix
+    from mirtune.predict.predictor import candidate_configs, gain_problem, table_matrix
     from mirtune.predict.select import evaluate_outer, select_configs
     from mirtune.tasks.measured import best_fixed, geomean
 
@@ -58,7 +58,7 @@ def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequen
          f"leave-one-application-out")
     problems = []
     for emb in embedders:
-        X = program_matrix(table.sources, task, emb, note=note)
+        X = table_matrix(table, task, emb, note=note)
         problems.append(gain_problem(emb.name, table, X, outer, len(mod.CONTEXT)))
     t_embed = time.monotonic() - t0
     configs = candidate_configs(heads, n_configs)

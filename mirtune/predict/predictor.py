@@ -46,9 +46,9 @@ PUBLISHED_TASKS = ("devmap", "coarsening")  # fitted on the paper's public data,
 
 def task_module(task: str):
     """The module of a task a predictor can be fitted for; UsageError for any other name."""
-    from mirtune.tasks import coarsening, devmap, openmp, vectorize
+    from mirtune.tasks import coarsening, cuda_blocks, devmap, openmp, vectorize
 
-    modules = {m.NAME: m for m in (openmp, vectorize, devmap, coarsening)}
+    modules = {m.NAME: m for m in (openmp, vectorize, devmap, coarsening, cuda_blocks)}
     if task not in modules:
         raise UsageError(f"unknown task {task!r}; choose from {', '.join(modules)}")
     return modules[task]
@@ -64,7 +64,8 @@ def ir_cache_dir() -> Path:
 
 def program_ir(path: str | os.PathLike, opt: int = 2) -> Path:
     """The LLVM IR file of a program: a .ll/.bc as it is; a source compiled with clang at -O`opt` (with -fopenmp
-    when it uses OpenMP), cached by the source's content, the flags and the clang version."""
+    when it uses OpenMP; a CUDA kernel for the device, with its folder and the one above on the include path, as in
+    the LS-CAT layout), cached by the source's content, the headers beside it, the flags and the clang version."""
     from mirtune.ir.frontend import SOURCE_SUFFIXES, compile_to_ir, find_clang, mentions_openmp
 
     path = Path(path)
@@ -76,10 +77,16 @@ def program_ir(path: str | os.PathLike, opt: int = 2) -> Path:
         return path
     data = path.read_bytes()
     openmp = mentions_openmp(data.decode("utf-8", "surrogateescape"))
-    key = hashlib.sha256(data + f"|O{opt}|omp{int(openmp)}|{find_clang().path}|{path.suffix}".encode()).hexdigest()
-    out = ir_cache_dir() / f"{key[:32]}.ll"
+    h = hashlib.sha256(data + f"|O{opt}|omp{int(openmp)}|{find_clang().path}|{path.suffix}".encode())
+    extra: list[str] = []
+    if path.suffix == ".cu":
+        for folder in dict.fromkeys((path.resolve().parent, path.resolve().parent.parent)):
+            extra += ["-I", str(folder)]
+            for header in sorted(folder.glob("*.cuh")) + sorted(folder.glob("*.h")):
+                h.update(header.name.encode() + b"\0" + header.read_bytes())
+    out = ir_cache_dir() / f"{h.hexdigest()[:32]}.ll"
     if not out.is_file():
-        write_atomic(out, compile_to_ir(path, opt=opt, openmp=openmp))
+        write_atomic(out, compile_to_ir(path, opt=opt, openmp=openmp, extra=extra or None))
     return out
 
 
@@ -90,6 +97,14 @@ def context_matrix(ir_paths: Sequence[Path], task: str) -> np.ndarray:
     mod = task_module(task)
     rows = [mod.context_features(IRModule.from_file(p)) for p in ir_paths]
     return np.stack(rows) if rows else np.zeros((0, len(mod.CONTEXT)))
+
+
+def table_matrix(table, task: str, embedder, note: Callable[[str], None] | None = None) -> np.ndarray:
+    """Features of each group of a gain table: its program's `program_matrix` row ++ the task's per-group context
+    (cuda_blocks: the matrix size), where the task has one."""
+    X = program_matrix(table.sources, task, embedder, note=note)
+    mod = task_module(task)
+    return np.hstack([X, mod.group_context(table)]) if hasattr(mod, "group_context") else X
 
 
 def program_matrix(paths: Sequence[str | os.PathLike], task: str, embedder, note: Callable[[str], None] | None = None

@@ -144,6 +144,10 @@ def _host_notes(task: str, trained_on: dict[str, Any]) -> tuple[list[str], int |
         notes.append(f"the {task} predictor was trained on measurements of {trained_cores}-core hosts ({described}); "
                      f"this host has {here} cores, so 'all cores' there is read as {here} threads here: check the "
                      "answer with real runs")
+    elif task == "cuda_blocks":
+        gpus = sorted({h.get("gpu_model") for h in trained_on.get("hosts") or [] if h.get("gpu_model")})
+        notes.append(f"the {task} predictor describes measurements on: {' / '.join(gpus) or 'unrecorded GPUs'}; "
+                     "block shapes that suit one GPU may not suit another")
     elif models and cpu_model() not in models:
         notes.append(f"the {task} predictor describes measurements on: {described}; this host is: {cpu_model()}")
     held = trained_on.get("held_out")
@@ -160,10 +164,15 @@ def _host_notes(task: str, trained_on: dict[str, Any]) -> tuple[list[str], int |
     return notes, trained_cores, here
 
 
-def _published_context(task: str, context: dict[str, float] | None) -> np.ndarray:
-    """devmap's two dynamic features from the user (transfer bytes, work-group size); nothing for coarsening."""
+def _given_context(task: str, context: dict[str, float] | None) -> np.ndarray:
+    """The context features the user gives: devmap's two dynamic features (transfer bytes, work-group size),
+    cuda_blocks' matrix size; nothing for the other tasks."""
     import numpy as np
 
+    if task == "cuda_blocks":
+        from mirtune.tasks.cuda_blocks import matrix_context
+
+        return matrix_context((context or {}).get("matrix"))
     if task != "devmap":
         return np.zeros(0)
     context = context or {}
@@ -180,7 +189,7 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
               context: dict[str, float] | None = None) -> Recommendation:
     """The recommendation for one program (see the module doc); MirtuneError with one line when it cannot.
     devmap and coarsening need the `platform` (a GPU of the published data); devmap also `context`
-    {"transfer_bytes": N, "wgsize": N}."""
+    {"transfer_bytes": N, "wgsize": N}; cuda_blocks {"matrix": N} (and takes an LS-CAT kernel directory too)."""
     import numpy as np
 
     from mirtune.predict.heads import decision_gains
@@ -191,13 +200,16 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
     if top < 1:
         raise UsageError("--top must be >= 1")
     predictor, resolved = load_task_predictor(task, heads, model_dir, platform)
-    published = task in PUBLISHED_TASKS
-    given = _published_context(task, context) if published else None
+    given = _given_context(task, context) if task in PUBLISHED_TASKS or task == "cuda_blocks" else None
     path = Path(path)
+    if task == "cuda_blocks" and path.is_dir():
+        from mirtune.tasks.cuda_blocks import kernel_file
+
+        path = kernel_file(path)
     ir = program_ir(path)
     emb, module = _embedding(ir, resolved)
     mod = task_module(task)
-    context_x = given if published else mod.context_features(module)
+    context_x = given if given is not None else mod.context_features(module)
     if task == "openmp" and not mod.has_worksharing(context_x):
         raise MirtuneError("no OpenMP worksharing loop (omp for / parallel for) in this program: nothing for the "
                            "openmp task to tune" + ("" if path.suffix in (".ll", ".bc") else
@@ -240,9 +252,9 @@ def recommend_many(paths: Sequence[str | os.PathLike], task: str = "openmp", top
     from mirtune.predict.predictor import PUBLISHED_TASKS
 
     load_task_predictor(task, heads, model_dir, platform)
-    if task in PUBLISHED_TASKS:
-        _published_context(task, context)
-    for path, reason in expand_inputs(list(paths)):
+    if task in PUBLISHED_TASKS or task == "cuda_blocks":
+        _given_context(task, context)
+    for path, reason in (_kernel_inputs(paths) if task == "cuda_blocks" else expand_inputs(list(paths))):
         if reason is not None:
             yield path, None, f"{path}: {reason}"
             continue
@@ -250,3 +262,21 @@ def recommend_many(paths: Sequence[str | os.PathLike], task: str = "openmp", top
             yield path, recommend(path, task, top, heads, model_dir, platform, context), None
         except MirtuneError as exc:
             yield path, None, exc.line()
+
+
+def _kernel_inputs(paths: Sequence[str | os.PathLike]) -> Iterator[tuple[Path, str | None]]:
+    """cuda_blocks inputs: (kernel, None) for every kernel file or LS-CAT kernel directory (holding main.cu) named
+    or found below a folder, main.cu standing for its directory; (path, reason) for a path that yields none."""
+    from mirtune.ir.inputs import expand_inputs
+
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir() and not (path / "main.cu").is_file():
+            dirs = sorted({m.parent for m in path.rglob("main.cu")})
+            if dirs:
+                yield from ((d, None) for d in dirs)
+                continue
+        if path.is_dir() or path.name == "main.cu":
+            yield (path if path.is_dir() else path.parent), None
+            continue
+        yield from expand_inputs([path])

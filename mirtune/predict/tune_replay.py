@@ -267,7 +267,7 @@ def run(task: str, data_paths: Sequence[str], embedder, heads: Sequence[str] = (
         progress: Callable | None = None) -> dict[str, Any]:
     """The whole evaluation: embed, choose and fit the predictor per held-out application, replay; JSON-ready."""
     from mirtune.predict.measured_eval import held_out_problem
-    from mirtune.predict.predictor import candidate_configs, gain_problem, program_matrix
+    from mirtune.predict.predictor import candidate_configs, gain_problem, table_matrix
     from mirtune.predict.select import outer_gains, select_configs
 
     check_settings(budget, list(seeds), top_k)
@@ -275,7 +275,7 @@ def run(task: str, data_paths: Sequence[str], embedder, heads: Sequence[str] = (
     mod, table, folds, outer = held_out_problem(task, data_paths, program_dirs)
     note(f"{task}: {len(table)} groups of {len(folds)} applications x {len(table.labels)} configurations; "
          f"leave-one-application-out replay, budget {budget} runs")
-    X = program_matrix(table.sources, task, embedder, note=note)
+    X = table_matrix(table, task, embedder, note=note)
     problem = gain_problem(embedder.name, table, X, outer, len(mod.CONTEXT))
     t_embed = time.monotonic() - t0
     configs = candidate_configs(heads, n_configs)

@@ -46,6 +46,9 @@ class TaskSpec:
     app_of: Callable[[dict[str, Any]], str]
     label: Callable[[dict[str, Any]], str]
     default_label: str = "default"
+    time_column: str = "median_s"  # the time a configuration is judged by (cuda_blocks: the kernel's own time)
+    # (recorded program_path, program_sha256, search folders) -> the source the predictor reads
+    locate: Callable[[str, str, Sequence[str | os.PathLike]], Path] | None = None
 
 
 @dataclass
@@ -59,7 +62,7 @@ class GainTable:
     sizes: list[str]                       # input size of each group
     apps: list[str]                        # application of each group (held out together)
     sources: list[Path]                    # the program source of each group
-    times: np.ndarray                      # [n_groups, n_configs] median seconds; NaN where not ok
+    times: np.ndarray                      # [n_groups, n_configs] median time (spec.time_column); NaN: not ok
     statuses: list[list[str]]              # status of each cell
     cv: np.ndarray                         # [n_groups, n_configs] coefficient of variation of the timed runs
     hosts: list[dict[str, Any]] = field(default_factory=list)  # distinct hosts the rows were measured on
@@ -206,8 +209,9 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
                     program_dirs: Sequence[str | os.PathLike] = ()) -> GainTable:
     """The gain table of `spec`'s task from the collector Parquet under `paths` (see the module doc)."""
     df = read_rows(paths, spec.sweep)
+    time = spec.time_column
     missing = [c for c in ("program", "program_path", "program_sha256", "input_size", "is_default", "status",
-                           "median_s", *spec.config_columns) if c not in df.columns]
+                           time, *spec.config_columns) if c not in df.columns]
     if missing:
         raise UsageError(f"{spec.sweep} rows lack the column(s) {', '.join(missing)}")
     df = df.sort_values("timestamp") if "timestamp" in df.columns else df
@@ -222,9 +226,10 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
             cfg = {c: _value(row[c]) for c in spec.config_columns}
             label = spec.label(cfg)
         configs.setdefault(label, cfg)
-        ok = row["status"] == "ok" and row["median_s"] is not None and float(row["median_s"]) > 0
+        seconds = _value(row[time])
+        ok = row["status"] == "ok" and seconds is not None and float(seconds) > 0
         cv = row.get("cv")
-        cells.setdefault(key, {})[label] = (float(row["median_s"]) if ok else float("nan"), str(row["status"]),
+        cells.setdefault(key, {})[label] = (float(seconds) if ok else float("nan"), str(row["status"]),
                                             float(cv) if cv is not None and np.isfinite(cv) else float("nan"))
         meta.setdefault(key, {"row": row})
     if spec.default_label not in configs:
@@ -248,7 +253,8 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
     for k in kept:
         r = meta[k]["row"]
         if (r["program_path"], k[1]) not in sources:
-            sources[(r["program_path"], k[1])] = find_source(str(r["program_path"]), k[1], program_dirs)
+            sources[(r["program_path"], k[1])] = (spec.locate or find_source)(str(r["program_path"]), k[1],
+                                                                               program_dirs)
     hosts = {}
     for k in kept:
         r = meta[k]["row"]

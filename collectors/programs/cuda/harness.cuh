@@ -20,6 +20,8 @@
 
 #include <cuda_runtime.h>
 
+#include "harness_device.cuh"
+
 #define CUDA_CHECK(call)                                                                                    \
     do {                                                                                                    \
         cudaError_t err_ = (call);                                                                          \
@@ -70,18 +72,6 @@ static dim3 grid1d(long n, dim3 b)
 {
     long per = (long)b.x * b.y;
     return dim3((unsigned)((n + per - 1) / per));
-}
-
-// The linear index of this thread among all threads of the grid, and within its block.
-__device__ __forceinline__ long global_linear()
-{
-    long block = (long)blockIdx.y * gridDim.x + blockIdx.x;
-    return block * (blockDim.x * blockDim.y) + threadIdx.y * blockDim.x + threadIdx.x;
-}
-
-__device__ __forceinline__ int local_linear()
-{
-    return threadIdx.y * blockDim.x + threadIdx.x;
 }
 
 // Small integers 0..15 from a fixed-seed LCG (exact in every type, so no sum depends on its order).

@@ -1,6 +1,6 @@
 // bitonic_sort: bitonic sort of XSIZE x YSIZE integers (padded to a power of two), one launch per merge step.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void bitonic_step(int *data, long n, long j, long k)
 {

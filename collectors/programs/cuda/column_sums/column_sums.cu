@@ -1,6 +1,6 @@
 // column_sums: sums of each column of an YSIZE x XSIZE float matrix, one thread per column (coalesced rows).
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void column_sums(const float *A, float *sums, int nx, int ny)
 {

@@ -1,6 +1,6 @@
 // conv2d_3x3: 2-D convolution with a 3 x 3 filter in constant memory (zero padding).
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __constant__ float conv3_w[9];
 

@@ -1,6 +1,6 @@
 // conv2d_7x7: 2-D convolution with a 7 x 7 filter read from global memory (zero padding).
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void conv2d_7x7(const float *in, const float *w, float *out, int nx, int ny)
 {

@@ -1,6 +1,6 @@
 // game_of_life: one generation of Conway's game of life on a 2-D byte grid (cells outside are dead).
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void game_of_life(const unsigned char *in, unsigned char *out, int nx, int ny)
 {

@@ -1,6 +1,6 @@
 // histogram_shared: 256-bin histogram with a private shared-memory histogram per block, merged with atomics.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void histogram_shared(const unsigned char *in, unsigned int *bins, long n)
 {

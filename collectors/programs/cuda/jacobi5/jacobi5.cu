@@ -1,6 +1,6 @@
 // jacobi5: one Jacobi sweep of the 5-point average on a 2-D float grid (boundary copied).
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void jacobi5(const float *in, float *out, int nx, int ny)
 {

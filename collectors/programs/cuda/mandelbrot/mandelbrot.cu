@@ -1,6 +1,6 @@
 // mandelbrot: escape-time iteration counts (at most 256) of the Mandelbrot set over an XSIZE x YSIZE grid.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void mandelbrot(int *out, int nx, int ny, int maxit)
 {

@@ -1,6 +1,6 @@
 // matmul_naive: C = A B for n x n float matrices, one thread per element of C.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void matmul_naive(const float *A, const float *B, float *C, int n)
 {

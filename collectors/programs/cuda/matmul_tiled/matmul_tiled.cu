@@ -1,6 +1,6 @@
 // matmul_tiled: C = A B with shared-memory tiles shaped like the block (BLOCKY rows x BLOCKX columns, K step BLOCKX).
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 // Works for any block shape: the block computes a BLOCKY x BLOCKX tile of C, stepping along k by T = BLOCKX.
 __global__ void matmul_tiled(const float *A, const float *B, float *C, int n)

@@ -1,6 +1,6 @@
 // matrix_axpby: C = alpha A + beta B element-wise on an YSIZE x XSIZE float matrix.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void matrix_axpby(const float *A, const float *B, float *C, float alpha, float beta, int nx, int ny)
 {

@@ -1,6 +1,6 @@
 // matvec_rows: y = A x for an n x n float matrix, one thread per row (n = XSIZE).
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void matvec_rows(const float *A, const float *x, float *y, int n)
 {

@@ -1,6 +1,6 @@
 // nbody_forces: softened gravitational acceleration on each of n = XSIZE bodies from all others, one thread per body.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void nbody_forces(const float4 *pos, float3 *acc, int n)
 {

@@ -1,6 +1,6 @@
 // pairwise_distance: Euclidean distance matrix between n points of 16 float features (n = XSIZE), one thread per pair.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 #define PD_DIM 16
 __global__ void pairwise_distance(const float *P, float *D, int n)

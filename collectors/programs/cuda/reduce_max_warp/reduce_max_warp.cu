@@ -1,6 +1,6 @@
 // reduce_max_warp: maximum of XSIZE x YSIZE integers with grid-stride loads, warp shuffles and atomicMax.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 // Each thread folds a grid-stride slice, warps reduce with shuffles, lane 0 of each warp does one atomicMax.
 __global__ void reduce_max_warp(const int *in, int *out, long n)

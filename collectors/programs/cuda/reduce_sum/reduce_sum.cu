@@ -1,6 +1,6 @@
 // reduce_sum: sum of XSIZE x YSIZE integers: a shared-memory tree per block, then one atomicAdd per block.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 // Any block size (not only powers of two): the tree starts at the largest power of two below the size.
 __global__ void reduce_sum(const int *in, int *out, long n)

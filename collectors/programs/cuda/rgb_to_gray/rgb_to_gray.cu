@@ -1,6 +1,6 @@
 // rgb_to_gray: luma (77 R + 150 G + 29 B) >> 8 of an XSIZE x YSIZE RGB byte image.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void rgb_to_gray(const uchar3 *rgb, unsigned char *gray, int nx, int ny)
 {

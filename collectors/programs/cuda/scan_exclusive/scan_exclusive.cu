@@ -1,6 +1,6 @@
 // scan_exclusive: exclusive prefix sum of XSIZE x YSIZE integers: block scans, a scan of block sums, offsets.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 // 1. each block scans its segment (Hillis-Steele, any block size) and writes its total;
 // 2. one block of 1024 threads scans the totals (a serial chunk per thread, then the chunk sums);

@@ -1,6 +1,6 @@
 // sigmoid: logistic function 1 / (1 + exp(-x)) element-wise over XSIZE x YSIZE floats (1-D indexing).
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void sigmoid(const float *in, float *out, long n)
 {

@@ -1,6 +1,6 @@
 // sobel: Sobel edge magnitude sqrt(gx^2 + gy^2) of a 2-D float image (border set to 0).
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void sobel(const float *in, float *out, int nx, int ny)
 {

@@ -1,6 +1,6 @@
 // softmax_rows: row-wise softmax of an n x n float matrix, one thread per row (max, exp-sum, normalise).
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void softmax_rows(const float *in, float *out, int n)
 {

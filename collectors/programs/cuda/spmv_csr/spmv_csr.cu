@@ -1,6 +1,6 @@
 // spmv_csr: y = A x for a banded sparse matrix in CSR (XSIZE x YSIZE rows, 3 to 11 non-zeros each), one thread per row.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void spmv_csr(const int *rowptr, const int *cols, const float *vals, const float *x, float *y, int rows)
 {

@@ -1,6 +1,6 @@
 // stencil9: 9-point weighted stencil (corners 1, edges 2, centre 4) / 16 on a 2-D float grid.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void stencil9(const float *in, float *out, int nx, int ny)
 {

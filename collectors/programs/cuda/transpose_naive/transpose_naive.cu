@@ -1,6 +1,6 @@
 // transpose_naive: out = in^T for an YSIZE x XSIZE float matrix, one thread per element.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 __global__ void transpose_naive(const float *in, float *out, int nx, int ny)
 {

@@ -1,6 +1,6 @@
 // transpose_tiled: out = in^T through a padded shared-memory tile shaped like the block.
 // Written for mirtune (collectors/programs/cuda); see ../harness.cuh for the conventions.
-#include "harness.cuh"
+#include "harness_device.cuh"
 
 // Any block shape: the block reads a BLOCKY x BLOCKX tile, then its threads, renumbered, write the
 // BLOCKX x BLOCKY transposed tile so that consecutive threads write consecutive addresses.

@@ -1,0 +1,94 @@
+"""The CUDA thread-block task: the block shape (BLOCKX, BLOCKY) a kernel is launched with, per matrix size.
+
+Data: the `lscat` collector's rows (`mirtune collect lscat` on GPU nodes), one group per (kernel, matrix size),
+block (16,16) as the default configuration (the collector's reference), judged by the kernel's own time per
+launch (`reported_median`, CUDA events) rather than the process time, which creating the CUDA context dominates.
+Protocol: leave-one-kernel-out. The predictor reads the kernel's device IR (the kernel file of an LS-CAT kernel
+directory compiled by clang's CUDA front end, `mirtune.predict.predictor.program_ir`) and one context feature, the
+matrix size, which is the group's and not the IR's: `group_context` gives it for training rows, the user gives it
+to `recommend` (`--matrix`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from mirtune.errors import UsageError
+from mirtune.paths import REPO_DIR
+from mirtune.tasks.measured import TaskSpec
+
+NAME = "cuda_blocks"
+PARAMETERS = ("block_x", "block_y", "block_size")
+CONTEXT = ("log2_matrix",)
+DEFAULT_BLOCK = (16, 16)
+
+
+def _label(cfg: dict[str, Any]) -> str:
+    return f"{cfg['block_x']}x{cfg['block_y']}"
+
+
+def kernel_file(folder: str | os.PathLike) -> Path:
+    """The kernel source of an LS-CAT kernel directory: its one .cu file besides main.cu (the host program), else
+    main.cu; UsageError when the folder holds no main.cu."""
+    folder = Path(folder)
+    if not (folder / "main.cu").is_file():
+        raise UsageError("not a CUDA kernel directory (no main.cu)", str(folder))
+    kernels = sorted(p for p in folder.glob("*.cu") if p.name != "main.cu")
+    return kernels[0] if len(kernels) == 1 else folder / "main.cu"
+
+
+def locate(program_path: str, sha256: str, search: Sequence[str | os.PathLike] = ()) -> Path:
+    """The kernel file of a measured kernel directory: the recorded one, else a directory of the same name in
+    `search` or at the same place under this repository. Directories are matched by name: their recorded hash
+    covers headers up to the folder the sweep was given, which a checkout elsewhere need not reproduce."""
+    recorded = Path(program_path)
+    candidates = [recorded] + [Path(d) / recorded.name for d in search]
+    parts = recorded.parts
+    if "collectors" in parts:
+        candidates.append(REPO_DIR.joinpath(*parts[parts.index("collectors"):]))
+    for c in candidates:
+        if (c / "main.cu").is_file():
+            return kernel_file(c)
+    raise UsageError(f"cannot find the kernel directory {recorded.name} (holding main.cu); pass the folder "
+                     "holding it with --programs")
+
+
+SPEC = TaskSpec(name=NAME, sweep="lscat", config_columns=("block_x", "block_y"),
+                app_of=lambda row: str(row["program"]), label=_label, default_label=_label(
+                    {"block_x": DEFAULT_BLOCK[0], "block_y": DEFAULT_BLOCK[1]}),
+                time_column="reported_median", locate=locate)
+
+
+def context_features(module: Any) -> np.ndarray:
+    """None from the IR: the matrix size comes with the group (`group_context`) or from the user."""
+    return np.zeros(0, dtype=np.float64)
+
+
+def matrix_context(matrix: float) -> np.ndarray:
+    """The context of one launch over an N x N matrix; UsageError unless N is positive."""
+    if matrix is None or not math.isfinite(float(matrix)) or float(matrix) < 1:
+        raise UsageError("--task cuda_blocks needs the launch's matrix size: --matrix N (XSIZE = YSIZE, N >= 1)")
+    return np.array([math.log2(float(matrix))])
+
+
+def group_context(table) -> np.ndarray:
+    """The context of every group of a gain table: its matrix size (the collector's input size)."""
+    return np.stack([matrix_context(float(s.split("/")[0])) for s in table.sizes])
+
+
+def parameters(cfg: dict[str, Any]) -> dict[str, Any]:
+    """A configuration as named parameters; the default (empty) configuration is block (16,16)."""
+    bx, by = cfg.get("block_x") or DEFAULT_BLOCK[0], cfg.get("block_y") or DEFAULT_BLOCK[1]
+    return {"block_x": int(bx), "block_y": int(by), "block_size": int(bx) * int(by)}
+
+
+def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -> list[str]:
+    """Lines telling a user how to launch the kernel under `params`."""
+    launch = (f"launch with dim3 block({params['block_x']}, {params['block_y']}) ({params['block_size']} threads) "
+              "and a grid that covers the matrix")
+    return [("keep the default: " if is_default else "") + launch]
