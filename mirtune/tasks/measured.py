@@ -219,7 +219,9 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
     cells: dict[tuple[str, str, str], dict[str, tuple[float, str, float]]] = {}
     meta: dict[tuple[str, str, str], dict[str, Any]] = {}
     for row in df.to_dict("records"):
-        key = (str(row["program"]), str(row["program_sha256"]), _size_key(row))
+        # one group per host too: the same program measured on two machines is two groups, never one whose
+        # configurations mix the machines' times
+        key = (str(row["program"]), str(row["program_sha256"]), _size_key(row), str(row.get("host_cpu_model") or ""))
         if bool(row["is_default"]):
             label, cfg = spec.default_label, {}
         else:

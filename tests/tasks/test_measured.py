@@ -107,3 +107,31 @@ def test_two_ways_of_running_one_program_are_two_groups():
     b = {"input_size": 0, "variant": '{"args": ["in.txt", "20"]}'}
     assert _size_key(plain) == "1" and _size_key({**plain, "variant": None}) == "1"
     assert _size_key(a) != _size_key(b) and _size_key(a).startswith("0/")
+
+
+def test_one_program_measured_on_two_hosts_is_two_groups(tmp_path):
+    """Rows of the same kernel from another machine never overwrite this machine's cells: a group per host."""
+    from collectors.sweep import read_rows
+
+    rows = read_rows(VECTORIZE_DATA)
+    rows = rows[rows["program"].isin(sorted(set(rows["program"]))[:3])]
+    other = rows.copy()
+    other["host_cpu_model"] = "another CPU"
+    other["median_s"] = other["median_s"] * np.where(other["is_default"], 1.0, 3.0)  # every pragma 3x slower there
+    other["timestamp"] = "2099-01-01T00:00:00+00:00"  # newer: it would win a shared cell
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    rows.to_parquet(tmp_path / "a" / "part.parquet")
+    other.to_parquet(tmp_path / "b" / "part.parquet")
+    here = load_gain_table([tmp_path / "a"], vectorize.SPEC)
+    both = load_gain_table([tmp_path / "a", tmp_path / "b"], vectorize.SPEC)
+    assert len(here) == 3 and len(both) == 6 and len(both.hosts) == 2
+    assert sorted(both.programs) == sorted(here.programs * 2)
+    # this host's groups keep their own times; the other host's are its own (3x slower pragmas)
+    s = both.speedups
+    for p in here.programs:
+        a, b = [i for i, q in enumerate(both.programs) if q == p]
+        mine = here.speedups[here.programs.index(p)]
+        pair = sorted([s[a], s[b]], key=lambda v: -np.nanmean(v[1:]))
+        assert np.allclose(pair[0], mine, equal_nan=True)
+        assert np.allclose(pair[1][1:], mine[1:] / 3.0, equal_nan=True)
