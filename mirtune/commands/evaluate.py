@@ -5,9 +5,9 @@
         [--pca 0,4,8,16] [--seeds 5]
         [--json OUT.json] [--plot OUT.png] [--quick]
     mirtune evaluate tuning --task openmp|vectorize [--budget 20] [--seeds 5] [--top-k 3] [--json OUT] [--plot OUT.png]
-    mirtune evaluate devmap --label-fractions 0.05,0.1,0.2,0.5,1.0 [--compare frozen,scratch,finetune,ir2vec]
-        [--repeats 3] [--folds K,K] [--e2e-folds K,K] [--e2e-repeats N] [--e2e-epochs 3] [--max-statements 32]
-        [--json OUT] [--plot OUT]
+    mirtune evaluate devmap|openmp|vectorize --label-fractions 0.05,0.1,0.2,0.5,1.0
+        [--compare frozen,scratch,finetune,ir2vec] [--repeats 3] [--folds K,K] [--e2e-folds K,K] [--e2e-repeats N]
+        [--e2e-epochs 3] [--max-statements 32] [--data DIR] [--json OUT] [--plot OUT]
 
 Embeds every kernel's IR once (cached), chooses the head's hyper-parameters by inner cross-validation on the
 training folds only (Ray Tune trials on a private local cluster, or $RAY_ADDRESS / --address), fits the chosen
@@ -93,9 +93,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="Ray cluster to join (default: $RAY_ADDRESS, else a private local cluster)")
     p.add_argument("--no-ray", action="store_true", help="run the trials in this process instead of on Ray")
     p.add_argument("--label-fractions", default=None, metavar="F,F",
-                   help="devmap: the data-efficiency study: train on these fractions (0 < F <= 1) of each "
-                        "training fold (stratified, nested, seeded), test on the full protocol's folds, e.g. "
-                        "0.05,0.1,0.2,0.5,1.0")
+                   help="devmap, openmp, vectorize: the data-efficiency study: train on these fractions "
+                        "(0 < F <= 1) of each training fold (devmap: rows stratified by label; openmp/vectorize: "
+                        "whole training applications, at least 2), nested and seeded, test on the full protocol's "
+                        "folds, e.g. 0.05,0.1,0.2,0.5,1.0 (openmp/vectorize: --folds and --e2e-folds name "
+                        "held-out applications)")
     p.add_argument("--compare", default=None, metavar="M,M",
                    help="data efficiency: methods among frozen (head on the frozen pre-trained encoder), scratch "
                         "(encoder trained end to end from random weights), finetune (pre-trained encoder trained "
@@ -104,7 +106,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="data efficiency: random subsets per (fold, fraction) (default 3)")
     p.add_argument("--e2e-folds", default=None, metavar="K,K",
                    help="data efficiency: the outer folds the end-to-end methods (scratch, finetune) run on "
-                        "(default: those of --folds); the factor is computed on these folds")
+                        "(default: those of --folds); the factor is computed on these folds. openmp/vectorize: "
+                        "held-out applications by name (or index), as for --folds")
     p.add_argument("--e2e-repeats", type=int, default=None, metavar="N",
                    help="data efficiency: repeats of the end-to-end methods, the first N of --repeats (default all)")
     p.add_argument("--e2e-epochs", type=int, default=None, metavar="E",
@@ -455,17 +458,16 @@ DATA_EFFICIENCY_OPTIONS = ("label_fractions", "compare", "repeats", "e2e_folds",
 
 
 def run_data_efficiency(args: argparse.Namespace) -> int:
-    """`mirtune evaluate devmap --label-fractions F,F [--compare M,M]`: the data-efficiency study (see
-    mirtune.predict.data_efficiency); writes the JSON as the fits finish, then the table and the chart."""
+    """`mirtune evaluate devmap|openmp|vectorize --label-fractions F,F [--compare M,M]`: the data-efficiency study
+    (see mirtune.predict.data_efficiency); writes the JSON as the fits finish, then the table and the chart."""
     import dataclasses
 
     from mirtune.cluster import ray_session
     from mirtune.paths import REPO_DIR, check_output, data_dir, write_atomic
     from mirtune.predict import data_efficiency as de
     from mirtune.predict.finetune import E2EConfig
-    from mirtune.predict.heads import HeadConfig
+    from mirtune.predict.heads import GainConfig, HeadConfig
     from mirtune.progress import note
-    from mirtune.tasks.devmap import N_FOLDS
 
     if args.label_fractions is None:
         raise UsageError("--compare, --repeats, --e2e-folds, --e2e-repeats, --e2e-epochs and --max-statements belong "
@@ -473,34 +475,32 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
     if args.task not in de.TASKS:
         raise UsageError(f"--label-fractions: the data-efficiency study runs on {', '.join(de.TASKS)} only "
                          f"(not {args.task!r})")
-    for flag, value in (("--ablation", args.ablation), ("--pca", args.pca), ("--epochs", args.epochs),
-                        ("--protocol", args.protocol), ("--task", args.tuning_task),
-                        ("--budget", args.budget), ("--top-k", args.top_k), ("--data", args.data),
-                        ("--configs", args.configs), ("--precision", args.precision),
-                        ("--embedding", args.embedding), ("--programs", args.programs or None),
-                        ("--readout", None if args.readout == "mean" else args.readout)):
+    measured = args.task in de.MEASURED_TASKS
+    refused = [("--ablation", args.ablation), ("--pca", args.pca), ("--epochs", args.epochs),
+               ("--protocol", args.protocol), ("--task", args.tuning_task), ("--budget", args.budget),
+               ("--top-k", args.top_k), ("--configs", args.configs), ("--precision", args.precision),
+               ("--embedding", args.embedding), ("--readout", None if args.readout == "mean" else args.readout)]
+    refused += ([("--data-dir", args.data_dir)] if measured else
+                [("--data", args.data), ("--programs", args.programs or None)])
+    for flag, value in refused:
         if value is not None:
-            raise UsageError(f"{flag} does not apply to the data-efficiency study")
+            raise UsageError(f"{flag} does not apply to the data-efficiency study"
+                             + (f" on {args.task}" if flag in ("--data", "--programs", "--data-dir") else ""))
     fractions = de.parse_fractions(args.label_fractions)
     methods = de.parse_methods(args.compare)
     repeats = 3 if args.repeats is None else args.repeats
     if repeats < 1 or (args.e2e_repeats is not None and args.e2e_repeats < 1):
         raise UsageError("--repeats and --e2e-repeats must be >= 1")
-    folds = _parse_folds("devmap", args.folds)
-    e2e_folds = int_list("--e2e-folds", args.e2e_folds, 0, "0,1,2")
-    for flag, values in (("--folds", folds), ("--e2e-folds", e2e_folds)):
-        bad = [f for f in values or [] if not 0 <= f < N_FOLDS]
-        if bad:
-            raise UsageError(f"devmap has folds 0..{N_FOLDS - 1}; no fold {bad[0]} ({flag})")
-    if args.head not in (None, "mlp", "gbt"):
-        raise UsageError(f"--head for the data-efficiency study: mlp (default) or gbt, not {args.head!r}")
-    if args.head == "gbt" and any(m in de.END_TO_END for m in methods):
-        raise UsageError("the end-to-end methods end in the MLP head, so --head gbt compares the heads alone: "
-                         "--compare frozen,ir2vec")
-    if e2e_folds is not None and not any(m in de.END_TO_END for m in methods):
+    e2e_methods = any(m in de.END_TO_END for m in methods)
+    heads = ("gain", "knn") if measured else ("mlp", "gbt")
+    if args.head not in (None, *heads):
+        raise UsageError(f"--head for the data-efficiency study on {args.task}: {heads[0]} (default) or {heads[1]}, "
+                         f"not {args.head!r}")
+    if args.head == heads[1] and e2e_methods:
+        raise UsageError(f"the end-to-end methods end in the {'ridge gain' if measured else 'MLP'} head, so --head "
+                         f"{heads[1]} compares the heads alone: --compare frozen,ir2vec")
+    if args.e2e_folds is not None and not e2e_methods:
         raise UsageError("--e2e-folds applies to the end-to-end methods (scratch, finetune)")
-    if e2e_folds is not None and folds is not None and not set(e2e_folds) <= set(folds):
-        raise UsageError("--e2e-folds must be among --folds")
     config = E2EConfig()
     if args.quick:  # a smoke run: a few steps on short statement samples
         config = dataclasses.replace(config, epochs=1, min_steps=2, batch_size=8, max_statements=16,
@@ -511,9 +511,32 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
             if value < 1:
                 raise UsageError(f"{flag} must be >= 1")
             config = dataclasses.replace(config, **{name: value})
-    data = data_dir(args.data_dir)
-    if not (data / "devmap").is_dir():
-        raise UsageError(f"{data} has no devmap/ folder")
+    if measured:
+        from mirtune.predict.measured_eval import held_out_problem
+        from mirtune.tasks.measured import parquet_files
+
+        data = measured_data(args.task, args.data)
+        parquet_files(data)  # a missing folder is refused before anything loads
+        problem = held_out_problem(args.task, data, args.programs)
+        apps = [a for _, _, a in problem[2]]
+        folds = de.resolve_folds(apps, args.folds, "--folds")
+        e2e_folds = de.resolve_folds(apps, args.e2e_folds, "--e2e-folds")
+        head = {"head": "knn"} if args.head == "knn" else GainConfig().to_dict()
+    else:
+        from mirtune.tasks.devmap import N_FOLDS
+
+        folds = _parse_folds("devmap", args.folds)
+        e2e_folds = int_list("--e2e-folds", args.e2e_folds, 0, "0,1,2")
+        for flag, values in (("--folds", folds), ("--e2e-folds", e2e_folds)):
+            bad = [f for f in values or [] if not 0 <= f < N_FOLDS]
+            if bad:
+                raise UsageError(f"devmap has folds 0..{N_FOLDS - 1}; no fold {bad[0]} ({flag})")
+        data = data_dir(args.data_dir)
+        if not (data / "devmap").is_dir():
+            raise UsageError(f"{data} has no devmap/ folder")
+        head = {"head": "gbt"} if args.head == "gbt" else None
+    if e2e_folds is not None and folds is not None and not set(e2e_folds) <= set(folds):
+        raise UsageError("--e2e-folds must be among --folds")
     out = check_output(args.json or REPO_DIR / "benchmarks" / "results" / f"data_efficiency_{args.task}.json",
                        option="--json")
     plot_path = None if args.no_plot else check_output(args.plot or out.with_suffix(".png"), option="--plot")
@@ -529,9 +552,13 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
 
     try:
         with ray_session(args.address, enabled=not args.no_ray) as use_ray:
-            result = de.run_devmap(data, fractions, methods, repeats, folds, e2e_folds, args.e2e_repeats, config,
-                                   args.model_dir, use_ray=use_ray, note=note, on_update=write,
-                                   head={"head": "gbt"} if args.head == "gbt" else None)
+            if measured:
+                result = de.run_measured(args.task, data, fractions, methods, repeats, folds, e2e_folds,
+                                         args.e2e_repeats, config, args.model_dir, program_dirs=args.programs,
+                                         use_ray=use_ray, note=note, on_update=write, head=head, problem=problem)
+            else:
+                result = de.run_devmap(data, fractions, methods, repeats, folds, e2e_folds, args.e2e_repeats, config,
+                                       args.model_dir, use_ray=use_ray, note=note, on_update=write, head=head)
     except KeyboardInterrupt:  # Ctrl-C: the table and chart of the fits finished so far
         if not latest:
             raise

@@ -1,17 +1,25 @@
-"""End-to-end training of MIREncoder with a small classification head, for the data-efficiency study.
+"""End-to-end training of MIREncoder with a small task head, for the data-efficiency study: a classifier (device
+mapping) or a regression of every configuration's gain (the measured tasks, openmp and vectorize).
 
     model, info = fit_end_to_end("finetune", loaded, train_samples, train_context, train_labels, E2EConfig(), seed=0)
     labels = predict(model, test_samples, test_context)
+    model, info = fit_end_to_end("scratch", loaded, samples, context, table.train_gains()[rows], config, seed=0,
+                                 objective="gain")
+    gains = predict_outputs(model, test_samples, test_context)      # [n, n_configs] predicted log speedups
+    chosen = predict(model, test_samples, test_context)             # the configuration with the best of them
 
 The model is the frozen-encoder pipeline made trainable: encoder -> embedding (text vector ++ graph vector, the
-`embed()` readout) ++ context features -> standardisation -> the MLP head of `mirtune.predict.heads`. The encoder
-starts from random weights (`scratch`, seeded) or from the pre-trained ones (`finetune`); everything else is the
-same recipe:
-1. probe: one inference pass embeds the training files (cut as in step 2) with the initial encoder, and an
-   `MLPHead` is fitted on them exactly as the frozen method fits its head; its standardisation becomes the
-   starting statistics of a batch normalisation (no affine part), which then follows the encoder as it trains
-   (fixed statistics break a scratch encoder: its initial embeddings barely differ between files, so any change
-   is magnified);
+`embed()` readout) ++ context features -> standardisation -> a head of `mirtune.predict.heads`: the MLP head
+(`objective="classify"`, cross-entropy on labels) or the ridge gain head as a linear layer (`objective="gain"`,
+mean squared error on the log gain of every configuration, the target `GainTable.train_gains()` that the frozen
+method's gain head is fitted on). The encoder starts from random weights (`scratch`, seeded) or from the
+pre-trained ones (`finetune`); everything else is the same recipe, for both objectives:
+1. probe: one inference pass embeds the training files (cut as in step 2) with the initial encoder, and the head
+   is fitted on them exactly as the frozen method fits its head (`MLPHead` with `config.head`; `GainHead` with
+   `config.gain_head`, whose ridge solution becomes the linear layer's weights and bias); its standardisation
+   becomes the starting statistics of a batch normalisation (no affine part), which then follows the encoder as
+   it trains (fixed statistics break a scratch encoder: its initial embeddings barely differ between files, so
+   any change is magnified);
 2. end to end: encoder and head are trained together with AdamW (encoder and head learning rates of their own,
    linear warm-up over the first tenth of the steps, then linear decay to 0; gradient clipping as in
    pre-training) for max(min_steps, epochs x batches per epoch) steps
@@ -35,9 +43,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from mirtune.predict.heads import HeadConfig
+from mirtune.predict.heads import GainConfig, HeadConfig
 
 INITS = ("scratch", "finetune")
+OBJECTIVES = ("classify", "gain")  # labels with the MLP head; every configuration's log gain with the ridge head
 
 
 @dataclass(frozen=True)
@@ -53,7 +62,8 @@ class E2EConfig:
     head_lr: float = 1e-3
     weight_decay: float = 1e-4
     grad_clip: float = 1.0
-    head: HeadConfig = field(default_factory=HeadConfig)
+    head: HeadConfig = field(default_factory=HeadConfig)           # objective "classify"
+    gain_head: GainConfig = field(default_factory=GainConfig)      # objective "gain" (no PCA)
 
     def steps(self, n_rows: int) -> int:
         """Optimizer steps for `n_rows` training rows."""
@@ -150,9 +160,11 @@ def _end_to_end_class():
         """encoder -> embedding ++ context -> batch normalisation (started from the probe's standardisation) ->
         MLP head."""
 
-        def __init__(self, encoder: nn.Module, mean: np.ndarray, std: np.ndarray, head: nn.Module) -> None:
+        def __init__(self, encoder: nn.Module, mean: np.ndarray, std: np.ndarray, head: nn.Module,
+                     objective: str = "classify", margin: float = 0.0) -> None:
             super().__init__()
             self.encoder, self.head = encoder, head
+            self.objective, self.margin = objective, float(margin)
             self.norm = nn.BatchNorm1d(len(mean), eps=1e-8, affine=False)
             with torch.no_grad():
                 self.norm.running_mean.copy_(torch.as_tensor(mean))
@@ -175,38 +187,69 @@ def embed_samples(encoder: Any, samples: Sequence[dict[str, np.ndarray]], batch_
     return np.concatenate(parts) if parts else np.zeros((0, encoder.cfg.embedding_dim))
 
 
-def fit_end_to_end(init: str, loaded: Any, samples: Sequence[dict[str, np.ndarray]], context: np.ndarray,
-                   labels: np.ndarray, config: E2EConfig, seed: int = 0, n_classes: int = 2
-                   ) -> tuple[Any, dict[str, float]]:
-    """Train encoder and head on the labelled samples (see the module doc); returns the model (eval mode) and
-    {embed_s (the inference pass of the probe), probe_s (that pass and the head's fit), train_s, fit_s (all), steps,
-    final_loss}."""
+def _probe_head(objective: str, features: np.ndarray, targets: np.ndarray, config: E2EConfig, seed: int,
+                n_classes: int):
+    """(standardisation mean, std, trainable head module, torch targets, loss function) from the head fitted on the
+    initial embeddings exactly as the frozen method fits its own."""
     import torch
+    from torch import nn
     from torch.nn import functional as F
 
-    from mirtune.model.encoder import collate
-    from mirtune.predict.heads import MLPHead
+    from mirtune.predict.heads import GainHead, MLPHead
 
-    labels = np.asarray(labels, dtype=np.int64)
-    context = np.asarray(context, dtype=np.float64)
+    if objective == "classify":
+        labels = np.asarray(targets, dtype=np.int64)
+        probe = MLPHead(n_classes, config.head, seed).fit(features, labels)
+        return probe.scaler.mean_, probe.scaler.std_, probe.model, torch.as_tensor(labels), F.cross_entropy
+    if objective != "gain":
+        raise ValueError(f"unknown objective {objective!r}; choose from {', '.join(OBJECTIVES)}")
+    gains = np.asarray(targets, dtype=np.float64)
+    if gains.ndim != 2 or len(gains) != len(features):
+        raise ValueError(f"objective 'gain' needs targets [n, n_configs]; got {gains.shape}")
+    if config.gain_head.pca:
+        raise ValueError("the end-to-end gain head sees the whole embedding: gain_head.pca must be 0")
+    probe = GainHead(gains.shape[1], config.gain_head, seed).fit(features, gains=gains)
+    linear = nn.Linear(features.shape[1], gains.shape[1])
+    with torch.no_grad():  # the ridge solution on standardised features: the frozen method's gain head
+        linear.weight.copy_(torch.as_tensor(probe.coef_.T))
+        linear.bias.copy_(torch.as_tensor(probe.mean_))
+    return probe.scaler.mean_, probe.scaler.std_, linear, torch.as_tensor(gains, dtype=torch.float32), F.mse_loss
+
+
+def fit_end_to_end(init: str, loaded: Any, samples: Sequence[dict[str, np.ndarray]], context: np.ndarray,
+                   targets: np.ndarray, config: E2EConfig, seed: int = 0, n_classes: int = 2,
+                   objective: str = "classify") -> tuple[Any, dict[str, float]]:
+    """Train encoder and head on the labelled samples (see the module doc): `targets` are class labels [n]
+    (`objective` "classify", `n_classes` classes) or every configuration's log gain [n, n_configs] ("gain").
+    Returns the model (eval mode) and {embed_s (the inference pass of the probe), probe_s (that pass and the
+    head's fit), train_s, fit_s (all), steps, final_loss}."""
+    import torch
+
+    from mirtune.model.encoder import collate
+
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r}; choose from {', '.join(OBJECTIVES)}")
+    context = np.asarray(context, dtype=np.float64).reshape(len(samples), -1)
     t0 = time.monotonic()
     encoder = initial_encoder(init, loaded, seed)
     rng = np.random.default_rng(seed)
     emb = embed_samples(encoder, [cut_statements(s, config.max_statements, rng) for s in samples])
     t_embed = time.monotonic() - t0
-    probe = MLPHead(n_classes, config.head, seed).fit(np.hstack([emb, context]), labels)
+    mean, std, head, y_t, loss_fn = _probe_head(objective, np.hstack([emb, context]), targets, config, seed,
+                                                n_classes)
     t_probe = time.monotonic() - t0
-    model = _end_to_end_class()(encoder, probe.scaler.mean_, probe.scaler.std_, probe.model)
+    model = _end_to_end_class()(encoder, mean, std, head, objective,
+                                config.gain_head.margin if objective == "gain" else 0.0)
     lr = config.scratch_lr if init == "scratch" else config.finetune_lr
     opt = torch.optim.AdamW([{"params": model.encoder.parameters(), "lr": lr},
                              {"params": model.head.parameters(), "lr": config.head_lr}],
                             weight_decay=config.weight_decay)
-    steps = config.steps(len(labels))
+    n = len(y_t)
+    steps = config.steps(n)
     warmup = max(1, steps // 10)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warmup) * (1.0 - s / steps))
     ctx_t = torch.as_tensor(context, dtype=torch.float32)
-    y_t = torch.as_tensor(labels)
-    n, bs = len(labels), max(1, min(config.batch_size, len(labels)))
+    bs = max(1, min(config.batch_size, n))
     order, pos, losses = rng.permutation(n), 0, []
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
@@ -217,7 +260,7 @@ def fit_end_to_end(init: str, loaded: Any, samples: Sequence[dict[str, np.ndarra
             idx = order[pos:pos + bs]
             pos += bs
             batch = collate([cut_statements(samples[i], config.max_statements, rng) for i in idx])
-            loss = F.cross_entropy(model(batch, ctx_t[idx]), y_t[idx])
+            loss = loss_fn(model(batch, ctx_t[idx]), y_t[idx])
             opt.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
@@ -230,11 +273,24 @@ def fit_end_to_end(init: str, loaded: Any, samples: Sequence[dict[str, np.ndarra
                    "final_loss": float(np.mean(losses[-10:])) if losses else float("nan")}
 
 
-def predict(model: Any, samples: Sequence[dict[str, np.ndarray]], context: np.ndarray) -> np.ndarray:
-    """Labels of the samples with their context features (inference mode, all statements)."""
+def predict_outputs(model: Any, samples: Sequence[dict[str, np.ndarray]], context: np.ndarray) -> np.ndarray:
+    """The head's outputs for the samples with their context features (inference mode, all statements): class
+    logits [n, n_classes], or predicted log gains [n, n_configs] for a model of objective "gain"."""
     import torch
 
     emb = embed_samples(model.encoder, samples)
-    x = torch.as_tensor(np.hstack([emb, np.asarray(context, dtype=np.float64)]), dtype=torch.float32)
+    x = torch.as_tensor(np.hstack([emb, np.asarray(context, dtype=np.float64).reshape(len(samples), -1)]),
+                        dtype=torch.float32)
     with torch.inference_mode():
-        return model.head(model.norm(x)).argmax(dim=1).numpy()
+        return model.head(model.norm(x)).double().numpy()
+
+
+def predict(model: Any, samples: Sequence[dict[str, np.ndarray]], context: np.ndarray) -> np.ndarray:
+    """Labels of the samples with their context features: the class with the highest logit, or the configuration
+    with the highest predicted gain (the default winning ties within the gain head's margin, as `heads.decide`)."""
+    from mirtune.predict.heads import decide
+
+    out = predict_outputs(model, samples, context)
+    if getattr(model, "objective", "classify") == "gain":
+        return decide(out, model.margin)
+    return out.argmax(axis=1)
