@@ -659,17 +659,19 @@ def run_evaluate(args: argparse.Namespace) -> int:
     try:
         seeds = list(range(args.seeds))
         if args.task == "devmap":
+            from mirtune.predict.published_eval import run_devmap
             from mirtune.tasks import devmap
 
-            result = devmap.run(data, embedder, seeds=seeds, quick=args.quick, folds=folds, use_ray=use_ray,
+            result = run_devmap(data, embedder, seeds=seeds, quick=args.quick, folds=folds, use_ray=use_ray,
                                 n_configs=args.configs, note=note, progress=progress, epochs=epochs,
                                 head=args.head, pca=pca)
             prior = devmap.prior_from_predictions(data)
             table = devmap_table(result, prior)
         else:
+            from mirtune.predict.published_eval import run_coarsening
             from mirtune.tasks import coarsening
 
-            result = coarsening.run(data, embedder, seeds=seeds, quick=args.quick, kernels=folds, use_ray=use_ray,
+            result = run_coarsening(data, embedder, seeds=seeds, quick=args.quick, kernels=folds, use_ray=use_ray,
                                     n_configs=args.configs, note=note, progress=progress,
                                     protocol=args.protocol or "loko", epochs=epochs, head=args.head, pca=pca)
             prior = coarsening.prior_from_predictions(data)

@@ -40,6 +40,7 @@ import pandas as pd
 
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.tasks.csvdata import read_csv
+from mirtune.tasks.protocol import Problem, kfold
 
 FACTORS = (1, 2, 4, 8, 16, 32)
 PLATFORMS = ("Cypress", "Tahiti", "Fermi", "Kepler")
@@ -160,8 +161,6 @@ def _speedup_score(runtimes: np.ndarray, idx: np.ndarray, pred: np.ndarray) -> f
 
 
 def _kfold_inner(train_idx: np.ndarray, n_inner: int, seed: int):
-    from mirtune.predict.select import kfold
-
     return kfold(train_idx, n_inner, seed)
 
 
@@ -169,8 +168,6 @@ def _kfold_inner(train_idx: np.ndarray, n_inner: int, seed: int):
 
 def make_problem(data: CoarseningData, X: np.ndarray, platform: str, kernels: Sequence[str] | None = None):
     """Leave-one-kernel-out `Problem` for one platform (optionally only holding out the named kernels)."""
-    from mirtune.predict.select import Problem
-
     held = list(range(len(data.kernels))) if kernels is None else [data.kernels.index(k) for k in kernels]
     n = len(data.kernels)
     outer = [(np.array([i for i in range(n) if i != j]), np.array([j])) for j in held]
@@ -183,8 +180,6 @@ def make_joint_problem(data: CoarseningData, X: np.ndarray, kernels: Sequence[st
     """IR2Vec's protocol: ONE head over all (platform, kernel) rows, features = embedding ++ one-hot platform,
     leaving out one row at a time (68 folds). The held-out kernel's code stays in training through the other
     three platforms, so figures are not comparable with leave-one-kernel-out (see PROVENANCE.md)."""
-    from mirtune.predict.select import Problem
-
     n, n_p = len(data.kernels), len(PLATFORMS)
     Xj = np.vstack([np.hstack([X, np.tile(np.eye(n_p)[i], (n, 1))]) for i in range(n_p)])
     yj = np.concatenate([data.labels(p) for p in PLATFORMS])
@@ -198,93 +193,6 @@ def make_joint_problem(data: CoarseningData, X: np.ndarray, kernels: Sequence[st
 
 
 PROTOCOLS = ("loko", "ir2vec")
-
-
-def run(data_root: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = False,
-        kernels: Sequence[str] | None = None, use_ray: bool = True, n_configs: int | None = None,
-        note: Callable[[str], None] = print, progress: Callable | None = None,
-        epochs: Sequence[int] | None = None, head: str = "mlp",
-        protocol: str = "loko", pca: Sequence[int] = (0,)) -> dict[str, Any]:
-    """The whole thread-coarsening evaluation; returns the JSON-ready result (see mirtune evaluate).
-
-    protocol "loko" (default): per platform, leave one kernel out (DeepTune, NCC); "ir2vec": IR2Vec's joint
-    model with 68 leave-one-row-out folds (`make_joint_problem`), only to compare with figures measured that way.
-    `pca`: the embedding sizes the head search tries (0 = whole; K = first K principal components).
-    """
-    from mirtune.predict.select import evaluate_outer, search_space, select_configs
-    from mirtune.tasks.devmap import summarise
-    from mirtune.tasks.embedders import embed_files
-
-    if protocol not in PROTOCOLS:
-        raise UsageError(f"unknown coarsening protocol {protocol!r}; choose from {', '.join(PROTOCOLS)}")
-    t0 = time.monotonic()
-    data = CoarseningData(data_root)
-    if kernels is not None:
-        unknown = [k for k in kernels if k not in data.kernels]
-        if unknown:
-            raise UsageError(f"unknown coarsening kernel {unknown[0]!r}")
-    note(f"coarsening: embedding {len(data.kernels)} IR files with {embedder.name}")
-    X = embed_files(embedder, data.ir_paths)
-    t_embed = time.monotonic() - t0
-    if protocol == "loko":
-        problems = [make_problem(data, X, p, kernels) for p in PLATFORMS]
-    else:
-        problems = [make_joint_problem(data, X, kernels)]
-    epochs = tuple(epochs) if epochs else ((10, 20) if quick else (100, 200, 400))
-    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs, batch_size=16, head=head, pca=pca)
-    n_inner = 2 if quick else 3
-    note(f"coarsening: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV over "
-         f"the training kernels ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")
-    t1 = time.monotonic()
-    chosen = select_configs(problems, configs, n_inner=n_inner, use_ray=use_ray, note=note)
-    t_select = time.monotonic() - t1
-    seeds = list(seeds)
-    t2 = time.monotonic()
-    # quick runs are a handful of tiny fits: in-process beats starting Ray workers
-    preds = evaluate_outer(problems, chosen, seeds, use_ray=use_ray and not quick, progress=progress)
-    t_fit = time.monotonic() - t2
-    groups = data.identical_groups()
-    n = len(data.kernels)
-    held = list(range(n)) if kernels is None else [data.kernels.index(k) for k in kernels]
-    per_seed: dict[str, list[float]] = {}
-    predictions: dict[str, dict[str, list[int]]] = {}
-    for ip, p in enumerate(PLATFORMS):
-        rt = data.runtimes[p]
-        pp = preds[p] if protocol == "loko" else preds["joint"][:, ip * n:(ip + 1) * n]  # [n_seeds, n_kernels]
-        per_seed[p] = [float(speedups(rt, pp[i][held], held).mean()) for i in range(len(seeds))]
-        predictions[p] = {data.kernels[r]: [FACTORS[effective_factor_index(rt[r], pp[i][r])]
-                                            for i in range(len(seeds))] for r in held}
-    averages = [float(np.mean([per_seed[p][i] for p in PLATFORMS])) for i in range(len(seeds))]
-    result: dict[str, Any] = {
-        "task": "coarsening", "head": head, "embedding": embedder.name, "embedding_key": embedder.key,
-        "seeds": seeds,
-        "candidates": configs, "inner_folds": n_inner, "protocol": protocol,
-        "quick": bool(quick), "kernels": [data.kernels[r] for r in held], "factors": list(FACTORS),
-        "per_gpu": {p: summarise(per_seed[p])[0] for p in PLATFORMS},
-        "per_gpu_std": {p: summarise(per_seed[p])[1] for p in PLATFORMS},
-        "average": summarise(averages)[0], "average_std": summarise(averages)[1],
-        "per_seed": {**per_seed, "average": averages},
-        "oracle": {p: float(oracle_speedups(data.runtimes[p])[held].mean()) for p in PLATFORMS},
-        "code_only_ceiling": {p: code_only_ceiling(data.runtimes[p], groups) for p in PLATFORMS}
-        if kernels is None else None,
-        "fixed_factor_baseline": {p: fixed_factor_baseline(data.runtimes[p], held) for p in PLATFORMS}
-        if protocol == "loko" else None,
-        "identical_ir": [[data.kernels[i] for i in g] for g in groups],
-        "predicted_factors": predictions,
-        "oracle_factors": {p: {data.kernels[r]: FACTORS[int(data.labels(p)[r])] for r in held} for p in PLATFORMS},
-        "chosen_configs": {p.name: [dict(chosen[(p.name, k)], kernel=data.kernels[p.fold_ids[k] % n],
-                                         **({} if protocol == "loko" else {"platform": PLATFORMS[p.fold_ids[k] // n]}))
-                                    for k in range(len(p.outer))] for p in problems},
-    }
-    result["oracle"]["average"] = float(np.mean([result["oracle"][p] for p in PLATFORMS]))
-    if result["fixed_factor_baseline"]:
-        result["fixed_factor_baseline"]["average"] = float(
-            np.mean([result["fixed_factor_baseline"][p] for p in PLATFORMS]))
-    if result["code_only_ceiling"]:
-        result["code_only_ceiling"]["average"] = float(np.mean([result["code_only_ceiling"][p] for p in PLATFORMS]))
-    result["timing_s"] = {"embed": round(t_embed, 1), "select": round(t_select, 1), "fit": round(t_fit, 1),
-                          "total": round(time.monotonic() - t0, 1)}
-    return result
 
 
 # ------------------------------------------------------------------------------------------- prior work

@@ -31,6 +31,7 @@ import pandas as pd
 
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.tasks.csvdata import read_csv
+from mirtune.tasks.protocol import Problem, stratified_kfold
 
 PLATFORMS = {"amd": "AMD Tahiti 7970", "nvidia": "NVIDIA GTX 970"}
 STATIC_DEVICE = {"amd": "CPU", "nvidia": "GPU"}
@@ -178,8 +179,6 @@ def _accuracy_score(labels: np.ndarray, idx: np.ndarray, pred: np.ndarray) -> fl
 
 
 def _stratified_inner(labels: np.ndarray, train_idx: np.ndarray, n_inner: int, seed: int):
-    from mirtune.predict.select import stratified_kfold
-
     return stratified_kfold(train_idx, labels, n_inner, seed)
 
 
@@ -187,8 +186,6 @@ def _stratified_inner(labels: np.ndarray, train_idx: np.ndarray, n_inner: int, s
 
 def make_problem(df: pd.DataFrame, X: np.ndarray, platform: str, folds: Sequence[int] | None = None):
     """The `Problem` for one platform: outer folds = the published folds (or a subset of them)."""
-    from mirtune.predict.select import Problem
-
     fold = df.fold.to_numpy()
     wanted = list(range(N_FOLDS)) if folds is None else sorted(set(int(f) for f in folds))
     bad = [f for f in wanted if f not in set(fold.tolist())]
@@ -212,69 +209,6 @@ def summarise(values: Sequence[float]) -> tuple[float, float]:
     """(mean, standard deviation with ddof=1; 0 for one value)."""
     v = np.asarray(values, dtype=float)
     return float(v.mean()), float(v.std(ddof=1)) if len(v) > 1 else 0.0
-
-
-def run(data: Path, embedder, seeds: Sequence[int] = range(5), quick: bool = False,
-        folds: Sequence[int] | None = None, use_ray: bool = True, n_configs: int | None = None,
-        note: Callable[[str], None] = print, progress: Callable | None = None,
-        epochs: Sequence[int] | None = None, head: str = "mlp", pca: Sequence[int] = (0,)) -> dict[str, Any]:
-    """The whole device-mapping evaluation; returns the JSON-ready result (see mirtune evaluate). `pca`: the
-    embedding sizes the head search tries (0 = whole; K = first K principal components, context kept)."""
-    from mirtune.predict.select import evaluate_outer, search_space, select_configs
-    from mirtune.tasks.embedders import embed_files
-
-    t0 = time.monotonic()
-    frames = {p: load_platform(data, p) for p in PLATFORMS}
-    paths = frames["amd"].ir_path.tolist()
-    if paths != frames["nvidia"].ir_path.tolist():
-        raise MirtuneError("devmap: the two platform files name different kernels")
-    if embedder.row_features is not None:  # features from the data rows (Grewe's counts), not from IR files
-        note(f"devmap: {embedder.description} (no IR embedding)")
-        emb = embedder.row_features(frames["amd"])
-        if not np.array_equal(emb, embedder.row_features(frames["nvidia"])):
-            raise MirtuneError(f"devmap: the two platform files give different {embedder.name} features")
-    else:
-        note(f"devmap: embedding {len(set(paths))} IR files with {embedder.name}")
-        emb = embed_files(embedder, paths)
-    t_embed = time.monotonic() - t0
-    problems = [make_problem(frames[p], features(frames[p], emb), p, folds) for p in PLATFORMS]
-    epochs = tuple(epochs) if epochs else ((5, 10) if quick else (60, 120, 240))
-    configs = search_space(n_configs or (2 if quick else 8), epochs=epochs, head=head, pca=pca)
-    n_inner = 2 if quick else 3
-    note(f"devmap: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV "
-         f"on the training folds ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")
-    t1 = time.monotonic()
-    chosen = select_configs(problems, configs, n_inner=n_inner, use_ray=use_ray, note=note)
-    t_select = time.monotonic() - t1
-    seeds = list(seeds)
-    note(f"devmap: fitting the chosen heads, {len(seeds)} seeds x {sum(len(p.outer) for p in problems)} folds")
-    t2 = time.monotonic()
-    # quick runs are a handful of tiny fits: in-process beats starting Ray workers
-    preds = evaluate_outer(problems, chosen, seeds, use_ray=use_ray and not quick, progress=progress)
-    t_fit = time.monotonic() - t2
-    result: dict[str, Any] = {"task": "devmap", "embedding": embedder.name, "embedding_key": embedder.key,
-                              "head": head,
-                              "seeds": seeds, "quick": bool(quick), "candidates": configs,
-                              "inner_folds": n_inner, "fold_column": FOLD_COLUMN,
-                              "folds": problems[0].fold_ids, "f1_class": "GPU",
-                              "features": f"{embedder.name} ({emb.shape[1]}) ++ log1p(transfer), log1p(wgsize)",
-                              "static_device": STATIC_DEVICE}
-    for prob in problems:
-        df = frames[prob.name]
-        rows = np.concatenate([te for _, te in prob.outer])
-        per_seed = [platform_metrics(df, prob.name, preds[prob.name][i][rows], rows) for i in range(len(seeds))]
-        entry: dict[str, Any] = {"platform": PLATFORMS[prob.name], "n_rows": int(len(rows))}
-        for key in ("accuracy", "f1", "f1_macro", "speedup"):
-            entry[key], entry[key + "_std"] = summarise([m[key] for m in per_seed])
-        entry["oracle_speedup"] = per_seed[0]["oracle_speedup"]
-        entry["per_seed"] = {key: [m[key] for m in per_seed] for key in ("accuracy", "f1", "speedup")}
-        # per seed, the predicted device of every row in file order (-1: row in no evaluated fold)
-        entry["predictions"] = preds[prob.name].tolist()
-        entry["chosen_configs"] = [dict(chosen[(prob.name, k)], fold=prob.fold_ids[k]) for k in range(len(prob.outer))]
-        result[prob.name] = entry
-    result["timing_s"] = {"embed": round(t_embed, 1), "select": round(t_select, 1), "fit": round(t_fit, 1),
-                          "total": round(time.monotonic() - t0, 1)}
-    return result
 
 
 # ------------------------------------------------------------------------------------------- prior work
