@@ -7,6 +7,9 @@ Files are embedded in batches; identical statements across a batch are encoded o
 bf16 is faster on CPUs with AMX or AVX512-BF16 and gives vectors within about 1e-2 of fp32's.
 `readout` ("mean", the default, or "meanmax") pools statement states and node latents into a file's vector
 (see mirtune.model.encoder.pool); "meanmax" doubles the length.
+`engine` ("torch", the default, or "numpy") is what computes them: "numpy" is mirtune.model.numpy_encoder, the same
+vectors (to float32 rounding) without importing torch, which costs more than embedding a file or two (it is what
+`mirtune recommend` uses); bf16 precision is torch's alone.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from mirtune.paths import ASSETS_DIR
 
 DEFAULT_MODEL_DIR = ASSETS_DIR / "encoder"
 BATCH_FILES = 16
+ENGINES = ("torch", "numpy")
+PRECISIONS = ("fp32", "bf16")  # mirtune.model.encoder.PRECISIONS, named here so that choosing one needs no torch
 STATEMENT_CACHE_ENTRIES = 100_000  # [CLS] states kept per model (about 50 MB for the small preset)
 
 if TYPE_CHECKING:  # numpy and torch load on first use, so `import mirtune` stays fast
@@ -31,8 +36,6 @@ if TYPE_CHECKING:  # numpy and torch load on first use, so `import mirtune` stay
 
 def resolve_precision(precision: str | None = None) -> str:
     """`precision`, else $MIRTUNE_PRECISION, else "fp32"; UsageError for anything but fp32 or bf16."""
-    from mirtune.model.encoder import PRECISIONS
-
     chosen = precision or os.environ.get("MIRTUNE_PRECISION") or "fp32"
     if chosen not in PRECISIONS:
         raise UsageError(f"unknown precision {chosen!r}; choose from {', '.join(PRECISIONS)}")
@@ -83,8 +86,31 @@ def load_encoder(model_dir: str | os.PathLike | None = None, precision: str | No
     return _load(str(default_model_dir(model_dir).resolve()), resolve_precision(precision))
 
 
+@lru_cache(maxsize=4)
+def _load_numpy(resolved_dir: str):
+    from mirtune.model.numpy_encoder import load_numpy_encoder
+
+    engine = load_numpy_encoder(resolved_dir)
+    _tokenizers.add(engine.tokenizer)
+    return engine
+
+
+def load_engine(model_dir: str | os.PathLike | None = None, precision: str | None = None, engine: str = "torch"):
+    """What embeds: the torch LoadedModel (`load_encoder`) or, for engine "numpy", the NumpyEncoder (no torch import),
+    cached per directory; both have .config, .tokenizer, .directory. UsageError for an unknown engine or for bf16 with
+    numpy."""
+    if engine not in ENGINES:
+        raise UsageError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    precision = resolve_precision(precision)
+    if engine == "torch":
+        return load_encoder(model_dir, precision)
+    if precision != "fp32":
+        raise UsageError(f"precision {precision} needs the torch engine; the numpy engine computes in fp32")
+    return _load_numpy(str(default_model_dir(model_dir).resolve()))
+
+
 # per loaded model, dropped with it (weak references: an evicted model's id can never reach a new one's cache)
-_statement_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # encoder -> StatementCache
+_statement_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # encoder or NumpyEncoder -> cache
 _tokenizers: weakref.WeakSet = weakref.WeakSet()
 
 
@@ -97,7 +123,7 @@ def clear_caches() -> None:
 
 def check_readout(readout: str) -> str:
     """`readout` itself; UsageError when it is not one of mirtune.model.encoder.READOUTS."""
-    from mirtune.model.encoder import READOUTS
+    from mirtune.model.numpy_encoder import READOUTS  # = mirtune.model.encoder.READOUTS, without importing torch
 
     if readout not in READOUTS:
         raise UsageError(f"unknown readout {readout!r}; choose from {', '.join(READOUTS)}")
@@ -105,15 +131,26 @@ def check_readout(readout: str) -> str:
 
 
 def _embed_samples(model, samples: list[dict], readout: str = "mean") -> np.ndarray:
+    """Vectors of samples (mirtune.model.samples.sample_arrays) by `model`, a LoadedModel or a NumpyEncoder, each
+    with its own statement cache."""
     import numpy as np
 
-    from mirtune.model.encoder import StatementCache, collate
+    if getattr(model, "engine", "torch") == "numpy":
+        from mirtune.model.numpy_encoder import NumpyStatementCache
 
-    batch = collate(samples, model.config.n_flows)
-    cache = _statement_caches.get(model.encoder)
-    if cache is None:
-        cache = _statement_caches[model.encoder] = StatementCache(STATEMENT_CACHE_ENTRIES)
-    vectors = model.encoder.embed(batch, statement_cache=cache, readout=readout).cpu().numpy().astype(np.float32)
+        cache = _statement_caches.get(model)
+        if cache is None:
+            cache = _statement_caches[model] = NumpyStatementCache(STATEMENT_CACHE_ENTRIES)
+        vectors = model.embed(samples, statement_cache=cache, readout=readout)
+    else:
+        from mirtune.model.encoder import StatementCache, collate
+
+        batch = collate(samples, model.config.n_flows)
+        cache = _statement_caches.get(model.encoder)
+        if cache is None:
+            cache = _statement_caches[model.encoder] = StatementCache(STATEMENT_CACHE_ENTRIES)
+        vectors = model.encoder.embed(batch, statement_cache=cache, readout=readout).cpu().numpy()
+    vectors = vectors.astype(np.float32, copy=False)
     if not np.isfinite(vectors).all():
         raise MirtuneError("the encoder produced non-finite values (NaN or inf); its weights are unusable "
                            "(corrupt, or from a diverged training run)", model.directory)
@@ -121,16 +158,16 @@ def _embed_samples(model, samples: list[dict], readout: str = "mean") -> np.ndar
 
 
 def embed_modules(modules: Sequence, model_dir: str | os.PathLike | None = None,
-                  batch_files: int = BATCH_FILES, precision: str | None = None, readout: str = "mean"
-                  ) -> np.ndarray:
-    """Embeddings [len(modules), dim] of parsed IRModules, rows in order."""
+                  batch_files: int = BATCH_FILES, precision: str | None = None, readout: str = "mean",
+                  engine: str = "torch") -> np.ndarray:
+    """Embeddings [len(modules), dim] of parsed IRModules, rows in order, computed by `engine` (see the module doc)."""
     import numpy as np
 
-    from mirtune.model.encoder import embedding_dim
+    from mirtune.model.numpy_encoder import embedding_dim
     from mirtune.model.samples import module_to_sample, sample_arrays
 
     check_readout(readout)
-    model = load_encoder(model_dir, precision)
+    model = load_engine(model_dir, precision, engine)
     rows = []
     for start in range(0, len(modules), batch_files):
         chunk = modules[start:start + batch_files]
@@ -144,7 +181,7 @@ def embed_modules(modules: Sequence, model_dir: str | os.PathLike | None = None,
 
 def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None,
                     batch_files: int = BATCH_FILES, opt: int = 2, openmp: bool | None = None,
-                    precision: str | None = None, readout: str = "mean"
+                    precision: str | None = None, readout: str = "mean", engine: str = "torch"
                     ) -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
     """Yield (path, vector, None) or (path, None, reason) for every input, in input order.
 
@@ -155,7 +192,7 @@ def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.Path
     from mirtune.model.samples import module_to_sample, sample_arrays
 
     check_readout(readout)
-    model = load_encoder(model_dir, precision)
+    model = load_engine(model_dir, precision, engine)
     pending: list[tuple[Path, dict | None, str | None]] = []
 
     def flush() -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
@@ -183,7 +220,7 @@ def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.Path
 
 
 def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None,
-          precision: str | None = None, readout: str = "mean") -> np.ndarray:
+          precision: str | None = None, readout: str = "mean", engine: str = "torch") -> np.ndarray:
     """Embeddings [n_files, dim] (float32) of .ll/.bc files or sources, rows in input order.
 
     Raises MirtuneError on the first input that cannot be read or compiled.
@@ -193,12 +230,13 @@ def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     vectors = []
-    for path, vector, reason in iter_embeddings(paths, model_dir, precision=precision, readout=readout):
+    for path, vector, reason in iter_embeddings(paths, model_dir, precision=precision, readout=readout,
+                                                engine=engine):
         if vector is None:
             raise MirtuneError(reason or "cannot embed", None)
         vectors.append(vector)
     if not vectors:
-        from mirtune.model.encoder import embedding_dim
+        from mirtune.model.numpy_encoder import embedding_dim
 
-        return np.zeros((0, embedding_dim(load_encoder(model_dir, precision).config, readout)), np.float32)
+        return np.zeros((0, embedding_dim(load_engine(model_dir, precision, engine).config, readout)), np.float32)
     return np.stack(vectors)

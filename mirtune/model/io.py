@@ -9,6 +9,9 @@ A model directory holds
 
 Every failure to read one of them (missing, truncated, corrupt, changed since saved, wrong shapes, non-finite
 values) is one MirtuneError line.
+
+Importing this module does not import torch (torch loads inside the functions that build or save torch modules), so
+the numpy inference engine (mirtune.model.numpy_encoder) reads model folders with the same checks and messages.
 """
 
 from __future__ import annotations
@@ -21,13 +24,15 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from mirtune.errors import MirtuneError
 from mirtune.model.config import EncoderConfig
+
+if TYPE_CHECKING:
+    import numpy as np
+    import torch
+    from torch import nn
 
 CONFIG_FILE = "config.json"
 WEIGHTS_FILE = "model.safetensors"
@@ -81,10 +86,19 @@ def verify_weights(directory: str | os.PathLike, provenance: dict[str, Any]) -> 
     return "verified"
 
 
-def check_finite(tensors: dict[str, torch.Tensor], source: str) -> None:
-    """WeightsCorrupt naming `source` and the first tensor holding NaN or inf."""
+def check_finite(tensors: dict[str, torch.Tensor] | dict[str, np.ndarray], source: str) -> None:
+    """WeightsCorrupt naming `source` and the first tensor (torch or numpy) holding NaN or inf."""
+    import numpy as np
+
     for name, t in tensors.items():
-        if t.is_floating_point() and not bool(torch.isfinite(t).all()):
+        if hasattr(t, "is_floating_point"):  # a torch tensor (torch is loaded when one exists)
+            import torch
+
+            bad = t.is_floating_point() and not bool(torch.isfinite(t).all())
+        else:
+            t = np.asarray(t)
+            bad = np.issubdtype(t.dtype, np.floating) and not bool(np.isfinite(t).all())
+        if bad:
             raise WeightsCorrupt(f"weights hold non-finite values (NaN or inf) in {name}", source)
 
 
@@ -115,14 +129,19 @@ def save_tensors(path: str | os.PathLike, tensors: dict[str, torch.Tensor],
     os.replace(tmp, path)
 
 
-def load_tensors(path: str | os.PathLike) -> dict[str, torch.Tensor]:
-    """Read a safetensors file; MirtuneError (one line) when it is missing, truncated or corrupt."""
-    from safetensors.torch import load_file
-
+def load_tensors(path: str | os.PathLike, framework: str = "pt") -> dict[str, torch.Tensor]:
+    """Read a safetensors file as torch tensors ("pt") or numpy arrays ("np", no torch import); MirtuneError
+    (one line) when it is missing, truncated or corrupt."""
     path = Path(path)
     if not path.is_file():
         raise MirtuneError("weights file not found", str(path))
     try:
+        if framework == "np":
+            from safetensors.numpy import load_file as load_numpy
+
+            return load_numpy(str(path))
+        from safetensors.torch import load_file
+
         return load_file(str(path), device="cpu")
     except Exception as exc:  # safetensors raises SafetensorError / OSError / ValueError for bad files
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -180,6 +199,8 @@ def code_version() -> dict[str, Any]:
     """mirtune's version and, when run from a git checkout, the commit and whether the tree is dirty."""
     from mirtune import __version__
     from mirtune.paths import REPO_DIR
+
+    import torch
 
     info: dict[str, Any] = {"mirtune": __version__, "torch": torch.__version__}
     try:
@@ -255,6 +276,30 @@ def load_config(directory: str | os.PathLike) -> EncoderConfig:
     return EncoderConfig.from_dict(read_json(path, "model config"), str(path))
 
 
+def read_provenance(directory: str | os.PathLike) -> dict[str, Any]:
+    """provenance.json of a model folder ({} when it has none)."""
+    prov_path = Path(directory) / PROVENANCE_FILE
+    return read_json(prov_path, "provenance") if prov_path.exists() else {}
+
+
+def load_model_tokenizer(directory: str | os.PathLike, config: EncoderConfig, required: bool = True) -> Any:
+    """The IRTokenizer of a model folder, checked against its config's vocabulary; None when the folder has none
+    and it is not `required`."""
+    directory = Path(directory)
+    tok_path = directory / TOKENIZER_FILE
+    if tok_path.is_file():
+        from mirtune.ir.tokenizer import IRTokenizer
+
+        tokenizer = IRTokenizer.load(tok_path, seq_len=config.seq_len)
+        if tokenizer.vocab_size != config.vocab_size:
+            raise MirtuneError(f"tokenizer vocabulary {tokenizer.vocab_size} does not match the model's "
+                               f"{config.vocab_size}", str(tok_path))
+        return tokenizer
+    if required:
+        raise MirtuneError("model directory has no tokenizer.json", str(directory))
+    return None
+
+
 def load_model(directory: str | os.PathLike, with_heads: bool = False, device: str | torch.device = "cpu",
                require_tokenizer: bool = True) -> LoadedModel:
     """Build the encoder from config.json and load model.safetensors into it (eval mode)."""
@@ -264,8 +309,7 @@ def load_model(directory: str | os.PathLike, with_heads: bool = False, device: s
     if not directory.is_dir():
         raise MirtuneError("model directory not found", str(directory))
     config = load_config(directory)
-    prov_path = directory / PROVENANCE_FILE
-    provenance = read_json(prov_path, "provenance") if prov_path.exists() else {}
+    provenance = read_provenance(directory)
     tensors = load_tensors(directory / WEIGHTS_FILE)
     weights_check = verify_weights(directory, provenance)
     check_finite(tensors, str(directory / WEIGHTS_FILE))
@@ -278,16 +322,6 @@ def load_model(directory: str | os.PathLike, with_heads: bool = False, device: s
         heads = PretrainingHeads(config)
         load_into(heads, tensors, "heads.", str(directory / WEIGHTS_FILE))
         heads.to(device)
-    tokenizer = None
-    tok_path = directory / TOKENIZER_FILE
-    if tok_path.is_file():
-        from mirtune.ir.tokenizer import IRTokenizer
-
-        tokenizer = IRTokenizer.load(tok_path, seq_len=config.seq_len)
-        if tokenizer.vocab_size != config.vocab_size:
-            raise MirtuneError(f"tokenizer vocabulary {tokenizer.vocab_size} does not match the model's "
-                               f"{config.vocab_size}", str(tok_path))
-    elif require_tokenizer:
-        raise MirtuneError("model directory has no tokenizer.json", str(directory))
+    tokenizer = load_model_tokenizer(directory, config, require_tokenizer)
     encoder.to(device).eval()
     return LoadedModel(encoder, config, tokenizer, provenance, heads, str(directory), weights_check)

@@ -109,7 +109,9 @@ def load_task_predictor(task: str, heads: str | os.PathLike | None = None, model
 
 def _embedding(ir_path: Path, model_dir: Path) -> tuple[np.ndarray, Any]:
     """(embedding, parsed module) of one IR file. Embeddings are cached on disk by the encoder's fingerprint and
-    the IR file's content, in the cache `mirtune evaluate` uses, so a program seen before needs no torch at all."""
+    the IR file's content, in the cache `mirtune evaluate` uses; a program not seen before is embedded by the numpy
+    engine (mirtune.model.numpy_encoder: torch's vectors to float32 rounding), so answering never imports torch,
+    unless $MIRTUNE_PRECISION asks for bf16, which only torch computes."""
     import numpy as np
 
     from mirtune.ir.module import IRModule
@@ -119,9 +121,10 @@ def _embedding(ir_path: Path, model_dir: Path) -> tuple[np.ndarray, Any]:
     key, digest = mirencoder_key(_fingerprint(model_dir)), file_hash(ir_path)
     emb = load_cached(key, digest)
     if emb is None:
-        from mirtune.embedding import embed_modules
+        from mirtune.embedding import embed_modules, resolve_precision
 
-        emb = embed_modules([module], model_dir=model_dir)[0]
+        engine = "numpy" if resolve_precision() == "fp32" else "torch"
+        emb = embed_modules([module], model_dir=model_dir, engine=engine)[0]
         if np.isfinite(emb).all():
             store_cached(key, digest, emb)
     emb = np.asarray(emb, dtype=np.float64)
