@@ -41,17 +41,18 @@ N_INNER = 5
 MARGINS = (0.0, 0.03, 0.1)  # log-speedup a configuration must be predicted to gain over the default to be chosen
 
 
+TASK_MODULES = ("openmp", "vectorize", "devmap", "coarsening", "cuda_blocks")  # mirtune.tasks.<name>
 PUBLISHED_TASKS = ("devmap", "coarsening")  # fitted on the paper's public data, one predictor per platform
 
 
 def task_module(task: str):
     """The module of a task a predictor can be fitted for; UsageError for any other name."""
-    from mirtune.tasks import coarsening, cuda_blocks, devmap, openmp, vectorize
+    import importlib
 
-    modules = {m.NAME: m for m in (openmp, vectorize, devmap, coarsening, cuda_blocks)}
-    if task not in modules:
-        raise UsageError(f"unknown task {task!r}; choose from {', '.join(modules)}")
-    return modules[task]
+    if task not in TASK_MODULES:
+        raise UsageError(f"unknown task {task!r}; choose from {', '.join(TASK_MODULES)}")
+    # only the task asked for: devmap and coarsening load pandas, which a recommendation for openmp does not need
+    return importlib.import_module(f"mirtune.tasks.{task}")
 
 
 # ------------------------------------------------------------------------------------------- features
