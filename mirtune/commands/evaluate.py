@@ -45,8 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--top-k", type=int, default=None, metavar="K",
                    help="tuning only: the predictor's configurations measured before Optuna takes over (default 3)")
     p.add_argument("--data", nargs="+", default=None, metavar="DIR",
-                   help="openmp/vectorize: collector output folders (default: every datasets/TASK* folder of "
-                        "this repository)")
+                   help="openmp/vectorize: collector output folders (default: the datasets the shipped predictor "
+                        "was fitted on: datasets/openmp + datasets/openmp-gen; datasets/vectorize-epyc)")
     p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
                    help="openmp/vectorize: folders holding the measured sources when the recorded paths are gone")
     p.add_argument("--data-dir", default=None, metavar="DIR",
@@ -394,12 +394,19 @@ def run_measured(args: argparse.Namespace) -> int:
 
 
 def measured_data(task: str, given: list[str] | None) -> list[str]:
-    """The collector folders of a measured task: those given, else every datasets/TASK* folder of the repository."""
+    """The collector folders of a measured task: those given, else the repository's datasets the task names as its
+    default (`DATASETS` of mirtune.tasks.TASK: the ones its shipped predictor was fitted on)."""
     from mirtune.paths import REPO_DIR
+    from mirtune.predict.predictor import task_module
 
-    data = given or [str(d) for d in sorted((REPO_DIR / "datasets").glob(f"{task}*")) if d.is_dir()]
+    if given:
+        return given
+    data = [str(REPO_DIR / "datasets" / name) for name in getattr(task_module(task), "DATASETS", ())]
     if not data:
-        raise UsageError(f"no datasets/{task}* folders in this repository; pass --data DIR")
+        raise UsageError(f"no {task} dataset ships with mirtune; pass --data DIR")
+    missing = [d for d in data if not Path(d).is_dir()]
+    if missing:
+        raise UsageError(f"no {missing[0]} in this repository; pass --data DIR")
     return data
 
 
