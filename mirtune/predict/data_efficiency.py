@@ -473,23 +473,27 @@ def _measured_head_job(X: dict[str, np.ndarray], gains: np.ndarray, speedups: np
                        test: np.ndarray, subsets: dict[float, np.ndarray], seed: int, head: dict
                        ) -> dict[tuple[str, float], tuple[np.ndarray, float]]:
     """{(method, fraction): (test choices, fit seconds)} of the gain head on each embedding and subset, and of the
-    code-free baselines chosen on the same subset."""
+    code-free baselines chosen on the same subset; on one CPU, as every other fit (BLAS threads only add
+    contention at this size)."""
+    from threadpoolctl import threadpool_limits
+
     from mirtune.predict.heads import make_head
     from mirtune.tasks.measured import best_fixed
 
     out = {}
     n_configs = gains.shape[1]
-    for f, rows in subsets.items():
-        assert not np.intersect1d(rows, test).size, "a training subset holds test rows"
-        for method, Xm in X.items():
+    with threadpool_limits(1):
+        for f, rows in subsets.items():
+            assert not np.intersect1d(rows, test).size, "a training subset holds test rows"
+            for method, Xm in X.items():
+                t0 = time.monotonic()
+                model = make_head(n_configs, head, seed, keep=n_context).fit(Xm[rows], None, gains[rows])
+                fit_s = time.monotonic() - t0
+                out[(method, f)] = (model.predict(Xm[test]), fit_s)
             t0 = time.monotonic()
-            model = make_head(n_configs, head, seed, keep=n_context).fit(Xm[rows], None, gains[rows])
-            fit_s = time.monotonic() - t0
-            out[(method, f)] = (model.predict(Xm[test]), fit_s)
-        t0 = time.monotonic()
-        fixed = best_fixed(speedups, rows)
-        out[("best_fixed", f)] = (np.full(len(test), fixed), time.monotonic() - t0)
-        out[("default", f)] = (np.zeros(len(test), dtype=int), 0.0)
+            fixed = best_fixed(speedups, rows)
+            out[("best_fixed", f)] = (np.full(len(test), fixed), time.monotonic() - t0)
+            out[("default", f)] = (np.zeros(len(test), dtype=int), 0.0)
     return out
 
 
@@ -569,8 +573,12 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
         loaded = load_encoder(model_dir)
         load_samples(sorted(set(ir)), loaded)  # built (and cached) once, before the workers read them
         note(f"{task}: encoder inputs of {len(set(ir))} IR files ready in {time.monotonic() - t0:.0f} s")
-        if "frozen" in methods:
-            embed_cost = _frozen_embed_cost(loaded, ir, plan[(e2e_folds[0], 0)][1])
+        if "frozen" in methods:  # each distinct file once (the groups of one program share its IR)
+            first: dict[str, int] = {}
+            for i, path in enumerate(ir):
+                first.setdefault(path, i)
+            embed_cost = _frozen_embed_cost(loaded, ir, {f: np.array(sorted({first[ir[i]] for i in rows}))
+                                                         for f, rows in plan[(e2e_folds[0], 0)][1].items()})
         top = fractions[-1]
         e2e_keys = sorted(((k, r, f, m) for (k, r) in plan if k in e2e_folds and r < e2e_repeats
                            for f in fractions for m in e2e),
@@ -766,21 +774,21 @@ def _measured_plot(result: dict[str, Any], out: Path) -> None:
         ax.grid(alpha=0.3)
         n = len(folds)
         where = f"{n} held-out applications" if n < result["applications"] else "all held-out applications"
+        lines = [where]
         if kind == "comparison":
-            fac = result["factor"]["vs_scratch"]
-            factor = fac.get("data_reduction_factor")
-            title = (f"{where}: factor vs scratch {factor:g}" if factor else
-                     f"{where}: no factor vs scratch" + (" (not run)" if "scratch" not in result["curves"] else ""))
-        else:
-            title = where
-        fac = result["factor"]["vs_best_fixed"]
-        if (kind == "heads" or not result.get("curves_all_folds")) and fac.get("data_reduction_factor"):
-            title += f"; vs best fixed {fac['data_reduction_factor']:g}"
+            factor = result["factor"]["vs_scratch"].get("data_reduction_factor")
+            lines.append(f"factor vs scratch on all the data: {factor:g}" if factor else
+                         "no factor vs scratch" + (" (not run)" if "scratch" not in result["curves"] else ""))
+        if kind == "heads" or not result.get("curves_all_folds"):
+            factor = result["factor"]["vs_best_fixed"].get("data_reduction_factor")
+            lines.append(f"factor vs best fixed on all the data: {factor:g}" if factor else
+                         "no factor vs best fixed on all the data")
+        title = "\n".join(lines)
         ax.set_title(title, fontsize=9)
     axes[0][0].set_ylabel("share of the oracle (geometric mean; higher is better)")
     axes[0][0].legend(fontsize=7)
     e2e = f", end-to-end methods {result['e2e_repeats']}" if result.get("e2e_repeats") else ""
-    fig.suptitle(f"{result['task']} ({result['protocol']}): share of the oracle against labelled data, mean±std "
+    fig.suptitle(f"{result['task']} ({result['protocol']}): share of the oracle against labelled data,\nmean±std "
                  f"over {result['repeats']} repeats{e2e}", fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
