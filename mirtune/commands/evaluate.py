@@ -46,7 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="tuning only: the predictor's configurations measured before Optuna takes over (default 3)")
     p.add_argument("--data", nargs="+", default=None, metavar="DIR",
                    help="openmp/vectorize: collector output folders (default: the datasets the shipped predictor "
-                        "was fitted on: datasets/openmp + datasets/openmp-gen; datasets/vectorize-epyc)")
+                        "was fitted on: datasets/openmp + datasets/openmp-gen; datasets/vectorize)")
     p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
                    help="openmp/vectorize: folders holding the measured sources when the recorded paths are gone")
     p.add_argument("--data-dir", default=None, metavar="DIR",

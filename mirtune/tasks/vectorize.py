@@ -1,8 +1,8 @@
 """The loop vectorization task: the vectorization factor (VF) and interleave count (IF) of a loop.
 
-Data: the `vectorize` collector's rows (datasets/vectorize-epyc: all 354 generated kernels on an AMD EPYC VM;
-datasets/vectorize: 48 of them on an Intel Xeon VM), one group per loop kernel, LLVM's own choice (the
-kernel with no pragma) as the default configuration. Protocol: leave-one-template-out: a kernel's siblings
+Data: the `vectorize` collector's rows (datasets/vectorize: 48 of the 354 generated kernels on an Intel Xeon VM;
+datasets/vectorize-epyc: a collection on the AMD EPYC VM, in progress), one group per loop kernel, LLVM's own
+choice (the kernel with no pragma) as the default configuration. Protocol: leave-one-template-out: a kernel's siblings
 generated from the same template (other element types, trip counts) are held out with it, so a predictor is
 never scored on a near copy of what it trained on. No context features besides the embedding.
 """
@@ -16,7 +16,7 @@ import numpy as np
 from mirtune.tasks.measured import TaskSpec
 
 NAME = "vectorize"
-DATASETS = ("vectorize-epyc",)  # the default data: the 354 kernels on one host (datasets/README.md)
+DATASETS = ("vectorize",)  # the default data: 48 kernels of the 32 templates on one host (datasets/README.md)
 PARAMETERS = ("vf", "if")
 CONTEXT: tuple[str, ...] = ()
 
