@@ -13,6 +13,7 @@ is used with a note that says so.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
@@ -111,7 +112,7 @@ def _embedding(ir_path: Path, model_dir: Path) -> tuple[np.ndarray, Any]:
     """(embedding, parsed module) of one IR file. Embeddings are cached on disk by the encoder's fingerprint and
     the IR file's content, in the cache `mirtune evaluate` uses; a program not seen before is embedded by the numpy
     engine (mirtune.model.numpy_encoder: torch's vectors to float32 rounding), so answering never imports torch,
-    unless $MIRTUNE_PRECISION asks for bf16, which only torch computes."""
+    unless $MIRTUNE_PRECISION asks for bf16, which only torch computes, or torch is loaded already."""
     import numpy as np
 
     from mirtune.ir.module import IRModule
@@ -123,7 +124,9 @@ def _embedding(ir_path: Path, model_dir: Path) -> tuple[np.ndarray, Any]:
     if emb is None:
         from mirtune.embedding import embed_modules, resolve_precision
 
-        engine = "numpy" if resolve_precision() == "fp32" else "torch"
+        # numpy answers a new process without importing torch (about 1 s); where torch is loaded already (a
+        # long-running process that trains or evaluates), its encoder embeds a file faster (benchmarks/bench_recommend.py)
+        engine = "torch" if resolve_precision() != "fp32" or "torch" in sys.modules else "numpy"
         emb = embed_modules([module], model_dir=model_dir, engine=engine)[0]
         if np.isfinite(emb).all():
             store_cached(key, digest, emb)
