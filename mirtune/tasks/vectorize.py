@@ -1,8 +1,7 @@
 """The loop vectorization task: the vectorization factor (VF) and interleave count (IF) of a loop.
 
-Data: the `vectorize` collector's rows (datasets/vectorize: 48 of the 354 generated kernels on an Intel Xeon VM;
-datasets/vectorize-epyc: a collection on the AMD EPYC VM, in progress), one group per loop kernel, LLVM's own
-choice (the kernel with no pragma) as the default configuration. Protocol: leave-one-template-out: a kernel's siblings
+Data: the `vectorize` collector's rows (datasets/vectorize: 48 of the 354 generated kernels, on an Intel Xeon VM),
+one group per loop kernel, LLVM's own choice (the kernel with no pragma) as the default configuration. Protocol: leave-one-template-out: a kernel's siblings
 generated from the same template (other element types, trip counts) are held out with it, so a predictor is
 never scored on a near copy of what it trained on. No context features besides the embedding.
 """
