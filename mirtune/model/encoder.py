@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import torch
@@ -31,6 +31,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from mirtune.model.config import EncoderConfig
+from mirtune.model.samples import length_groups
 
 
 @dataclass
@@ -157,18 +158,6 @@ class StatementCache:
             self.table = grown
         self.table[start:end] = states
         self.row_of.update(zip(keys, range(start, end)))
-
-
-def length_groups(sorted_lengths: list[int], tokens: int) -> Iterator[tuple[int, int]]:
-    """Consecutive (start, end) ranges over ascending lengths, each as long as its padded size (count x its
-    longest length) stays within `tokens`; at least one statement each."""
-    start, n = 0, len(sorted_lengths)
-    while start < n:
-        end = start + 1
-        while end < n and (end + 1 - start) * max(sorted_lengths[end], 1) <= tokens:
-            end += 1
-        yield start, end
-        start = end
 
 
 class StatementEncoder(nn.Module):

@@ -148,9 +148,10 @@ def load_tensors(path: str | os.PathLike, framework: str = "pt") -> dict[str, to
         raise MirtuneError(f"corrupt or truncated weights file ({reason})", str(path)) from None
 
 
-def load_into(module: nn.Module, tensors: dict[str, torch.Tensor], prefix: str, source: str) -> None:
-    """Load `prefix`-ed tensors into a module, checking names and shapes exactly."""
-    expected = canonical_state(module, prefix)
+def check_names_and_shapes(expected: dict[str, tuple[int, ...]], tensors: dict[str, Any], prefix: str,
+                           source: str) -> dict[str, Any]:
+    """The `prefix`-ed tensors, checked to be exactly the names and shapes `expected` (torch or numpy arrays);
+    WeightsMismatch (one line) otherwise."""
     given = {k: v for k, v in tensors.items() if k.startswith(prefix)}
     missing = sorted(set(expected) - set(given))
     unexpected = sorted(set(given) - set(expected))
@@ -160,9 +161,16 @@ def load_into(module: nn.Module, tensors: dict[str, torch.Tensor], prefix: str, 
                  (f"unexpected {', '.join(unexpected[:3])}" if unexpected else "")
         raise WeightsMismatch(f"weights do not match the model config: {detail}", source)
     for k, v in given.items():
-        if tuple(v.shape) != tuple(expected[k].shape):
+        if tuple(v.shape) != tuple(expected[k]):
             raise WeightsMismatch(f"weights do not match the model config: {k} has shape {tuple(v.shape)}, "
-                                  f"expected {tuple(expected[k].shape)}", source)
+                                  f"expected {tuple(expected[k])}", source)
+    return given
+
+
+def load_into(module: nn.Module, tensors: dict[str, torch.Tensor], prefix: str, source: str) -> None:
+    """Load `prefix`-ed tensors into a module, checking names and shapes exactly."""
+    expected = canonical_state(module, prefix)
+    given = check_names_and_shapes({k: tuple(v.shape) for k, v in expected.items()}, tensors, prefix, source)
     state = {k[len(prefix):]: v for k, v in given.items()}
     module.load_state_dict(state, strict=False)  # aliases of tied tensors are absent by design
 

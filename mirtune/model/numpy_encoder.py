@@ -33,6 +33,7 @@ import numpy as np
 
 from mirtune.errors import MirtuneError
 from mirtune.model.config import EncoderConfig
+from mirtune.model.samples import length_groups
 
 READOUTS = ("mean", "meanmax")  # = mirtune.model.encoder.READOUTS (a test checks), named here without torch
 LAYER_NORM_EPS = 1e-5           # nn.LayerNorm's and nn.TransformerEncoderLayer's default
@@ -91,21 +92,9 @@ def expected_shapes(cfg: EncoderConfig) -> dict[str, tuple[int, ...]]:
 
 def check_weights(tensors: dict[str, np.ndarray], cfg: EncoderConfig, source: str) -> None:
     """WeightsMismatch (io.load_into's message) unless the `encoder.` tensors are exactly the config's."""
-    from mirtune.model.io import WeightsMismatch
+    from mirtune.model.io import check_names_and_shapes
 
-    expected = expected_shapes(cfg)
-    given = {k: v for k, v in tensors.items() if k.startswith("encoder.")}
-    missing = sorted(set(expected) - set(given))
-    unexpected = sorted(set(given) - set(expected))
-    if missing or unexpected:
-        detail = (f"missing {', '.join(missing[:3])}" if missing else "") + \
-                 ("; " if missing and unexpected else "") + \
-                 (f"unexpected {', '.join(unexpected[:3])}" if unexpected else "")
-        raise WeightsMismatch(f"weights do not match the model config: {detail}", source)
-    for k, v in given.items():
-        if tuple(v.shape) != expected[k]:
-            raise WeightsMismatch(f"weights do not match the model config: {k} has shape {tuple(v.shape)}, "
-                                  f"expected {expected[k]}", source)
+    check_names_and_shapes(expected_shapes(cfg), tensors, "encoder.", source)
 
 
 def load_numpy_encoder(directory: str | os.PathLike, require_tokenizer: bool = True) -> "NumpyEncoder":
@@ -211,18 +200,6 @@ def sorted_unique(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     inverse = np.empty(values.shape[0], np.int64)
     inverse[order] = np.cumsum(new) - 1
     return ordered[new], inverse
-
-
-def length_groups(sorted_lengths: list[int], tokens: int) -> Iterator[tuple[int, int]]:
-    """Consecutive (start, end) ranges over ascending lengths, each as long as its padded size (count x its
-    longest length) stays within `tokens`; at least one statement each (mirtune.model.encoder.length_groups)."""
-    start, n = 0, len(sorted_lengths)
-    while start < n:
-        end = start + 1
-        while end < n and (end + 1 - start) * max(sorted_lengths[end], 1) <= tokens:
-            end += 1
-        yield start, end
-        start = end
 
 
 def segment_starts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

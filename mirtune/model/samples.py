@@ -9,7 +9,7 @@ it lives beside the encoder and answering a recommendation never loads the train
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -49,3 +49,16 @@ def sample_arrays(row: dict[str, Any], seq_len: int = 64) -> dict[str, np.ndarra
         "node_type": np.asarray(row["node_type"], dtype=np.int64).reshape(n_nodes),
         "edges": np.asarray(row["edges"], dtype=np.int64).reshape(n_edges, 4),
     }
+
+
+def length_groups(sorted_lengths: list[int], tokens: int) -> Iterator[tuple[int, int]]:
+    """Consecutive (start, end) ranges over ascending lengths, each as long as its padded size (count x its
+    longest length) stays within `tokens`; at least one statement each. How both encoders (torch's and
+    the numpy one) batch statements."""
+    start, n = 0, len(sorted_lengths)
+    while start < n:
+        end = start + 1
+        while end < n and (end + 1 - start) * max(sorted_lengths[end], 1) <= tokens:
+            end += 1
+        yield start, end
+        start = end
