@@ -240,7 +240,11 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
     counts = {lab: sum(1 for k in keys if lab in cells[k]) for lab in configs}
     labels = [spec.default_label] + sorted((lab for lab in configs if lab != spec.default_label),
                                            key=lambda lab: _sort_key(configs[lab], spec))
-    labels = [lab for lab in labels if counts[lab] == max(counts.values()) or lab == spec.default_label]
+    # the space: the configurations measured in at least half as many groups as the most measured one (a sweep
+    # stopped part-way has measured every group's default first and one group's space only in part); groups
+    # missing any of them are dropped below, not the space
+    top = max((counts[lab] for lab in labels[1:]), default=0)
+    labels = [lab for lab in labels if 2 * counts[lab] >= top or lab == spec.default_label]
     dropped, kept = [], []
     for k in keys:
         if any(lab not in cells[k] for lab in labels):

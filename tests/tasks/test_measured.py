@@ -135,3 +135,11 @@ def test_one_program_measured_on_two_hosts_is_two_groups(tmp_path):
         pair = sorted([s[a], s[b]], key=lambda v: -np.nanmean(v[1:]))
         assert np.allclose(pair[0], mine, equal_nan=True)
         assert np.allclose(pair[1][1:], mine[1:] / 3.0, equal_nan=True)
+
+
+def test_a_sweep_stopped_part_way_keeps_its_space_and_drops_unfinished_groups():
+    """datasets/vectorize-epyc: the default of all 354 kernels, the whole space of 163 of them."""
+    t = load_gain_table([REPO_DIR / "datasets" / "vectorize-epyc"], vectorize.SPEC)
+    assert len(t.labels) == 36 and t.labels[0] == "default"
+    assert len(t) == 163 and len(set(t.apps)) == 32
+    assert len(t.dropped) == 354 - 163 and all("not every configuration" in d for d in t.dropped)
