@@ -308,18 +308,26 @@ def load_model_tokenizer(directory: str | os.PathLike, config: EncoderConfig, re
     return None
 
 
-def load_model(directory: str | os.PathLike, with_heads: bool = False, device: str | torch.device = "cpu",
-               require_tokenizer: bool = True) -> LoadedModel:
-    """Build the encoder from config.json and load model.safetensors into it (eval mode)."""
-    from mirtune.model.encoder import MIREncoder
-
+def read_model_folder(directory: str | os.PathLike, framework: str = "pt"
+                      ) -> tuple[Path, EncoderConfig, dict[str, Any], dict[str, Any], str]:
+    """(folder, config, provenance, tensors, weights check) of a model folder, read as every loader reads it (torch's
+    and the numpy engine's): one-line MirtuneErrors for a missing folder, config, provenance or weights, or weights
+    that do not match their recorded sha256."""
     directory = Path(directory)
     if not directory.is_dir():
         raise MirtuneError("model directory not found", str(directory))
     config = load_config(directory)
     provenance = read_provenance(directory)
-    tensors = load_tensors(directory / WEIGHTS_FILE)
-    weights_check = verify_weights(directory, provenance)
+    tensors = load_tensors(directory / WEIGHTS_FILE, framework=framework)
+    return directory, config, provenance, tensors, verify_weights(directory, provenance)
+
+
+def load_model(directory: str | os.PathLike, with_heads: bool = False, device: str | torch.device = "cpu",
+               require_tokenizer: bool = True) -> LoadedModel:
+    """Build the encoder from config.json and load model.safetensors into it (eval mode)."""
+    from mirtune.model.encoder import MIREncoder
+
+    directory, config, provenance, tensors, weights_check = read_model_folder(directory)
     check_finite(tensors, str(directory / WEIGHTS_FILE))
     encoder = MIREncoder(config)
     load_into(encoder, tensors, "encoder.", str(directory / WEIGHTS_FILE))

@@ -26,12 +26,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from mirtune.errors import MirtuneError
 from mirtune.model.config import EncoderConfig
 from mirtune.model.samples import length_groups
 
@@ -100,17 +98,10 @@ def check_weights(tensors: dict[str, np.ndarray], cfg: EncoderConfig, source: st
 def load_numpy_encoder(directory: str | os.PathLike, require_tokenizer: bool = True) -> "NumpyEncoder":
     """A model folder's encoder as a NumpyEncoder, read and checked as io.load_model does (config, provenance,
     readable weights, their recorded sha256, finite values, names and shapes, tokenizer), with its messages."""
-    from mirtune.model.io import (WEIGHTS_FILE, check_finite, load_config, load_model_tokenizer, load_tensors,
-                                  read_provenance, verify_weights)
+    from mirtune.model.io import WEIGHTS_FILE, check_finite, load_model_tokenizer, read_model_folder
 
-    directory = Path(directory)
-    if not directory.is_dir():
-        raise MirtuneError("model directory not found", str(directory))
-    config = load_config(directory)
-    provenance = read_provenance(directory)
+    directory, config, provenance, tensors, weights_check = read_model_folder(directory, framework="np")
     source = str(directory / WEIGHTS_FILE)
-    tensors = load_tensors(directory / WEIGHTS_FILE, framework="np")
-    weights_check = verify_weights(directory, provenance)
     encoder_tensors = {k: v for k, v in tensors.items() if k.startswith("encoder.")}
     check_finite(encoder_tensors, source)
     check_weights(encoder_tensors, config, source)
