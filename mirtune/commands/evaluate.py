@@ -4,6 +4,7 @@
         [--ablation text|graph] [--readout mean|meanmax] [--precision fp32|bf16] [--head mlp|gbt|gain]
         [--pca 0,4,8,16] [--seeds 5]
         [--json OUT.json] [--plot OUT.png] [--quick]
+    mirtune evaluate openmp|vectorize|cuda_blocks [--data DIR...] [--embedding mirencoder,ir2vec] [--json OUT]
     mirtune evaluate tuning --task openmp|vectorize [--budget 20] [--seeds 5] [--top-k 3] [--json OUT] [--plot OUT.png]
     mirtune evaluate devmap|openmp|vectorize --label-fractions 0.05,0.1,0.2,0.5,1.0
         [--compare frozen,scratch,finetune,ir2vec] [--repeats 3] [--folds K,K] [--e2e-folds K,K] [--e2e-repeats N]
@@ -29,15 +30,17 @@ from typing import Any
 
 from mirtune.errors import UsageError
 
-TASKS = ("devmap", "coarsening", "openmp", "vectorize")
-MEASURED_TASKS = ("openmp", "vectorize")  # learnt from this project's own collected datasets
+TASKS = ("devmap", "coarsening", "openmp", "vectorize", "cuda_blocks")
+MEASURED_TASKS = ("openmp", "vectorize", "cuda_blocks")  # learnt from this project's own collected datasets
+TUNING_TASKS = ("openmp", "vectorize")  # whose tuning runs can be replayed on the collected data
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of `mirtune evaluate` (shared with jobs/evaluate.py)."""
-    p.add_argument("task", metavar="TASK", help="devmap, coarsening (published data), openmp or vectorize (the "
-                                                "collected datasets, leave-one-application-out), or tuning "
-                                                "(tuning runs replayed on the collected datasets; needs --task)")
+    p.add_argument("task", metavar="TASK", help="devmap, coarsening (published data), openmp, vectorize or "
+                                                "cuda_blocks (the collected datasets, leave-one-application-out), "
+                                                "or tuning (tuning runs replayed on the collected datasets; needs "
+                                                "--task)")
     p.add_argument("--task", dest="tuning_task", default=None, metavar="TASK",
                    help="tuning only: openmp or vectorize, the collected task whose tuning runs are replayed")
     p.add_argument("--budget", type=int, default=None, metavar="N",
@@ -45,8 +48,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--top-k", type=int, default=None, metavar="K",
                    help="tuning only: the predictor's configurations measured before Optuna takes over (default 3)")
     p.add_argument("--data", nargs="+", default=None, metavar="DIR",
-                   help="openmp/vectorize: collector output folders (default: the datasets the shipped predictor "
-                        "was fitted on: datasets/openmp + datasets/openmp-gen; datasets/vectorize)")
+                   help="openmp/vectorize/cuda_blocks: collector output folders (default: the datasets the shipped "
+                        "predictor was fitted on: datasets/openmp + datasets/openmp-gen; datasets/vectorize-epyc; "
+                        "datasets/lscat-h100)")
     p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
                    help="openmp/vectorize: folders holding the measured sources when the recorded paths are gone")
     p.add_argument("--data-dir", default=None, metavar="DIR",
@@ -349,7 +353,7 @@ def int_list(flag: str, text: str | None, minimum: int, example: str) -> list[in
 
 
 def run_measured(args: argparse.Namespace) -> int:
-    """`mirtune evaluate openmp|vectorize`: leave-one-application-out on the collected data, with baselines."""
+    """`mirtune evaluate openmp|vectorize|cuda_blocks`: leave-one-application-out on the collected data, with baselines."""
     from mirtune.predict import measured_eval
     from mirtune.predict.select import GAIN_HEADS
     from mirtune.progress import note, progress
@@ -424,8 +428,8 @@ def run_tuning(args: argparse.Namespace) -> int:
                         ("--epochs", args.epochs), ("--protocol", args.protocol), ("--data-dir", args.data_dir)):
         if value is not None:
             raise UsageError(f"{flag} does not apply to evaluate tuning")
-    if args.tuning_task not in MEASURED_TASKS:
-        raise UsageError(f"evaluate tuning needs --task {' or '.join(MEASURED_TASKS)}; got {args.tuning_task!r}")
+    if args.tuning_task not in TUNING_TASKS:
+        raise UsageError(f"evaluate tuning needs --task {' or '.join(TUNING_TASKS)}; got {args.tuning_task!r}")
     task = args.tuning_task
     budget = 20 if args.budget is None else args.budget
     top_k = 3 if args.top_k is None else args.top_k
@@ -598,7 +602,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.task in MEASURED_TASKS:
         return run_measured(args)
     if args.data is not None or args.programs:
-        raise UsageError("--data and --programs apply to openmp and vectorize only")
+        raise UsageError("--data and --programs apply to openmp, vectorize and cuda_blocks only")
     args.embedding = args.embedding or "mirencoder"
     args.head = args.head or "mlp"
     if args.embedding not in EMBEDDERS:

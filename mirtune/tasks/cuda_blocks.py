@@ -26,6 +26,7 @@ NAME = "cuda_blocks"
 PARAMETERS = ("block_x", "block_y", "block_size")
 CONTEXT = ("log2_matrix",)
 DEFAULT_BLOCK = (16, 16)
+DATASETS = ("lscat-h100",)  # the default data: the 26 shipped kernels on an NVIDIA H100 (datasets/README.md)
 
 
 def _label(cfg: dict[str, Any]) -> str:

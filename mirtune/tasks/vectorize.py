@@ -15,7 +15,7 @@ import numpy as np
 from mirtune.tasks.measured import TaskSpec
 
 NAME = "vectorize"
-DATASETS = ("vectorize",)  # the default data: 48 kernels of the 32 templates on one host (datasets/README.md)
+DATASETS = ("vectorize-epyc",)  # the default data: all 354 kernels on the AMD EPYC host (datasets/README.md)
 PARAMETERS = ("vf", "if")
 CONTEXT: tuple[str, ...] = ()
 
