@@ -10,7 +10,8 @@ exactly those of `mirtune collect lscat`: the same loaders read them, and `mirtu
 folder later measures only what is missing. Groups (kernel, matrix size) run one after the other, each with its
 default block (16,16) first, whose checksum the other blocks must reproduce; runs never overlap on the GPU.
 `--deadline` stops before a group that would start after that many seconds (the group in hand is finished), so
-that a time-limited session keeps only whole groups.
+that a time-limited session keeps only whole groups. On a machine without a GPU it says so in one line, exits 2
+and writes nothing.
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     except MirtuneError as exc:
         print(f"collect_lscat_without_ray: {exc.line()}", file=sys.stderr)
         return exc.exit_code
+    host = host_info()
+    if host.gpu_count < 1:  # nothing can be timed: write nothing rather than rows of failed runs
+        print(f"collect_lscat_without_ray: no GPU on this machine ({host.gpu_reason or 'NVML sees none'}); "
+              "nothing can be timed", file=sys.stderr)
+        return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     existing = read_rows(out)
@@ -111,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                 elif references.get(p.group) is None:
                     row = _row(p, failed("unsupported", "no reference checksum: the default configuration did "
                                          "not run correctly"), b, settings["columns"][p.build_key], settings,
-                               host_info().row(), None)
+                               host.row(), None)
                 else:
                     row = timed_point(p, spec_json, b, references[p.group], settings)
                 writer.add(row)
