@@ -15,8 +15,12 @@ command-line arguments, input files and plain output, never used in training), t
 Time it alone on the machine: a 2-thread run beside another job can be 10x slower.
 
     .venv/bin/python benchmarks/recommend_unseen.py [--rounds 5] [--programs DIR] [--heads DIR]
+    .venv/bin/python benchmarks/recommend_unseen.py --rescore benchmarks/results/recommend_unseen.json \
+        --out benchmarks/results/recommend_unseen_rescored.json [--heads DIR]
 
-Writes benchmarks/results/recommend_unseen.json and .png.
+Writes benchmarks/results/recommend_unseen.json and .png. `--rescore FILE` measures nothing: it asks the predictor
+(a refitted one, say) for its answers again and scores them against the brute-force times FILE recorded, which
+is only valid on the host and programs FILE was measured on (both are recorded; the script checks them).
 """
 
 from __future__ import annotations
@@ -51,6 +55,48 @@ def env_of(params: dict) -> dict:
     return env
 
 
+def score(entry: dict, med: np.ndarray, labels: list[str], picks: dict[str, int]) -> dict:
+    """Add each pick's share of the oracle and speedup over the default (index 0) to a program's entry."""
+    best = int(np.argmin(med))
+    for name, i in {**picks, "oracle": best}.items():
+        entry[f"share_{name}"] = float(med[best] / med[i]) if np.isfinite(med[i]) else 0.0
+        entry[f"speedup_{name}"] = float(med[0] / med[i]) if np.isfinite(med[i]) else 0.0
+    entry["oracle"] = labels[best]
+    return entry
+
+
+def summarise(programs: list[dict]) -> dict:
+    """Geometric means and counts over the programs, per method."""
+    return {name: {"share_of_oracle": geomean([p[f"share_{name}"] for p in programs]),
+                   "speedup_over_default": geomean([p[f"speedup_{name}"] for p in programs]),
+                   "within_0.9_of_oracle": sum(p[f"share_{name}"] >= 0.9 for p in programs),
+                   "slowdowns": sum(p[f"speedup_{name}"] < 0.95 for p in programs)}
+            for name in ("default", "best_fixed", "recommended", "oracle")}
+
+
+def rescore(path: Path, folder: Path, heads: str | None, predictor, labels: list[str]) -> tuple[list[dict], dict]:
+    """The predictor's answers now, scored against the times a measured run of this script recorded in `path`."""
+    from mirtune.host import cpu_model
+
+    old = json.loads(path.read_text())
+    here = {"cpu_model": cpu_model(), "logical_cores": os.cpu_count() or 1}
+    if old.get("host") != here:
+        raise SystemExit(f"--rescore: {path} was measured on {old.get('host')}, this host is {here}")
+    if old["configurations"] != labels:
+        raise SystemExit(f"--rescore: {path} measured other configurations than the predictor's")
+    fixed = labels.index(predictor.trained_on["best_fixed"])
+    programs = []
+    for prev in old["programs"]:
+        src = folder / f"{prev['name']}.c"
+        rec = recommend(src, "openmp", heads=heads)
+        med = np.array([np.inf if prev["times_s"][lab] is None else prev["times_s"][lab] for lab in labels])
+        entry = {k: prev[k] for k in ("name", "args", "tunable_loops", "times_s", "wrong_or_failed")}
+        entry.update(recommended=rec.label, predicted_speedup=rec.predicted_speedup, best_fixed=labels[fixed])
+        programs.append(score(entry, med, labels, {"default": 0, "best_fixed": fixed,
+                                                   "recommended": labels.index(rec.label)}))
+    return programs, {"rescored_from": str(path), "measured": old["date"], "rounds": old["rounds"]}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--programs", default=str(ROOT / "benchmarks" / "programs" / "openmp_unseen"))
@@ -58,6 +104,8 @@ def main() -> int:
     ap.add_argument("--heads", default=None, help="predictor folder (default: the shipped one)")
     ap.add_argument("--only", nargs="*", default=None, help="program names to run (default: all)")
     ap.add_argument("--out", default=str(RESULTS / "recommend_unseen.json"))
+    ap.add_argument("--rescore", default=None, metavar="FILE",
+                    help="measure nothing: score the predictor's answers against FILE's brute-force times")
     args = ap.parse_args()
     folder = Path(args.programs)
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -74,6 +122,10 @@ def main() -> int:
     rng = random.Random(0)
     programs = []
     t_start = time.time()
+    extra: dict = {"rounds": args.rounds}
+    if args.rescore:
+        programs, extra = rescore(Path(args.rescore), folder, args.heads, predictor, labels)
+        manifest = []
     for prog in manifest:
         src = folder / prog["source"]
         rec = recommend(src, "openmp", heads=args.heads)
@@ -111,24 +163,16 @@ def main() -> int:
             "name": prog["name"], "args": prog["args"], "tunable_loops": rewritten.tunable,
             "times_s": {labels[i]: (round(float(m), 5) if np.isfinite(m) else None) for i, m in enumerate(med)},
             "wrong_or_failed": [labels[i] for i in sorted(wrong)],
-            "oracle": labels[best], "recommended": rec.label, "predicted_speedup": rec.predicted_speedup,
-            "best_fixed": labels[fixed],
+            "recommended": rec.label, "predicted_speedup": rec.predicted_speedup, "best_fixed": labels[fixed],
         }
-        for name, i in (("default", 0), ("best_fixed", fixed), ("recommended", chosen), ("oracle", best)):
-            entry[f"share_{name}"] = float(med[best] / med[i]) if np.isfinite(med[i]) else 0.0
-            entry[f"speedup_{name}"] = float(med[0] / med[i]) if np.isfinite(med[i]) else 0.0
-        programs.append(entry)
+        programs.append(score(entry, med, labels, {"default": 0, "best_fixed": fixed, "recommended": chosen}))
         print(f"{prog['name']}: default {med[0]:.3f}s, oracle {labels[best]} {med[best]:.3f}s, recommended "
               f"{rec.label} {med[chosen]:.3f}s (share {entry['share_recommended']:.3f}), best fixed "
               f"{entry['share_best_fixed']:.3f}", file=sys.stderr)
-    summary = {name: {"share_of_oracle": geomean([p[f"share_{name}"] for p in programs]),
-                      "speedup_over_default": geomean([p[f"speedup_{name}"] for p in programs]),
-                      "within_0.9_of_oracle": sum(p[f"share_{name}"] >= 0.9 for p in programs),
-                      "slowdowns": sum(p[f"speedup_{name}"] < 0.95 for p in programs)}
-               for name in ("default", "best_fixed", "recommended", "oracle")}
+    summary = summarise(programs)
     from mirtune.host import cpu_model
 
-    result = {"programs": programs, "summary": summary, "rounds": args.rounds, "configurations": labels,
+    result = {"programs": programs, "summary": summary, **extra, "configurations": labels,
               "host": {"cpu_model": cpu_model(), "logical_cores": cores}, "predictor": predictor.head_config,
               "predictor_trained_on": {k: predictor.trained_on.get(k) for k in ("groups", "applications", "date")},
               "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "wall_s": round(time.time() - t_start, 1),
@@ -136,7 +180,8 @@ def main() -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"\n{len(programs)} unseen programs, {args.rounds} interleaved rounds, medians:")
+    print(f"\n{len(programs)} unseen programs, {result['rounds']} interleaved rounds, medians"
+          + (f" (measured {result['measured']}, rescored)" if args.rescore else "") + ":")
     print(f"{'':14s} share of oracle  speedup vs default  >=0.9 oracle  slowdowns")
     for name, s in summary.items():
         print(f"{name:14s} {s['share_of_oracle']:.3f}            {s['speedup_over_default']:.3f}x"
