@@ -74,11 +74,16 @@ def summarise(programs: list[dict]) -> dict:
             for name in ("default", "best_fixed", "recommended", "oracle")}
 
 
-def rescore(path: Path, folder: Path, heads: str | None, predictor, labels: list[str]) -> tuple[list[dict], dict]:
-    """The predictor's answers now, scored against the times a measured run of this script recorded in `path`."""
+def rescore(path: Path, folder: Path, sources: dict[str, str], heads: str | None, predictor,
+            labels: list[str]) -> tuple[list[dict], dict]:
+    """The predictor's answers now, scored against the times a measured run of this script recorded in `path`;
+    `sources`: program name -> source file in `folder` (the manifest's)."""
     from mirtune.host import cpu_model
 
-    old = json.loads(path.read_text())
+    try:
+        old = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"--rescore: cannot read {path}: {exc}") from None
     here = {"cpu_model": cpu_model(), "logical_cores": os.cpu_count() or 1}
     if old.get("host") != here:
         raise SystemExit(f"--rescore: {path} was measured on {old.get('host')}, this host is {here}")
@@ -86,8 +91,8 @@ def rescore(path: Path, folder: Path, heads: str | None, predictor, labels: list
         raise SystemExit(f"--rescore: {path} measured other configurations than the predictor's")
     fixed = labels.index(predictor.trained_on["best_fixed"])
     programs = []
-    for prev in old["programs"]:
-        src = folder / f"{prev['name']}.c"
+    for prev in (p for p in old["programs"] if p["name"] in sources):
+        src = folder / sources[prev["name"]]
         rec = recommend(src, "openmp", heads=heads)
         med = np.array([np.inf if prev["times_s"][lab] is None else prev["times_s"][lab] for lab in labels])
         entry = {k: prev[k] for k in ("name", "args", "tunable_loops", "times_s", "wrong_or_failed")}
@@ -95,6 +100,57 @@ def rescore(path: Path, folder: Path, heads: str | None, predictor, labels: list
         programs.append(score(entry, med, labels, {"default": 0, "best_fixed": fixed,
                                                    "recommended": labels.index(rec.label)}))
     return programs, {"rescored_from": str(path), "measured": old["date"], "rounds": old["rounds"]}
+
+
+def measure(manifest: list[dict], folder: Path, heads: str | None, space: list[dict], labels: list[str],
+            fixed: int, rounds: int) -> list[dict]:
+    """Every configuration of every program run in `rounds` interleaved rounds (a fresh random order each round,
+    stdout checked against the default's), beside the predictor's answer; one scored entry per program."""
+    rng = random.Random(0)
+    programs = []
+    for prog in manifest:
+        src = folder / prog["source"]
+        rec = recommend(src, "openmp", heads=heads)
+        chosen = labels.index(rec.label)
+        rewritten = make_schedule_runtime(src.read_text())
+        spec = BuildSpec(name=prog["name"], source=rewritten.source, openmp=True, opt=2,
+                         include_dirs=(str(folder),))
+        built = build(spec)
+        if built.status != "ok":
+            print(f"{prog['name']}: build failed: {built.reason}", file=sys.stderr)
+            continue
+        inputs = set(prog.get("inputs", []))
+        argv = [str((folder / a).resolve()) if a in inputs else str(a) for a in prog["args"]]
+        limits = RunLimits(timeout_s=120)
+        times: list[list[float]] = [[] for _ in space]
+        wrong: set[int] = set()
+        warm = run_once([built.exe, *argv], env_of(space[0]), limits)  # warm the page cache and the binary
+        if warm.exit_code != 0:
+            print(f"{prog['name']}: the default configuration fails (exit {warm.exit_code}); skipped", file=sys.stderr)
+            continue
+        reference = warm.stdout
+        for r in range(rounds):
+            order = list(range(len(space)))
+            rng.shuffle(order)
+            for i in order:
+                run = run_once([built.exe, *argv], env_of(space[i]), limits)
+                if run.exit_code != 0 or run.timed_out or run.stdout != reference:
+                    wrong.add(i)
+                times[i].append(run.seconds)
+            print(f"{prog['name']}: round {r + 1}/{rounds} done", file=sys.stderr)
+        med = np.array([statistics.median(t) if i not in wrong else np.inf for i, t in enumerate(times)])
+        best = int(np.argmin(med))
+        entry = {
+            "name": prog["name"], "args": prog["args"], "tunable_loops": rewritten.tunable,
+            "times_s": {labels[i]: (round(float(m), 5) if np.isfinite(m) else None) for i, m in enumerate(med)},
+            "wrong_or_failed": [labels[i] for i in sorted(wrong)],
+            "recommended": rec.label, "predicted_speedup": rec.predicted_speedup, "best_fixed": labels[fixed],
+        }
+        programs.append(score(entry, med, labels, {"default": 0, "best_fixed": fixed, "recommended": chosen}))
+        print(f"{prog['name']}: default {med[0]:.3f}s, oracle {labels[best]} {med[best]:.3f}s, recommended "
+              f"{rec.label} {med[chosen]:.3f}s (share {entry['share_recommended']:.3f}), best fixed "
+              f"{entry['share_best_fixed']:.3f}", file=sys.stderr)
+    return programs
 
 
 def main() -> int:
@@ -119,56 +175,13 @@ def main() -> int:
     space = [openmp.parameters(c, trained_cores, cores) for c in predictor.configs]
     labels = list(predictor.labels)
     fixed = labels.index(predictor.trained_on["best_fixed"])
-    rng = random.Random(0)
-    programs = []
     t_start = time.time()
-    extra: dict = {"rounds": args.rounds}
     if args.rescore:
-        programs, extra = rescore(Path(args.rescore), folder, args.heads, predictor, labels)
-        manifest = []
-    for prog in manifest:
-        src = folder / prog["source"]
-        rec = recommend(src, "openmp", heads=args.heads)
-        chosen = labels.index(rec.label)
-        rewritten = make_schedule_runtime(src.read_text())
-        spec = BuildSpec(name=prog["name"], source=rewritten.source, openmp=True, opt=2,
-                         include_dirs=(str(folder),))
-        built = build(spec)
-        if built.status != "ok":
-            print(f"{prog['name']}: build failed: {built.reason}", file=sys.stderr)
-            continue
-        inputs = set(prog.get("inputs", []))
-        argv = [str((folder / a).resolve()) if a in inputs else str(a) for a in prog["args"]]
-        limits = RunLimits(timeout_s=120)
-        times: list[list[float]] = [[] for _ in space]
-        reference = None
-        wrong: set[int] = set()
-        warm = run_once([built.exe, *argv], env_of(space[0]), limits)  # warm the page cache and the binary
-        if warm.exit_code != 0:
-            print(f"{prog['name']}: the default configuration fails (exit {warm.exit_code}); skipped", file=sys.stderr)
-            continue
-        reference = warm.stdout
-        for r in range(args.rounds):
-            order = list(range(len(space)))
-            rng.shuffle(order)
-            for i in order:
-                run = run_once([built.exe, *argv], env_of(space[i]), limits)
-                if run.exit_code != 0 or run.timed_out or run.stdout != reference:
-                    wrong.add(i)
-                times[i].append(run.seconds)
-            print(f"{prog['name']}: round {r + 1}/{args.rounds} done", file=sys.stderr)
-        med = np.array([statistics.median(t) if i not in wrong else np.inf for i, t in enumerate(times)])
-        best = int(np.argmin(med))
-        entry = {
-            "name": prog["name"], "args": prog["args"], "tunable_loops": rewritten.tunable,
-            "times_s": {labels[i]: (round(float(m), 5) if np.isfinite(m) else None) for i, m in enumerate(med)},
-            "wrong_or_failed": [labels[i] for i in sorted(wrong)],
-            "recommended": rec.label, "predicted_speedup": rec.predicted_speedup, "best_fixed": labels[fixed],
-        }
-        programs.append(score(entry, med, labels, {"default": 0, "best_fixed": fixed, "recommended": chosen}))
-        print(f"{prog['name']}: default {med[0]:.3f}s, oracle {labels[best]} {med[best]:.3f}s, recommended "
-              f"{rec.label} {med[chosen]:.3f}s (share {entry['share_recommended']:.3f}), best fixed "
-              f"{entry['share_best_fixed']:.3f}", file=sys.stderr)
+        sources = {m["name"]: m["source"] for m in manifest}
+        programs, extra = rescore(Path(args.rescore), folder, sources, args.heads, predictor, labels)
+    else:
+        programs = measure(manifest, folder, args.heads, space, labels, fixed, args.rounds)
+        extra = {"rounds": args.rounds}
     summary = summarise(programs)
     from mirtune.host import cpu_model
 

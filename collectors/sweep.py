@@ -587,6 +587,20 @@ def _run_builds(plan: SweepPlan, keys: list[str], cache_dir: str | None) -> dict
     return out
 
 
+def default_references(existing: Any, points: Sequence[Point]) -> dict[str, tuple[str, str | None]]:
+    """Group -> (status, checksum) of its default configuration, for the groups of `points` whose default is among
+    the rows already written (`read_rows`): the reference the group's other configurations are checked against."""
+    references: dict[str, tuple[str, str | None]] = {}
+    if not len(existing):
+        return references
+    by_id = {p.point_id: p for p in points}
+    for rec in existing[existing["is_default"]].itertuples():
+        p = by_id.get(rec.point_id)
+        if p is not None:
+            references[p.group] = (rec.status, rec.checksum if isinstance(rec.checksum, str) else None)
+    return references
+
+
 def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, warmup: int = 1,
               limits: RunLimits = RunLimits(), rtol: float = 1e-9, address: str | None = None,
               cache_dir: str | os.PathLike | None = None, max_points: int | None = None,
@@ -617,13 +631,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
     with _DirLock(out), _signals_interrupt():
         existing = read_rows(out)
         done_ids = set(existing["point_id"]) if len(existing) else set()
-        references: dict[str, tuple[str, str | None]] = {}  # group -> (status, checksum) of its default
-        by_id = {p.point_id: p for p in plan.points}
-        if len(existing):
-            for rec in existing[existing["is_default"]].itertuples():
-                p = by_id.get(rec.point_id)
-                if p is not None:
-                    references[p.group] = (rec.status, rec.checksum if isinstance(rec.checksum, str) else None)
+        references = default_references(existing, plan.points)
         todo = [p for p in plan.points if p.point_id not in done_ids]
         summary.already_done = len(plan.points) - len(todo)
         if max_points is not None:

@@ -30,7 +30,7 @@ from collectors.host import host_info  # noqa: E402
 from collectors.runner import RunLimits, failed  # noqa: E402
 from collectors.space import parse_space  # noqa: E402
 from collectors.sweep import (PartWriter, Point, _row, _spec_to_json, build_item, compact,  # noqa: E402
-                              read_rows, schema_for, timed_point)
+                              default_references, read_rows, schema_for, timed_point)
 from mirtune.errors import MirtuneError  # noqa: E402
 
 
@@ -79,9 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(kernels)} kernels, {len(plan.points)} points, {len(todo)} to measure", flush=True)
 
     keys = sorted({p.build_key for p in todo})
+    spec_json = {k: _spec_to_json(plan.builds[k].spec) for k in keys}
     with ThreadPoolExecutor(max_workers=8) as pool:
-        built = list(pool.map(lambda k: build_item({"spec_json": _spec_to_json(plan.builds[k].spec),
-                                                    "cache_dir": ""}), keys))
+        built = list(pool.map(lambda k: build_item({"spec_json": spec_json[k], "cache_dir": ""}), keys))
     builds = {b["key"]: b for b in built}
     bad = [b for b in built if b["status"] != "ok"]
     print(f"built {len(built) - len(bad)} of {len(built)} in {time.monotonic() - t0:.1f} s", flush=True)
@@ -92,12 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = {"repeats": args.repeats, "warmup": args.warmup, "limits": limits, "rtol": 0.0, "cache_dir": None,
                 "power_kind": None, "rapl_root": None, "report": plan.report, "num_gpus": plan.num_gpus,
                 "inputs": None, "columns": {k: job.columns for k, job in plan.builds.items()}}
-    references = {}
-    if len(existing):
-        by_id = {p.point_id: p for p in plan.points}
-        for rec in existing[existing["is_default"]].itertuples():
-            if rec.point_id in by_id:
-                references[by_id[rec.point_id].group] = rec.checksum if rec.status == "ok" else None
+    references = default_references(existing, plan.points)
     sizes = list(dict.fromkeys([int(s) for s in args.sizes_order.split(",")] + list(MATRICES)))
     writer = PartWriter(out, schema_for(plan.columns), flush_every=100_000, flush_seconds=args.flush_seconds)
     status: Counter[str] = Counter()
@@ -110,16 +105,16 @@ def main(argv: list[str] | None = None) -> int:
             tg = time.monotonic()
             for p in group:
                 b = builds[p.build_key]
-                spec_json = _spec_to_json(plan.builds[p.build_key].spec)
+                ref_status, ref_sum = references.get(p.group, ("ok", None))
                 if p.is_default:
-                    row = timed_point(p, spec_json, b, None, settings)
-                    references[p.group] = row.get("checksum") if row["status"] == "ok" else None
-                elif references.get(p.group) is None:
-                    row = _row(p, failed("unsupported", "no reference checksum: the default configuration did "
-                                         "not run correctly"), b, settings["columns"][p.build_key], settings,
+                    row = timed_point(p, spec_json[p.build_key], b, None, settings)
+                    references[p.group] = (row["status"], row.get("checksum"))
+                elif ref_status != "ok" or ref_sum is None:
+                    row = _row(p, failed("unsupported", "no reference checksum: the default configuration ended "
+                                         f"as {ref_status}"), b, settings["columns"][p.build_key], settings,
                                host.row(), None)
                 else:
-                    row = timed_point(p, spec_json, b, references[p.group], settings)
+                    row = timed_point(p, spec_json[p.build_key], b, ref_sum, settings)
                 writer.add(row)
                 status[row["status"]] += 1
             writer.maybe_flush()

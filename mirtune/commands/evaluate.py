@@ -49,10 +49,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="tuning only: the predictor's configurations measured before Optuna takes over (default 3)")
     p.add_argument("--data", nargs="+", default=None, metavar="DIR",
                    help="openmp/vectorize/cuda_blocks: collector output folders (default: the datasets the shipped "
-                        "predictor was fitted on: datasets/openmp + datasets/openmp-gen; datasets/vectorize-epyc; "
+                        "predictor was fitted on: datasets/openmp-epyc + datasets/openmp-gen; datasets/vectorize-epyc; "
                         "datasets/lscat-h100)")
     p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
-                   help="openmp/vectorize: folders holding the measured sources when the recorded paths are gone")
+                   help="openmp/vectorize/cuda_blocks: folders holding the measured sources when the recorded paths "
+                        "are gone")
     p.add_argument("--data-dir", default=None, metavar="DIR",
                    help="folder holding devmap/ and thread-coarsening/ (default: $MIRTUNE_DATA, ../shared/data)")
     p.add_argument("--embedding", default=None, metavar="NAME",
@@ -353,7 +354,8 @@ def int_list(flag: str, text: str | None, minimum: int, example: str) -> list[in
 
 
 def run_measured(args: argparse.Namespace) -> int:
-    """`mirtune evaluate openmp|vectorize|cuda_blocks`: leave-one-application-out on the collected data, with baselines."""
+    """`mirtune evaluate openmp|vectorize|cuda_blocks`: leave-one-application-out on the collected data, with
+    baselines."""
     from mirtune.predict import measured_eval
     from mirtune.predict.select import GAIN_HEADS
     from mirtune.progress import note, progress
