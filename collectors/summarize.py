@@ -57,6 +57,13 @@ def _window(df: Any, since: str | None, until: str | None) -> Any:
     return df[keep]
 
 
+def _spread(cv: Any) -> dict[str, Any]:
+    """Median, p10, p90 and the shares above 5% and 10% of a series of coefficients of variation."""
+    return {"median": float(cv.median()), "p10": float(cv.quantile(0.1)), "p90": float(cv.quantile(0.9)),
+            "share_above_5pct": float((cv > 0.05).mean()), "share_above_10pct": float((cv > 0.10).mean()),
+            "points": int(len(cv))}
+
+
 def summary_dict(out_dir: str | Path, since: str | None = None, until: str | None = None) -> dict[str, Any]:
     """The figures of one dataset folder as a dict, optionally of the points measured in [since, until)."""
     from collectors.sweep import read_rows
@@ -73,9 +80,7 @@ def summary_dict(out_dir: str | Path, since: str | None = None, until: str | Non
     ok = df[df["status"] == "ok"]
     cv = ok["cv"].dropna()
     if len(cv):
-        res["cv"] = {"median": float(cv.median()), "p10": float(cv.quantile(0.1)), "p90": float(cv.quantile(0.9)),
-                     "share_above_5pct": float((cv > 0.05).mean()), "share_above_10pct": float((cv > 0.10).mean()),
-                     "points": int(len(cv))}
+        res["cv"] = _spread(cv)
     if "timestamp" in df:
         ts = df["timestamp"].dropna().sort_values()
         if len(ts):
@@ -106,6 +111,13 @@ def summary_dict(out_dir: str | Path, since: str | None = None, until: str | Non
     elif sweep == "lscat":
         sp = _speedups(df, ["program", "input_size"], "reported_median")
         res["lscat"] = {"groups": len(sp), "best_over_16x16_geomean": _geomean([s["speedup"] for s in sp])}
+        # the label's own noise: the kernel times the program reported, over the points timed more than once
+        import numpy as np
+        import pandas as pd
+
+        runs = [np.asarray(v, dtype=float) for v in ok["reported"] if v is not None and len(v) > 1]
+        if runs:
+            res["reported_cv"] = _spread(pd.Series([r.std() / r.mean() for r in runs]))
     return res
 
 
@@ -127,11 +139,12 @@ def summarize(out_dir: str | Path, as_json: bool = False, since: str | None = No
         return lines
     lines.append(f"  sweep: {', '.join(d['sweeps'])}; programs: {d['programs']}")
     lines.append("  by status: " + ", ".join(f"{k} {v}" for k, v in d["by_status"].items()))
-    if "cv" in d:
-        c = d["cv"]
-        lines.append(f"  noise (CV of the timed runs of {c['points']} ok points): median {c['median']:.2%}, "
-                     f"p10 {c['p10']:.2%}, p90 {c['p90']:.2%}; above 5%: {c['share_above_5pct']:.0%}, "
-                     f"above 10%: {c['share_above_10pct']:.0%}")
+    for key, what in (("cv", "the timed runs"), ("reported_cv", "the times the programs reported")):
+        if key in d:
+            c = d[key]
+            lines.append(f"  noise (CV of {what} of {c['points']} ok points): median {c['median']:.2%}, "
+                         f"p10 {c['p10']:.2%}, p90 {c['p90']:.2%}; above 5%: {c['share_above_5pct']:.0%}, "
+                         f"above 10%: {c['share_above_10pct']:.0%}")
     if "loadavg_1m_median" in d:
         lines.append(f"  machine load (1-min load average at the start of a point), median: "
                      f"{d['loadavg_1m_median']:.1f}")

@@ -126,3 +126,15 @@ def test_job_rejects_bad_input_in_one_line(tmp_path):
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "no CUDA kernel directory" in lines[0]
+
+
+def test_summary_reports_the_noise_of_the_kernel_times_themselves():
+    """datasets/lscat-h100: the label is the kernel time each run reports; its spread is summarised beside the
+    process times', over the points run more than once (the first 23 groups, 3 runs each)."""
+    from collectors.summarize import summarize, summary_dict
+
+    d = summary_dict(REPO / "datasets" / "lscat-h100")
+    assert d["lscat"]["groups"] == 172 and d["reported_cv"]["points"] == 460 == d["cv"]["points"]
+    assert 0 < d["reported_cv"]["p10"] < d["reported_cv"]["median"] < d["reported_cv"]["p90"] < 1
+    lines = summarize(REPO / "datasets" / "lscat-h100")
+    assert sum("CV of the times the programs reported" in line for line in lines) == 1
