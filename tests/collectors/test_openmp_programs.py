@@ -1,4 +1,5 @@
-"""The OpenMP benchmark programs build, run, print one checksum line, and agree across thread counts."""
+"""The OpenMP benchmark programs (the PolyBench-like set and the application set) build, run, print one checksum
+line, and agree across thread counts."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-PROGRAM_DIR = Path(__file__).resolve().parents[2] / "collectors" / "programs" / "openmp"
-PROGRAMS = sorted(PROGRAM_DIR.glob("*.c"))
+PROGRAMS_ROOT = Path(__file__).resolve().parents[2] / "collectors" / "programs"
+MIN_PROGRAMS = {"openmp": 24, "openmp_apps": 16}  # folder -> how many programs it must hold
+PROGRAMS = sorted(p for folder in MIN_PROGRAMS for p in (PROGRAMS_ROOT / folder).glob("*.c"))
 CHECKSUM_RE = re.compile(r"^checksum: (-?\d+(\.\d+)?([eE][-+]?\d+)?|[-+]?(nan|inf))$")
 RUN_TIMEOUT_S = 60
 COMPILE_TIMEOUT_S = 120
@@ -47,19 +49,19 @@ def _pragmas(text: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> dict[str, tuple[Path | None, str]]:
-    """Compile every program once (size 1); app name -> (executable or None, compiler output)."""
+    """Compile every program once (size 1); source path -> (executable or None, compiler output)."""
     clang = _clang()
     outdir = tmp_path_factory.mktemp("openmp_programs")
 
     def build(src: Path) -> tuple[str, tuple[Path | None, str]]:
-        exe = outdir / src.stem
+        exe = outdir / f"{src.parent.name}-{src.stem}"
         cmd = [clang, "-O2", "-fopenmp", "-DMIRTUNE_SIZE=1", str(src), "-o", str(exe), "-lm"]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return src.stem, (None, f"{cmd}: {exc}")
         ok = proc.returncode == 0 and exe.exists()
-        return src.stem, (exe if ok else None, proc.stdout + proc.stderr)
+        return str(src), (exe if ok else None, proc.stdout + proc.stderr)
 
     with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
         return dict(pool.map(build, PROGRAMS))
@@ -76,20 +78,22 @@ def _run(exe: Path, threads: int) -> str:
     return lines[0]
 
 
-def test_program_set():
-    assert len(PROGRAMS) >= 24, f"only {len(PROGRAMS)} programs in {PROGRAM_DIR}"
-    fixed = [p.name for p in PROGRAMS if any("schedule(" in d for d in _pragmas(p.read_text()))]
+@pytest.mark.parametrize("folder", sorted(MIN_PROGRAMS))
+def test_program_set(folder: str):
+    programs = [p for p in PROGRAMS if p.parent.name == folder]
+    assert len(programs) >= MIN_PROGRAMS[folder], f"only {len(programs)} programs in {PROGRAMS_ROOT / folder}"
+    fixed = [p.name for p in programs if any("schedule(" in d for d in _pragmas(p.read_text()))]
     assert len(fixed) <= 3, f"too many programs with an explicit schedule clause: {fixed}"
-    for p in PROGRAMS:
+    for p in programs:
         text = p.read_text()
         assert text.startswith("/*"), f"{p.name} lacks its header comment"
         assert "MIRTUNE_SIZE" in text, f"{p.name} ignores MIRTUNE_SIZE"
         assert _pragmas(text), f"{p.name} has no OpenMP directive"
 
 
-@pytest.mark.parametrize("src", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+@pytest.mark.parametrize("src", PROGRAMS, ids=[f"{p.parent.name}/{p.stem}" for p in PROGRAMS])
 def test_program_checksum_independent_of_threads(src: Path, built):
-    exe, log = built[src.stem]
+    exe, log = built[str(src)]
     assert exe is not None, f"{src.name} failed to compile:\n{log}"
     one = _run(exe, 1)
     two = _run(exe, 2)
