@@ -1,12 +1,13 @@
 """The OpenMP task: threads, schedule and chunk (and a power limit where one was swept) of a program's loops.
 
-Data: the `openmp` collector's rows (datasets/openmp, datasets/openmp-gen), one group per (program, input size),
-the default configuration (all cores, the runtime's static schedule, full power) as the reference. Protocol:
-leave-one-application-out (both input sizes of an application are held out together; the generated programs of
-one template form one application). Context features besides
-the embedding: how many worksharing loops the IR holds, how many of them a runtime schedule (OMP_SCHEDULE)
-reaches, and how many parallel regions the program forks (`context_features`). The input sizes the collector
-used (1, 2) are scales of each program, not quantities a user's program has, so they are not a feature.
+Data: the `openmp` collector's rows (by default datasets/openmp-epyc, openmp-gen and openmp-apps-epyc: the 32
+PolyBench-like programs, 40 generated ones and 20 application-style ones, all measured on one host), one group per
+(program, input size), the default configuration (all cores, the runtime's static schedule, full power) as the
+reference. Protocol: leave-one-application-out (both input sizes of an application are held out together; the
+generated programs of one template form one application). Context features besides the embedding: how many
+worksharing loops the IR holds, how many of them a runtime schedule (OMP_SCHEDULE) reaches, and how many parallel
+regions the program forks (`context_features`). The input sizes the collector used (1, 2) are scales of each
+program, not quantities a user's program has, so they are not a feature.
 """
 
 from __future__ import annotations
