@@ -21,7 +21,8 @@ import numpy as np
 from mirtune.tasks.measured import TaskSpec
 
 NAME = "openmp"
-DATASETS = ("openmp-epyc", "openmp-gen", "openmp-apps-epyc")  # the default data: one host's, the AMD EPYC VM (datasets/README.md)
+# the default data: one host's, the AMD EPYC VM (datasets/README.md)
+DATASETS = ("openmp-epyc", "openmp-gen", "openmp-apps-epyc")
 PARAMETERS = ("threads", "schedule", "chunk", "power_limit_w")  # names in recommendations and --json
 CONTEXT = ("log1p_worksharing_loops", "runtime_reachable_share", "log1p_parallel_regions",
            "log1p_parallel_regions_in_loops", "log1p_worksharing_loops_in_loops", "log1p_barriers_in_loops")

@@ -59,7 +59,7 @@ def built(tmp_path_factory) -> dict[str, tuple[Path | None, str]]:
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired) as exc:
-            return src.stem, (None, f"{cmd}: {exc}")
+            return str(src), (None, f"{cmd}: {exc}")
         ok = proc.returncode == 0 and exe.exists()
         return str(src), (exe if ok else None, proc.stdout + proc.stderr)
 
