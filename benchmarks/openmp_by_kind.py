@@ -1,0 +1,56 @@
+"""Split `mirtune evaluate openmp`'s per-group shares of the oracle by kind of program (the folder under
+collectors/programs that holds it: PolyBench-like, generated, application-style), as geometric means.
+
+    .venv/bin/python benchmarks/openmp_by_kind.py [--json benchmarks/results/evaluate_openmp.json] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from mirtune.tasks.measured import geomean
+
+REPO = Path(__file__).resolve().parents[1]
+KINDS = {"openmp": "PolyBench-like", "openmp_gen": "generated", "openmp_apps": "application-style"}
+
+
+def kind_of(program: str) -> str:
+    """The kind of a program named in the evaluation: the folder of collectors/programs holding its source."""
+    for folder, kind in KINDS.items():
+        if (REPO / "collectors" / "programs" / folder / f"{program}.c").is_file():
+            return kind
+    return "other"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", default=str(REPO / "benchmarks" / "results" / "evaluate_openmp.json"))
+    ap.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "evaluate_openmp_by_kind.json"))
+    args = ap.parse_args(argv)
+    try:
+        result = json.loads(Path(args.json).read_text())
+        kinds = [kind_of(p) for p in result["group_programs"]]
+        methods = result["methods"]
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"openmp_by_kind: cannot read an openmp evaluation from {args.json}: {exc}", file=sys.stderr)
+        return 2
+    table: dict[str, dict[str, float]] = {}
+    for name, m in methods.items():
+        table[name] = {k: geomean([s for s, g in zip(m["per_group_share"], kinds) if g == k])
+                       for k in dict.fromkeys(kinds)}
+    counts = {k: kinds.count(k) for k in dict.fromkeys(kinds)}
+    print("share of the oracle by kind of program (geometric mean; groups): "
+          + ", ".join(f"{k} {n}" for k, n in counts.items()))
+    for name, row in table.items():
+        print(f"  {name:12s} " + "  ".join(f"{k} {v:.3f}" for k, v in row.items()))
+    Path(args.out).write_text(json.dumps({"source": args.json, "groups": counts, "share_of_oracle": table},
+                                         indent=1) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
