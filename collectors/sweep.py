@@ -13,7 +13,10 @@ and configuration, with a stable id hashing all three). `run_sweep(plan, out_dir
 3. Timed stage, Ray tasks + `ray.wait`: each point is one task asking for `{TIMED_RUN_RESOURCE: 1}` (one unit
    per node: one timed run per node at a time) and `max_retries`, so a task whose worker dies is rerun by
    Ray. A group's default configuration runs first; its checksum is the reference the group's other points
-   are checked against (read back from the output on a rerun). Builds and timed runs do not overlap: all
+   are checked against (read back from the output on a rerun). A default starts only when no released point
+   is waiting, so each group's points follow their own default within a group or so: a disturbance (another
+   job, a slow minute) then spoils a reference together with the points timed against it, never every
+   group's reference at once, as it did when all the defaults ran first. Builds and timed runs do not overlap: all
    builds finish before the first timed run, so compiles never disturb a measurement on the same node.
 4. Rows are buffered in the driver and written as a new Parquet part file (atomically: a hidden temporary
    name, then rename) every `flush_every` rows or `flush_seconds` seconds and at the end, also on
@@ -706,10 +709,13 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
             summary.by_status[row["status"]] += 1
             bar.update(row["status"])
 
-        ready: deque[Point] = deque()
+        ready: deque[Point] = deque()     # points whose reference is known: these go first
+        defaults: deque[Point] = deque()  # a default starts a group; it waits until the released points ran
         waiting: dict[str, list[Point]] = defaultdict(list)
         for p in todo:
-            if p.is_default or p.group in references:
+            if p.is_default:
+                defaults.append(p)
+            elif p.group in references:
                 ready.append(p)
             else:
                 waiting[p.group].append(p)
@@ -729,9 +735,9 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
         inflight: dict[Any, Point] = {}
         tr = time.monotonic()
         try:
-            while ready or inflight:
-                while ready and len(inflight) < max(2, 2 * capacity):
-                    p = ready.popleft()
+            while ready or defaults or inflight:
+                while (ready or defaults) and len(inflight) < max(2, 2 * capacity):
+                    p = ready.popleft() if ready else defaults.popleft()
                     b = builds.get(p.build_key)
                     if b is not None and b.get("transient"):  # not the program's fault: a rerun retries it
                         summary.errors.append((p.point_id, f"{p.program}: not built: {b.get('reason')}"))

@@ -120,6 +120,26 @@ def test_a_partial_sweep_is_completed_by_the_next_run(ray_cluster, tmp_path, cac
     assert len(ids) == 18 and set(ids.values()) == {1}
 
 
+def test_each_group_is_timed_right_after_its_own_default(ray_cluster, tmp_path, cache):
+    """Defaults do not all run first (one slow minute at the start would spoil every group's reference): a
+    default starts only when no released point is waiting, so at most one other group's default falls between
+    a group's default and its last point."""
+    progs = tmp_path / "progs"
+    _program(progs)
+    out = tmp_path / "out"
+    s = collect_openmp([progs], out, space=SPACE, sizes="1,2,3", repeats=1, warmup=0, cache_dir=cache,
+                       rapl_root=NO_RAPL, flush_every=1000, progress=False)
+    assert s.measured == 27 and len(s.files) == 1  # one part file, rows in the order they completed
+    rows = read_parts(out)[0].to_pandas()
+    defaults = rows.index[rows["is_default"]].tolist()
+    assert len(defaults) == 3
+    for size, group in rows.groupby("input_size"):
+        start = group.index[group["is_default"]][0]
+        end = group.index.max()
+        between = [i for i in defaults if start < i < end]
+        assert len(between) <= 1, (size, rows[["input_size", "is_default"]].to_string())
+
+
 def test_a_sweep_killed_half_way_and_rerun_holds_every_point_once(ray_cluster, tmp_path, cache):
     import ray
 
