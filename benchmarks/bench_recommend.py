@@ -8,7 +8,11 @@ that has answered before), on the OpenMP applications' IR.
 - cold, program seen before: the same command again (its embedding comes from the on-disk cache; no torch);
 - warm: `mirtune.recommend(path)` in one process, each file new to it (empty cache), after a first call; first
   in a process without torch (the numpy engine answers), then after `import torch` (recommend then embeds with
-  torch's encoder) on the same files again, each time with an empty embedding cache.
+  torch's encoder) on the same files again, each time with an empty embedding cache;
+- warm, file seen before: the same files asked again (their embeddings come from the cache);
+- where a new file's time goes (numpy engine): parsing, graph + tokens, the encoder, the context features, and
+  the rest (reading the cache, the head); the encoder once with its statement groups on one thread and once
+  spread over the default number (mirtune.model.numpy_encoder.statement_threads).
 Medians; figures saved to benchmarks/results/recommend.json. Run it alone on the machine.
 """
 
@@ -62,6 +66,12 @@ def main() -> int:
             t0 = time.perf_counter()
             recommend(ll, "openmp")
             warm.append(time.perf_counter() - t0)
+        seen = []
+        for ll in lls[1:]:
+            t0 = time.perf_counter()
+            recommend(ll, "openmp")
+            seen.append(time.perf_counter() - t0)
+        stages = stage_times(lls)
         import torch  # noqa: F401  (a process that has torch already: recommend embeds with torch's encoder)
 
         os.environ["MIRTUNE_EMBED_CACHE"] = str(Path(tmp) / "warm-torch")
@@ -77,6 +87,8 @@ def main() -> int:
                              "engine": "numpy"},
         "warm_per_file_torch_loaded_ms": {"median": 1000 * statistics.median(warm_torch),
                                           "max": 1000 * max(warm_torch), "files": len(warm_torch), "engine": "torch"},
+        "warm_seen_file_ms": {"median": 1000 * statistics.median(seen), "max": 1000 * max(seen), "files": len(seen)},
+        "new_file_stages_ms": stages,
         "targets": {"cold_s": 2.0, "warm_ms": 50.0},
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "loadavg_end": os.getloadavg()[0],
     }
@@ -86,10 +98,54 @@ def main() -> int:
           f"{result['warm_per_file_ms']['max']:.1f} ms max over {len(warm)} files (numpy engine, no torch)")
     print(f"warm, torch loaded: {result['warm_per_file_torch_loaded_ms']['median']:.1f} ms median, "
           f"{result['warm_per_file_torch_loaded_ms']['max']:.1f} ms max (torch's encoder)")
+    print(f"warm, seen before:  {result['warm_seen_file_ms']['median']:.1f} ms median (embedding from the cache)")
+    print("a new file's time, numpy engine (medians, ms): " +
+          ", ".join(f"{k} {v:.1f}" for k, v in stages.items() if isinstance(v, float)))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
     print(f"wrote {args.out}")
     return 0
+
+
+def stage_times(lls: list[Path]) -> dict[str, float | int]:
+    """Median milliseconds of each step of answering for a file new to the process (numpy engine, the statement
+    states of the files before it remembered, as in `recommend`), the encoder timed serial and threaded."""
+    from mirtune.embedding import _embed_samples, clear_caches, load_engine
+    from mirtune.ir.module import IRModule
+    from mirtune.model.numpy_encoder import statement_threads
+    from mirtune.model.samples import module_to_sample, sample_arrays
+    from mirtune.tasks.openmp import context_features
+
+    engine = load_engine(engine="numpy")
+    threads, chosen = statement_threads(), os.environ.get("MIRTUNE_EMBED_THREADS")
+    times: dict[str, list[float]] = {k: [] for k in ("parse", "graph_and_tokens", "encoder_1_thread",
+                                                     f"encoder_{threads}_threads", "context_features")}
+    for label, count in (("encoder_1_thread", "1"), (f"encoder_{threads}_threads", str(threads))):
+        os.environ["MIRTUNE_EMBED_THREADS"] = count
+        clear_caches()
+        for i, ll in enumerate(lls):
+            t0 = time.perf_counter()
+            module = IRModule.from_file(ll)
+            t1 = time.perf_counter()
+            sample = sample_arrays(module_to_sample(module, engine.tokenizer), engine.config.seq_len)
+            t2 = time.perf_counter()
+            _embed_samples(engine, [sample])
+            t3 = time.perf_counter()
+            context_features(module)
+            t4 = time.perf_counter()
+            if i == 0:
+                continue  # the first file pays for first use (as recommend's first call does)
+            times[label].append(t3 - t2)
+            if count != "1":
+                for key, seconds in (("parse", t1 - t0), ("graph_and_tokens", t2 - t1), ("context_features", t4 - t3)):
+                    times[key].append(seconds)
+    if chosen is None:
+        os.environ.pop("MIRTUNE_EMBED_THREADS", None)
+    else:
+        os.environ["MIRTUNE_EMBED_THREADS"] = chosen
+    out: dict[str, float | int] = {k: 1000 * statistics.median(v) for k, v in times.items()}
+    out["threads"] = threads
+    return out
 
 
 if __name__ == "__main__":

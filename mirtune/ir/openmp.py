@@ -32,8 +32,8 @@ loop (0x200) from `sections` (0x400) and `distribute` (0x800) for the static ent
 no work flag: they are always loops), and with `-g` its psource string `;file;function;line;column;;` gives the
 source line of the directive (without `-g` it reads `;unknown;unknown;0;0;;`).
 
-Works on llvmlite-parsed modules of any clang version (typed pointers are printed as `ptr` by llvmlite) and
-never imports the model.
+Works on llvmlite-parsed modules of any clang version (typed pointers are printed as `ptr` by llvmlite), reading
+the module as llvmlite prints it (IRModule keeps the printed functions), and never imports the model.
 """
 
 from __future__ import annotations
@@ -42,10 +42,9 @@ import re
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-import llvmlite.binding as llvm
-
 from mirtune.errors import IRParseError
-from mirtune.ir.module import parse_in_own_context
+from mirtune.ir import irtext
+from mirtune.ir.module import FunctionText, IRModule, parse_in_own_context
 
 MONOTONIC = 1 << 29
 NONMONOTONIC = 1 << 30
@@ -100,8 +99,9 @@ _FORK_ENTRIES = frozenset({"__kmpc_fork_call", "__kmpc_fork_teams", "__kmpc_fork
 _IDENT = re.compile(r"\{\s*i32\s+-?\d+,\s*i32\s+(-?\d+),\s*i32\s+-?\d+,\s*i32\s+-?\d+,\s*ptr\s+(.*)\}")
 _GLOBAL_REF = re.compile(r'@("(?:[^"\\]|\\.)*"|[-\w$.]+)')
 _GLOBAL_DEF = re.compile(r'\s*(@(?:"(?:[^"\\]|\\.)*"|[-\w$.]+))\s*=')
-_PLAIN_NAME = re.compile(r"[-A-Za-z$._][-A-Za-z$._0-9]*")  # a global name LLVM prints without quotes
 _ALIAS = re.compile(r"\s*(?:[a-z_]+(?:\([^)]*\))?\s+)*?(?:alias|ifunc)\s")  # after `@name =`: not a variable
+_INT = re.compile(r"-?\d+")
+_LABEL_OPERAND = re.compile(r'label (%(?:"[^"]*"|[-\w$.]+))')
 _CSTRING = re.compile(r'c"((?:[^"\\]|\\[0-9A-Fa-f]{2}|\\\\)*)"')
 
 
@@ -133,79 +133,56 @@ class WorksharingLoop:
         return d
 
 
-def _module_ref(module: Any) -> llvm.ModuleRef:
-    """An llvmlite ModuleRef from an IRModule, a ModuleRef or IR text."""
-    ref = getattr(module, "llvm", None)
-    if ref is not None:
-        return ref
+def _ir_module(module: Any) -> IRModule:
+    """An IRModule from an IRModule, an llvmlite ModuleRef or IR text."""
+    if isinstance(module, IRModule):
+        return module
     if isinstance(module, str):
         try:
-            return parse_in_own_context(module)
+            return IRModule(parse_in_own_context(module), "<string>")
         except RuntimeError as exc:
             raise IRParseError(f"not LLVM IR: {str(exc).strip().splitlines()[0] if str(exc).strip() else exc}") \
                 from None
     if hasattr(module, "functions") and hasattr(module, "global_variables"):
-        return module
+        return IRModule(module, "<module>")
     raise TypeError(f"expected an IRModule, an llvmlite ModuleRef or IR text, got {type(module).__name__}")
 
 
-def _const_int(value: Any) -> int | None:
-    if value.value_kind.name != "constant_int":
+def _const_int(operand: tuple[str, str]) -> int | None:
+    """The value of an integer constant operand (type, printed value); None for anything else."""
+    type_text, value = operand
+    if not type_text.startswith("i") or not _INT.fullmatch(value):
         return None
-    try:
-        return int(value.get_constant_value(signed_int=True))
-    except (TypeError, ValueError):
-        return None
+    return int(value)
 
 
 class _Globals:
-    """Lazy lookup of global variable definitions by their printed name (unnamed ones print as @0, @1...).
+    """Global variable definitions by their printed name (unnamed ones print as @0, @1...), read from the module
+    printed once (IRModule keeps the printed lines)."""
 
-    Read from the module printed once: printing one global through llvmlite costs time in proportion to the
-    whole module, so printing each made a large module's reading quadratic.
-    """
-
-    def __init__(self, ref: llvm.ModuleRef) -> None:
-        self._ref = ref
+    def __init__(self, module: IRModule) -> None:
+        self._module = module
         self._text: dict[str, str] | None = None
-        self._by_ref: dict[int, str] = {}
 
-    def _read(self) -> dict[str, str]:
+    def text(self, name: str) -> str | None:
+        """The printed definition of the global variable printed as `name` (@x, @"a b", @0)."""
         if self._text is None:
             self._text = {}
-            lines = []
-            for line in str(self._ref).splitlines():
+            for line in self._module._printed_lines:
                 if line.startswith(("define ", "declare ")):
                     break  # every global variable is printed before the first function
                 if line.startswith("@"):
                     m = _GLOBAL_DEF.match(line)
                     if m and not _ALIAS.match(line, m.end()):
                         self._text[m.group(1)] = line.strip()
-                        lines.append(line.strip())
-            variables = list(self._ref.global_variables)
-            # Printed in module order, the n-th line defines the n-th variable (checked on the names printed bare).
-            if len(variables) == len(lines) and all(
-                    not _PLAIN_NAME.fullmatch(gv.name) or line.startswith(f"@{gv.name} = ")
-                    for gv, line in zip(variables, lines)):
-                self._by_ref = {hash(gv): line for gv, line in zip(variables, lines)}
-        return self._text
-
-    def text(self, name: str) -> str | None:
-        """The printed definition of the global variable printed as `name` (@x, @"a b", @0)."""
-        return self._read().get(name)
-
-    def definition(self, gv: Any) -> str:
-        """The printed definition of a global variable (a ValueRef), named or not."""
-        self._read()
-        line = self._by_ref.get(hash(gv))
-        return line if line is not None else str(gv).strip()
+        return self._text.get(name)
 
 
-def _ident_info(loc: Any, globals_: _Globals) -> tuple[int | None, int | None, str | None]:
-    """(flags, source line, source function) from the `loc` ident_t argument, as far as it can be read."""
-    if loc.value_kind.name != "global_variable":
-        return None, None, None
-    m = _IDENT.search(globals_.definition(loc))
+def _ident_info(loc: tuple[str, str], globals_: _Globals) -> tuple[int | None, int | None, str | None]:
+    """(flags, source line, source function) from the `loc` ident_t argument (type, printed value), as far as
+    it can be read."""
+    definition = globals_.text(loc[1]) if loc[1].startswith("@") else None
+    m = _IDENT.search(definition) if definition else None
     if not m:
         return None, None, None
     flags = int(m.group(1))
@@ -234,58 +211,77 @@ def _ident_info(loc: Any, globals_: _Globals) -> tuple[int | None, int | None, s
 
 @dataclass(frozen=True)
 class CallSite:
-    """A direct call in a defined function: where it is and what it passes."""
+    """A direct call in a defined function: where it is and what it passes, as printed."""
 
-    function: Any            # llvmlite ValueRef of the calling function
-    block: Any               # llvmlite ValueRef of its basic block
+    function: str                        # the calling function
+    block: int                           # the index of its basic block in the function
     callee: str
-    operands: tuple[Any, ...]  # the call's operands, the callee last
+    args: tuple[tuple[str, str], ...]    # (type, printed value) of each argument, in order
+
+
+def _function_name(value: str) -> str:
+    """The name in a printed global reference: @name or @"quoted name"."""
+    return value[1:].strip('"')
 
 
 def call_sites(module: Any) -> list[CallSite]:
-    """Every direct call of the module's defined functions, in order: one walk over the instructions (through
-    llvmlite, one FFI call per instruction) that `openmp_schedule_calls` and `parallel_structure` can share."""
-    ref = _module_ref(module)
+    """Every direct call of the module's defined functions, in order, read from the printed functions that
+    IRModule keeps (no llvmlite call per instruction, which made this the slowest part of answering
+    `mirtune recommend`): one reading that `openmp_schedule_calls` and `parallel_structure` share."""
+    mod = _ir_module(module)
+    names = {ft.name for ft in mod.functions}
     out: list[CallSite] = []
-    for fn in ref.functions:
-        if fn.is_declaration:
+    for ft in mod.functions:
+        if ft.is_declaration:
             continue
-        for block in fn.blocks:
-            for ins in block.instructions:
-                if ins.opcode != "call":
+        texts = iter(ft.instructions)
+        for b, (_, size) in enumerate(ft.blocks):
+            for _ in range(size):
+                text = next(texts)
+                if "call " not in text:
                     continue
-                ops = tuple(ins.operands)
-                if ops and ops[-1].value_kind.name == "function":
-                    out.append(CallSite(fn, block, ops[-1].name, ops))
+                try:
+                    _, opcode, rest = irtext.head(text)
+                    if opcode != "call":
+                        continue
+                    ops = irtext.operands(opcode, rest)
+                except irtext.Unreadable:
+                    if "@__kmpc_" in text:
+                        raise IRParseError(f"cannot read this OpenMP runtime call in {ft.name}: {text}") from None
+                    continue  # inline asm, operand bundles: not a call of a function of this module
+                callee = ops[-1][1]
+                if callee.startswith("@") and _function_name(callee) in names:
+                    out.append(CallSite(ft.name, b, _function_name(callee), tuple(ops[:-1])))
     return out
 
 
 def openmp_schedule_calls(module: Any, sites: list[CallSite] | None = None) -> list[WorksharingLoop]:
     """Every libomp loop-start call of a module: loops, and also sections and distribute constructs
     (`sites`: the module's `call_sites`, when already read)."""
-    ref = _module_ref(module)
-    globals_ = _Globals(ref)
+    mod = _ir_module(module)
+    globals_ = _Globals(mod)
+    names = {ft.name for ft in mod.functions}
     out: list[WorksharingLoop] = []
     forked: dict[str, str] = {}  # outlined function -> function that forks it
-    for site in call_sites(ref) if sites is None else sites:
-        fn, ops, callee = site.function, list(site.operands), site.operands[-1]
-        if callee.name in _FORK_ENTRIES:
-            for op in ops[:-1]:
-                if op.value_kind.name == "function":
-                    forked.setdefault(op.name, fn.name)
+    for site in call_sites(mod) if sites is None else sites:
+        fn, args = site.function, site.args
+        if site.callee in _FORK_ENTRIES:
+            for _, value in args:
+                if value.startswith("@") and _function_name(value) in names:
+                    forked.setdefault(_function_name(value), fn)
             continue
-        m = _ENTRY.match(callee.name)
-        if not m or len(ops) < 4:
+        m = _ENTRY.match(site.callee)
+        if not m or len(args) < 3:
             continue
         entry = m.group(1)
-        sched = _const_int(ops[2])
+        sched = _const_int(args[2])
         base = sched & ~_MODIFIER_MASK if sched is not None else None
         mods = ()
         if sched is not None:
             mods = tuple(name for bit, name in ((MONOTONIC, "monotonic"), (NONMONOTONIC, "nonmonotonic"))
                          if sched & bit)
-        chunk = _const_int(ops[-2]) if base in CHUNKED_SCHEDULES else None
-        flags, line, src_fn = _ident_info(ops[0], globals_)
+        chunk = _const_int(args[-1]) if base in CHUNKED_SCHEDULES else None
+        flags, line, src_fn = _ident_info(args[0], globals_)
         if base in DISTRIBUTE_SCHEDULES or entry == "distribute_static_init" or (
                 flags is not None and entry == "for_static_init" and flags & IDENT_WORK_DISTRIBUTE):
             construct = "distribute"
@@ -294,8 +290,8 @@ def openmp_schedule_calls(module: Any, sites: list[CallSite] | None = None) -> l
         else:
             construct = "loop"
         out.append(WorksharingLoop(
-            function=fn.name,
-            call=callee.name,
+            function=fn,
+            call=site.callee,
             kind="dispatch" if "dispatch" in entry else "static",
             schedule=sched,
             schedule_base=base,
@@ -331,37 +327,39 @@ def worksharing_loops(module: Any) -> list[WorksharingLoop]:
     return [w for w in openmp_schedule_calls(module) if w.construct == "loop"]
 
 
-def _blocks_in_cycles(fn: Any) -> set[Any]:
-    """The basic blocks of a function that lie on a cycle of its control-flow graph (the bodies of loops)."""
-    blocks = list(fn.blocks)
-    succ: dict[Any, list[Any]] = {b: [] for b in blocks}
-    for b in blocks:
-        instructions = list(b.instructions)
-        if instructions:
-            succ[b] = [op for op in instructions[-1].operands if op.value_kind.name == "basic_block"]
+def _blocks_in_cycles(ft: FunctionText) -> set[int]:
+    """The indices of a function's basic blocks that lie on a cycle of its control-flow graph (the bodies of
+    loops), the edges read from each block's printed terminator (`label %name` operands)."""
+    index = {"%" + label: b for b, (label, _) in enumerate(ft.blocks) if label is not None}
+    succ: dict[int, list[int]] = {}
+    end = 0
+    for b, (_, size) in enumerate(ft.blocks):
+        end += size
+        terminator = ft.instructions[end - 1] if size else ""
+        succ[b] = [index[t] for t in _LABEL_OPERAND.findall(terminator) if t in index]
     # Kosaraju: a block is on a cycle when its strongly connected component has two blocks or a self-edge.
-    order, seen = [], set()
-    for root in blocks:
+    order: list[int] = []
+    seen: set[int] = set()
+    for root in succ:
         if root in seen:
             continue
         seen.add(root)
         stack = [(root, iter(succ[root]))]
         while stack:
             node, it = stack[-1]
-            nxt = next((s for s in it if s not in seen and s in succ), None)
+            nxt = next((s for s in it if s not in seen), None)
             if nxt is None:
                 order.append(node)
                 stack.pop()
             else:
                 seen.add(nxt)
                 stack.append((nxt, iter(succ[nxt])))
-    pred: dict[Any, list[Any]] = {b: [] for b in blocks}
+    pred: dict[int, list[int]] = {b: [] for b in succ}
     for b, ss in succ.items():
         for s in ss:
-            if s in pred:
-                pred[s].append(b)
-    cyclic: set[Any] = set()
-    assigned: set[Any] = set()
+            pred[s].append(b)
+    cyclic: set[int] = set()
+    assigned: set[int] = set()
     for root in reversed(order):
         if root in assigned:
             continue
@@ -386,16 +384,18 @@ def parallel_structure(module: Any, sites: list[CallSite] | None = None) -> dict
     (`sites`: the module's `call_sites`, when already read.)"""
     out = {"forks": 0, "forks_in_loops": 0, "loop_starts": 0, "loop_starts_in_loops": 0,
            "barriers": 0, "barriers_in_loops": 0}
-    cyclic: dict[str, set[Any]] = {}
-    for site in call_sites(module) if sites is None else sites:
+    mod = _ir_module(module)
+    functions = {ft.name: ft for ft in mod.functions}
+    cyclic: dict[str, set[int]] = {}
+    for site in call_sites(mod) if sites is None else sites:
         name = site.callee
         kind = ("forks" if name in _FORK_ENTRIES else "loop_starts" if _ENTRY.match(name)
                 else "barriers" if name == "__kmpc_barrier" else None)
         if kind is None:
             continue
-        fn_name = site.function.name
+        fn_name = site.function
         if fn_name not in cyclic:
-            cyclic[fn_name] = _blocks_in_cycles(site.function)
+            cyclic[fn_name] = _blocks_in_cycles(functions[fn_name])
         out[kind] += 1
         if site.block in cyclic[fn_name]:
             out[kind + "_in_loops"] += 1

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from typing import Any, Iterator, Sequence
 
 import numpy as np
@@ -42,6 +43,11 @@ F32 = np.float32
 # thread, seen on a busy 2-core machine), so one thread by default; None leaves the BLAS setting alone.
 BLAS_THREADS: int | None = 1
 _blas_controller: Any = None
+# Threads that encode statement groups side by side (numpy and BLAS release the GIL in their loops, so groups run
+# on several cores at once: about 1.5x on this project's 2-core machine); $MIRTUNE_EMBED_THREADS overrides, 1 is
+# serial. Each group is computed exactly as alone, so the vectors do not depend on the count.
+STATEMENT_THREADS_MAX = 4
+_group_pool: tuple[int, Any] | None = None  # (threads, ThreadPoolExecutor), made on first use
 
 
 def blas_threads_limited() -> contextlib.AbstractContextManager:
@@ -56,6 +62,35 @@ def blas_threads_limited() -> contextlib.AbstractContextManager:
             return contextlib.nullcontext()
         _blas_controller = ThreadpoolController()
     return _blas_controller.limit(limits=BLAS_THREADS, user_api="blas")
+
+
+def statement_threads() -> int:
+    """How many threads encode statement groups: $MIRTUNE_EMBED_THREADS, else the CPUs this process may run on
+    (at most STATEMENT_THREADS_MAX)."""
+    chosen = os.environ.get("MIRTUNE_EMBED_THREADS", "").strip()
+    if chosen.isdigit() and int(chosen) >= 1:
+        return int(chosen)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(STATEMENT_THREADS_MAX, cpus))
+
+
+def _run_all(jobs: list[Any], run: Any) -> None:
+    """run(job) for every job: on the shared pool of statement threads when there are several of both."""
+    global _group_pool
+    threads = statement_threads()
+    if threads <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            run(job)
+        return
+    if _group_pool is None or _group_pool[0] != threads:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _group_pool = (threads, ThreadPoolExecutor(max_workers=threads, thread_name_prefix="mirtune-embed"))
+    for future in [_group_pool[1].submit(run, job) for job in jobs]:
+        future.result()
 
 
 def embedding_dim(cfg: EncoderConfig, readout: str = "mean") -> int:
@@ -139,25 +174,40 @@ def erf(x: np.ndarray) -> np.ndarray:
     return np.copysign(1.0 - poly * np.exp(-a * a), x).astype(x.dtype, copy=False)
 
 
-def gelu_(x: np.ndarray) -> np.ndarray:
-    """x := GELU(x) in place (float32; see above) and x."""
-    a = np.abs(x)
-    t = a * _GELU_T
+def gelu_(x: np.ndarray, work: Sequence[np.ndarray] | None = None) -> np.ndarray:
+    """x := GELU(x) in place (float32; see above) and x. `work`: three float32 arrays of x's shape to compute in
+    (fresh ones otherwise): a new half-megabyte array per step is fresh pages to fault in, which made this twice
+    as slow."""
+    a, t, y = work if work is not None else (np.empty_like(x) for _ in range(3))
+    np.abs(x, out=a)
+    np.multiply(a, _GELU_T, out=t)
     t += F32(1.0)
     np.reciprocal(t, out=t)
     h1, h2, h3, h4, h5 = _GELU_HALF_A
-    y = t * h5
+    np.multiply(t, h5, out=y)
     for c in (h4, h3, h2, h1):
         y += c
         y *= t
-    e = a * F32(-0.5)
-    e *= a
-    np.exp(e, out=e)
-    y *= e
+    np.multiply(a, a, out=t)     # t is free now: exp(-x^2/2) goes there
+    t *= F32(-0.5)
+    np.exp(t, out=t)
+    y *= t
     y *= a                       # 0.5 |x| P(t) exp(-x^2/2) = 0.5 |x| (1 - erf(|x| / sqrt 2))
-    np.maximum(x, F32(0.0), out=x)
+    x += a                       # x + |x| = 2 max(x, 0)
+    x *= F32(0.5)
     x -= y
     return x
+
+
+_scratch = threading.local()  # each thread's work arrays for the feed-forward blocks
+
+
+def _scratch_arrays(rows: int, width: int) -> list[np.ndarray]:
+    """Four float32 [rows, width] work arrays of the calling thread, kept for its next call."""
+    arrays = getattr(_scratch, "arrays", None)
+    if arrays is None or arrays[0].shape[0] < rows or arrays[0].shape[1] != width:
+        arrays = _scratch.arrays = [np.empty((max(rows, FEED_FORWARD_ROWS), width), F32) for _ in range(4)]
+    return [a[:rows] for a in arrays]
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
@@ -268,9 +318,11 @@ class _Layer:
         h = layer_norm(x, *self.norm2).reshape(-1, shape[-1])
         out = np.empty_like(h)
         for start in range(0, h.shape[0], FEED_FORWARD_ROWS):
-            z = h[start:start + FEED_FORWARD_ROWS] @ self.w1
+            block = h[start:start + FEED_FORWARD_ROWS]
+            z, *work = _scratch_arrays(block.shape[0], self.w1.shape[1])
+            np.matmul(block, self.w1, out=z)
             z += self.b1
-            np.matmul(gelu_(z), self.w2, out=out[start:start + FEED_FORWARD_ROWS])
+            np.matmul(gelu_(z, work), self.w2, out=out[start:start + FEED_FORWARD_ROWS])
         out += self.b2
         return out.reshape(shape)
 
@@ -368,7 +420,8 @@ class NumpyEncoder:
 
     def cls_states(self, ids: np.ndarray, tokens: int = STATEMENT_GROUP_TOKENS) -> np.ndarray:
         """Final [CLS] states [S, d] of statements ids [S, L] (StatementEncoder.cls_states): sorted by length, in
-        groups of about `tokens` padded positions, each trimmed to its longest statement."""
+        groups of about `tokens` padded positions, each trimmed to its longest statement, the groups spread over
+        `statement_threads()` threads."""
         keep = ids != self.config.pad_id
         lengths = keep.sum(1)
         out = np.empty((ids.shape[0], self.config.d_model), F32)
@@ -378,10 +431,13 @@ class NumpyEncoder:
         pair, x0, qkv0 = self._first_layer_inputs(ids[:, :width])
         order = np.argsort(lengths, kind="stable")
         sorted_lengths = lengths[order].tolist()
-        for start, end in length_groups(sorted_lengths, tokens):
-            idx = order[start:end]
-            w = max(sorted_lengths[end - 1], 1)
+
+        def run(group: tuple[int, int]) -> None:
+            idx = order[group[0]:group[1]]
+            w = max(sorted_lengths[group[1] - 1], 1)
             out[idx] = self._cls_run(pair[idx, :w], keep[idx, :w], x0, qkv0)
+
+        _run_all(list(length_groups(sorted_lengths, tokens)), run)
         return out
 
     def statement_states(self, ids: np.ndarray, cache: NumpyStatementCache | None = None,
@@ -409,42 +465,45 @@ class NumpyEncoder:
         LayerNorm (GraphEncoder.node_features: embedding_bag mean with padding_idx)."""
         keep = node_ids != self.config.pad_id
         counts = keep.sum(1)
-        nonempty, starts = segment_starts(counts)
         sums = np.zeros((node_ids.shape[0], self.config.d_model), F32)
-        if starts.size:
-            sums[nonempty] = np.add.reduceat(self.token_embedding[node_ids[keep]], starts, axis=0)
+        for c in (np.flatnonzero(np.bincount(counts)[1:]) + 1).tolist():  # nodes with c ids, summed together
+            rows = np.flatnonzero(counts == c)
+            cols = np.argsort(~keep[rows], axis=1, kind="stable")[:, :c]  # where each row's c ids are
+            sums[rows] = self.token_embedding[node_ids[rows[:, None], cols]].sum(1)
         mean = sums / np.maximum(counts, 1).astype(F32)[:, None]
         return layer_norm(mean + self.type_embedding[node_type], *self.graph_norm)
 
     @staticmethod
-    def adjacency(edges: np.ndarray, num_nodes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                                               np.ndarray]:
+    def adjacency(edges: np.ndarray, num_nodes: int) -> tuple[np.ndarray, list[tuple[np.ndarray, ...]]]:
         """GCN's D^-1/2 (A + I) D^-1/2 of the edges [2, E] made undirected, duplicates and self-loops removed, one
-        loop of weight 1 per node (undirected_edges + gcn_adjacency), as (neighbour, weight, targets that have
-        neighbours, where each one's neighbours start, self-loop weight per node). The union is symmetric, so the
-        pairs sorted by source are the pairs sorted by target with the ends swapped: one sort serves both."""
+        loop of weight 1 per node (undirected_edges + gcn_adjacency), as (self-loop weight per node, buckets): the
+        nodes with neighbours grouped by their number of neighbours d, each bucket (targets [k], neighbours [k, d],
+        weights [k, d]), so that a product is a few dense gathers and sums rather than one reduction per node
+        (np.add.reduceat over the neighbour lists took most of a file's graph time). The union is symmetric, so
+        the pairs sorted by source are the pairs sorted by target with the ends swapped: one sort serves both."""
         n = max(num_nodes, 1)
         key = sorted_unique(np.concatenate([edges[0] * n + edges[1], edges[1] * n + edges[0]]))[0]
         target, neighbour = key // n, key % n
         off_diagonal = target != neighbour
         target, neighbour = target[off_diagonal], neighbour[off_diagonal]
-        degree = (np.bincount(target, minlength=num_nodes) + 1).astype(F32)  # + the self-loop
-        inv = F32(1.0) / np.sqrt(degree)
+        count = np.bincount(target, minlength=num_nodes)
+        inv = F32(1.0) / np.sqrt((count + 1).astype(F32))  # + the self-loop
         weight = inv[target] * inv[neighbour]
-        if target.size:
-            head = np.flatnonzero(np.concatenate([[True], target[1:] != target[:-1]]))
-        else:
-            head = np.zeros(0, np.int64)
-        return neighbour, weight, target[head], head, inv * inv
+        start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
+        buckets = []
+        for d in (np.flatnonzero(np.bincount(count)[1:]) + 1).tolist():  # the neighbour counts there are
+            nodes = np.flatnonzero(count == d)
+            at = start[nodes][:, None] + np.arange(d)
+            buckets.append((nodes, neighbour[at], weight[at]))
+        return inv * inv, buckets
 
     @staticmethod
-    def propagate(x: np.ndarray, adjacency: tuple[np.ndarray, ...]) -> np.ndarray:
-        """adjacency @ x: the self-loop term plus each target's weighted neighbours, summed by np.add.reduceat
-        over the neighbour lists (sorted by target)."""
-        neighbour, weight, targets, head, loop = adjacency
+    def propagate(x: np.ndarray, adjacency: tuple[np.ndarray, list[tuple[np.ndarray, ...]]]) -> np.ndarray:
+        """adjacency @ x: the self-loop term plus, bucket by bucket, each target's weighted neighbours."""
+        loop, buckets = adjacency
         out = x * loop[:, None]
-        if head.size:
-            out[targets] += np.add.reduceat(x[neighbour] * weight[:, None], head, axis=0)
+        for nodes, neighbours, weights in buckets:
+            out[nodes] += (weights[:, None, :] @ x[neighbours])[:, 0]
         return out
 
     def node_latents(self, node_ids: np.ndarray, node_type: np.ndarray, edges: np.ndarray) -> np.ndarray:

@@ -186,6 +186,17 @@ def test_opaque_pointer_ir_and_every_input_form():
                                      ("body", "host", "kmp_sch_static_chunked", 16, False)]
 
 
+def test_a_runtime_call_the_reader_cannot_read_is_one_clear_error():
+    """The calls are read from the printed IR; a libomp call in a form that reader does not know (here an operand
+    bundle) is an IRParseError naming it, never a loop silently missed."""
+    from mirtune.errors import IRParseError
+
+    odd = OPAQUE_IR.replace("i32 1, i32 16)\n", 'i32 1, i32 16) [ "deopt"() ]\n')
+    assert odd != OPAQUE_IR
+    with pytest.raises(IRParseError, match="cannot read this OpenMP runtime call in body"):
+        worksharing_loops(odd)
+
+
 def test_no_openmp_means_no_loops(tmp_path):
     src = tmp_path / "plain.c"
     src.write_text("int f(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }\n")

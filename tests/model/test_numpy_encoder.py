@@ -118,6 +118,24 @@ def test_statement_cache_gives_the_uncached_vectors(modules):
     np.testing.assert_allclose(engine.embed(samples[:2], statement_cache=small), plain[:2], rtol=0, atol=1e-6)
 
 
+def test_statement_groups_on_threads_give_the_serial_vectors_bit_for_bit(modules, monkeypatch):
+    """Groups spread over threads are each computed as alone: the vectors do not depend on the thread count."""
+    from mirtune.model import numpy_encoder
+
+    engine = load_numpy_encoder(ENCODER)
+    samples = _samples(engine, modules)
+    monkeypatch.setenv("MIRTUNE_EMBED_THREADS", "1")
+    assert numpy_encoder.statement_threads() == 1
+    serial = engine.embed(samples)
+    monkeypatch.setenv("MIRTUNE_EMBED_THREADS", "3")
+    assert numpy_encoder.statement_threads() == 3
+    threaded = engine.embed(samples)
+    assert numpy_encoder._group_pool is not None and numpy_encoder._group_pool[0] == 3  # the groups did go to it
+    np.testing.assert_array_equal(threaded, serial)
+    monkeypatch.setenv("MIRTUNE_EMBED_THREADS", "zero")  # not a count: the default, the CPUs this process has
+    assert 1 <= numpy_encoder.statement_threads() <= numpy_encoder.STATEMENT_THREADS_MAX
+
+
 def test_embed_modules_numpy_engine_matches_torch(modules):
     from mirtune.embedding import embed_modules
 
