@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -77,20 +77,38 @@ def statement_threads() -> int:
     return max(1, min(STATEMENT_THREADS_MAX, cpus))
 
 
-def _run_all(jobs: list[Any], run: Any) -> None:
-    """run(job) for every job: on the shared pool of statement threads when there are several of both."""
+def _worker_pool() -> Any | None:
+    """The shared pool of embedding threads; None when `statement_threads()` is 1."""
     global _group_pool
     threads = statement_threads()
-    if threads <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            run(job)
-        return
+    if threads <= 1:
+        return None
     if _group_pool is None or _group_pool[0] != threads:
         from concurrent.futures import ThreadPoolExecutor
 
         _group_pool = (threads, ThreadPoolExecutor(max_workers=threads, thread_name_prefix="mirtune-embed"))
-    for future in [_group_pool[1].submit(run, job) for job in jobs]:
+    return _group_pool[1]
+
+
+def _run_all(jobs: list[Any], run: Any) -> None:
+    """run(job) for every job: on the embedding threads when there are several of both."""
+    pool = _worker_pool() if len(jobs) > 1 else None
+    if pool is None:
+        for job in jobs:
+            run(job)
+        return
+    for future in [pool.submit(run, job) for job in jobs]:
         future.result()
+
+
+def _started(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """fn() started on the embedding threads (run now when there is one thread); returns what waits for its
+    result. The job must not wait on the pool itself."""
+    pool = _worker_pool()
+    if pool is None:
+        result = fn()
+        return lambda: result
+    return pool.submit(fn).result
 
 
 def embedding_dim(cfg: EncoderConfig, readout: str = "mean") -> int:
@@ -538,11 +556,7 @@ class NumpyEncoder:
             return np.concatenate([np.asarray(s[key], np.int64) for s in samples]) if samples else \
                 np.zeros(shape, np.int64)
 
-        if cfg.has_text:
-            ids = cat("stmt_ids", (0, seq_len))
-            counts = np.array([s["stmt_ids"].shape[0] for s in samples], np.int64)
-            parts.append(pool(self.statement_states(ids, statement_cache, dedup), counts, readout))
-        if cfg.has_graph:
+        def graph_part() -> np.ndarray:
             node_ids, node_type = cat("node_ids", (0, seq_len)), cat("node_type", (0,))
             counts = np.array([s["node_ids"].shape[0] for s in samples], np.int64)
             flows, offset = [], 0
@@ -556,5 +570,14 @@ class NumpyEncoder:
                 nodes = self.node_latents(node_ids, node_type, edges)
             else:
                 nodes = np.zeros((0, cfg.gcn_hidden), F32)
-            parts.append(pool(nodes, counts, readout))
+            return pool(nodes, counts, readout)
+
+        # the graph part on one embedding thread while the statement groups take the others (and then it)
+        graph = _started(graph_part) if cfg.has_graph and cfg.has_text else None
+        if cfg.has_text:
+            ids = cat("stmt_ids", (0, seq_len))
+            counts = np.array([s["stmt_ids"].shape[0] for s in samples], np.int64)
+            parts.append(pool(self.statement_states(ids, statement_cache, dedup), counts, readout))
+        if cfg.has_graph:
+            parts.append(graph() if graph is not None else graph_part())
         return np.concatenate(parts, axis=1).astype(F32, copy=False)

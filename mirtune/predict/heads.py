@@ -86,8 +86,11 @@ class KNNConfig(_Config):
     context_weight: float = 1.0  # weight of the trailing context columns against the embedding in the distance
     margin: float = 0.0   # how much another choice's predicted gain must exceed choice 0's (the default) to win
     pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
+    statistic: str = "mean"  # how the neighbours' gains are combined: "mean", or "median" (a choice must help
+                             # most of them, not a few a lot)
 
 
+KNN_STATISTICS = ("mean", "median")
 CONFIGS: dict[str, type[_Config]] = {"mlp": HeadConfig, "gbt": GBTConfig, "gain": GainConfig, "knn": KNNConfig}
 HEADS = tuple(CONFIGS)
 
@@ -297,10 +300,11 @@ class GainHead:
 
 
 class KNNGainHead:
-    """The gain of every choice predicted as a blend of the mean gains of the `k` training rows nearest in the
-    standardised feature space (cosine distance) and the mean gains of all training rows. With `weight` 0 it is
-    the one choice best on average (the code-free baseline); with 1, the choice that was best for the most
-    similar programs. The distance weighs the embedding block and the trailing `keep` context columns as equals
+    """The gain of every choice predicted as a blend of the gains of the `k` training rows nearest in the
+    standardised feature space (cosine distance), their mean or (`statistic` "median") their median, and the mean
+    gains of all training rows. With `weight` 0 it is the one choice best on average (the code-free baseline); with
+    1, the choice that was best for the most similar programs. The median asks a choice to help most neighbours:
+    a few large wins of one schedule among them do not carry it. The distance weighs the embedding block and the trailing `keep` context columns as equals
     (each block scaled by one over the square root of its width), the context times `context_weight`.
     Deterministic: the seed is unused."""
 
@@ -309,6 +313,9 @@ class KNNGainHead:
             raise ValueError("a knn head needs at least two choices")
         self.n_classes = n_classes
         self.config = config or KNNConfig()
+        if self.config.statistic not in KNN_STATISTICS:
+            raise ValueError(f"unknown knn statistic {self.config.statistic!r}; choose from "
+                             f"{', '.join(KNN_STATISTICS)}")
         self.keep = int(keep)
         self.scaler = Standardiser()
         self.rows_: np.ndarray | None = None
@@ -344,7 +351,8 @@ class KNNGainHead:
         k = max(1, min(int(self.config.k), len(self.rows_)))
         nearest = np.argsort(-sim, axis=1, kind="stable")[:, :k]
         w = float(self.config.weight)
-        return w * self.gains_[nearest].mean(axis=1) + (1.0 - w) * self.mean_
+        combine = np.median if self.config.statistic == "median" else np.mean
+        return w * combine(self.gains_[nearest], axis=1) + (1.0 - w) * self.mean_
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         return decide(self.predict_gains(X), self.config.margin)

@@ -147,12 +147,16 @@ def gain_problem(name: str, table, X: np.ndarray, outer: list[tuple[np.ndarray, 
 def candidate_configs(heads: Sequence[str], n_configs: int | None = None,
                       margins: Sequence[float] = MARGINS) -> list[dict[str, Any]]:
     """The head configurations the inner-CV search tries for the given head kinds, each with every margin (how
-    much better than the default a configuration must be predicted to be to replace it)."""
+    much better than the default a configuration must be predicted to be to replace it), and knn heads with each
+    way of combining the neighbours (mirtune.predict.heads.KNN_STATISTICS)."""
+    from mirtune.predict.heads import KNN_STATISTICS
     from mirtune.predict.select import search_space
 
     out: list[dict[str, Any]] = []
     for h in heads:
-        out += [dict(c, margin=float(m)) for m in margins for c in search_space(n_configs or 16, head=h)]
+        variants = [{"statistic": v} for v in KNN_STATISTICS] if h == "knn" else [{}]
+        out += [dict(c, margin=float(m), **extra) for extra in variants for m in margins
+                for c in search_space(n_configs or 16, head=h)]
     return out
 
 
