@@ -47,6 +47,20 @@ def test_knn_head_blends_neighbours_with_the_mean():
         KNNGainHead(3).fit(X)
 
 
+def test_knn_median_needs_most_neighbours_to_gain():
+    """One neighbour's large win carries the mean but not the median: with the median a choice must help most
+    of the k nearest programs; an unknown way of combining them is refused."""
+    X = np.array([[1.0, 0.0], [0.9, 0.1], [0.8, 0.2], [-1.0, 0.0]])
+    G = np.array([[0.0, 0.9], [0.0, -0.1], [0.0, -0.1], [0.0, 0.0]])  # choice 1: one big win, two small losses
+    query = np.array([[1.0, 0.05]])
+    mean = KNNGainHead(2, KNNConfig(k=3, weight=1.0)).fit(X, gains=G)
+    median = KNNGainHead(2, KNNConfig(k=3, weight=1.0, statistic="median")).fit(X, gains=G)
+    assert mean.predict_gains(query)[0, 1] == pytest.approx(0.7 / 3) and list(mean.predict(query)) == [1]
+    assert median.predict_gains(query)[0, 1] == pytest.approx(-0.1) and list(median.predict(query)) == [0]
+    with pytest.raises(ValueError, match="unknown knn statistic"):
+        KNNGainHead(2, KNNConfig(statistic="mode"))
+
+
 def test_program_ir_compiles_openmp_sources_once(tmp_path, monkeypatch):
     monkeypatch.setenv("MIRTUNE_IR_CACHE", str(tmp_path / "ir"))
     src = REPO_DIR / "mirtune" / "assets" / "examples" / "heat2d.c"
