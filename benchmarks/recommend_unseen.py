@@ -18,7 +18,9 @@ Time it alone on the machine: a 2-thread run beside another job can be 10x slowe
     .venv/bin/python benchmarks/recommend_unseen.py --rescore benchmarks/results/recommend_unseen.json \
         --out benchmarks/results/recommend_unseen_rescored.json [--heads DIR]
 
-Writes benchmarks/results/recommend_unseen.json and .png. `--rescore FILE` measures nothing: it asks the predictor
+Writes benchmarks/results/recommend_unseen.json and .png; `--record` also writes the shares into the predictor's
+predictor.json, so that `mirtune recommend` says when the predictor does not beat the baselines on programs never
+seen. `--rescore FILE` measures nothing: it asks the predictor
 (a refitted one, say) for its answers again and scores them against the brute-force times FILE recorded, which
 is only valid on the host and programs FILE was measured on (both are recorded; the script checks them).
 """
@@ -162,6 +164,8 @@ def main() -> int:
     ap.add_argument("--out", default=str(RESULTS / "recommend_unseen.json"))
     ap.add_argument("--rescore", default=None, metavar="FILE",
                     help="measure nothing: score the predictor's answers against FILE's brute-force times")
+    ap.add_argument("--record", action="store_true",
+                    help="write the shares into the predictor's predictor.json, so `mirtune recommend` reports them")
     args = ap.parse_args()
     folder = Path(args.programs)
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -201,6 +205,15 @@ def main() -> int:
               f"              {s['within_0.9_of_oracle']}/{len(programs)}           {s['slowdowns']}")
     plot(result, out.with_suffix(".png"))
     print(f"wrote {out} and {out.with_suffix('.png')}")
+    if args.record:
+        from mirtune.predict.predictor import record_never_seen
+        from mirtune.predict.recommend import head_dir
+
+        shares = {k: round(summary[k]["share_of_oracle"], 4) for k in ("recommended", "default", "best_fixed")}
+        path = record_never_seen(head_dir("openmp", args.heads), {
+            "programs": len(programs), "measured": result.get("measured", result["date"]), "rounds": result["rounds"],
+            "result": Path(args.rescore).name if args.rescore else out.name, **shares})
+        print(f"recorded in {path}")
     return 0
 
 

@@ -211,7 +211,7 @@ class IRModule:
         cannot be matched to the function list, each function is printed on its own (same result, slower).
         """
         functions = [(fn.name, fn.is_declaration) for fn in self.llvm.functions]
-        chunks = _function_chunks(self._printed_lines, functions)
+        chunks = _function_chunks(self.printed_lines, functions)
         if chunks is None:
             return self._functions_one_by_one()
         with gc_paused():
@@ -222,8 +222,8 @@ class IRModule:
         return [_function_text(fn.name, fn.is_declaration, str(fn).splitlines()) for fn in self.llvm.functions]
 
     @cached_property
-    def _printed_lines(self) -> list[str]:
-        """The whole module as LLVM prints it, one line each."""
+    def printed_lines(self) -> list[str]:
+        """The whole module as LLVM prints it, one line each (printed once, then kept)."""
         return str(self.llvm).splitlines()
 
     @property
@@ -245,7 +245,7 @@ class IRModule:
     def global_statements(self) -> list[str]:
         """Global variable definitions."""
         names = [g.name for g in self.llvm.global_variables]
-        lines = _global_lines(self._printed_lines, names)
+        lines = _global_lines(self.printed_lines, names)
         if lines is None:  # the printed module did not match the globals: print each (slower, same result)
             lines = [str(g).strip().splitlines()[-1] for g in self.llvm.global_variables]
         return [normalise_line(ln) for ln in lines]

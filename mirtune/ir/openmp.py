@@ -168,7 +168,7 @@ class _Globals:
         """The printed definition of the global variable printed as `name` (@x, @"a b", @0)."""
         if self._text is None:
             self._text = {}
-            for line in self._module._printed_lines:
+            for line in self._module.printed_lines:
                 if line.startswith(("define ", "declare ")):
                     break  # every global variable is printed before the first function
                 if line.startswith("@"):

@@ -48,6 +48,7 @@ _blas_controller: Any = None
 # serial. Each group is computed exactly as alone, so the vectors do not depend on the count.
 STATEMENT_THREADS_MAX = 4
 _group_pool: tuple[int, Any] | None = None  # (threads, ThreadPoolExecutor), made on first use
+_group_pool_lock = threading.Lock()
 
 
 def blas_threads_limited() -> contextlib.AbstractContextManager:
@@ -83,11 +84,12 @@ def _worker_pool() -> Any | None:
     threads = statement_threads()
     if threads <= 1:
         return None
-    if _group_pool is None or _group_pool[0] != threads:
-        from concurrent.futures import ThreadPoolExecutor
+    with _group_pool_lock:
+        if _group_pool is None or _group_pool[0] != threads:
+            from concurrent.futures import ThreadPoolExecutor
 
-        _group_pool = (threads, ThreadPoolExecutor(max_workers=threads, thread_name_prefix="mirtune-embed"))
-    return _group_pool[1]
+            _group_pool = (threads, ThreadPoolExecutor(max_workers=threads, thread_name_prefix="mirtune-embed"))
+        return _group_pool[1]
 
 
 def _run_all(jobs: list[Any], run: Any) -> None:

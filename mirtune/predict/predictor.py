@@ -238,6 +238,21 @@ def head_from_arrays(n_classes: int, config: dict[str, Any], arrays: dict[str, n
     return head
 
 
+def record_never_seen(folder: str | os.PathLike, record: dict[str, Any]) -> Path:
+    """Write `record` (what benchmarks/recommend_unseen.py measured of this predictor on programs never seen in its
+    training: shares of the oracle of its choices and of the code-free baselines) into the predictor's
+    description as trained_on.never_seen, so that `mirtune recommend` can say it; a refit replaces it."""
+    path = Path(folder) / PREDICTOR_FILE
+    try:
+        meta = json.loads(path.read_text())
+        meta["trained_on"]["never_seen"] = record
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise MirtuneError(f"cannot record into the predictor description ({type(exc).__name__}: {exc})",
+                           str(path)) from None
+    write_atomic(path, json.dumps(meta, indent=1, default=_json_default) + "\n")
+    return path
+
+
 def load_predictor(folder: str | os.PathLike, fingerprint: str | None = None) -> Predictor:
     """Read a saved predictor; one MirtuneError line when it is missing, corrupt, of another format, or fitted on
     another encoder than the one whose `fingerprint` is given."""

@@ -82,6 +82,25 @@ def test_unknown_task_missing_heads_and_cuda_blocks():
         mirtune.recommend(HEAT2D, task="openmp", heads="/nonexistent/heads")
 
 
+def test_what_was_measured_on_programs_never_seen_is_said_when_it_does_not_beat_the_baselines(tmp_path):
+    """benchmarks/recommend_unseen.py --record writes its shares into predictor.json; recommend then says so when
+    the predictor's choices did not beat the default or the best fixed configuration there, and not otherwise."""
+    from mirtune.predict.predictor import record_never_seen
+
+    heads = tmp_path / "heads"
+    shutil.copytree(HEADS_DIR / "openmp", heads / "openmp")
+    lost = {"programs": 8, "measured": "2026-11-24 10:45:38 UTC", "rounds": 3, "result": "x.json",
+            "recommended": 0.85, "default": 0.86, "best_fixed": 0.90}
+    record_never_seen(heads / "openmp", lost)
+    notes = mirtune.recommend(HEAT2D, task="openmp", heads=heads).notes
+    assert any(n.startswith("on 8 programs never seen in its training") and "0.850" in n and "does not beat them"
+               in n for n in notes), notes
+    record_never_seen(heads / "openmp", dict(lost, recommended=0.95))  # a later, better result replaces it
+    assert not any("never seen" in n for n in mirtune.recommend(HEAT2D, task="openmp", heads=heads).notes)
+    with pytest.raises(MirtuneError, match="cannot record"):
+        record_never_seen(tmp_path, lost)
+
+
 def test_corrupt_or_foreign_heads_are_refused(tmp_path):
     heads = tmp_path / "heads"
     shutil.copytree(HEADS_DIR / "openmp", heads / "openmp")
