@@ -304,8 +304,9 @@ class KNNGainHead:
     standardised feature space (cosine distance), their mean or (`statistic` "median") their median, and the mean
     gains of all training rows. With `weight` 0 it is the one choice best on average (the code-free baseline); with
     1, the choice that was best for the most similar programs. The median asks a choice to help most neighbours:
-    a few large wins of one schedule among them do not carry it. The distance weighs the embedding block and the trailing `keep` context columns as equals
-    (each block scaled by one over the square root of its width), the context times `context_weight`.
+    a few large wins of one schedule among them do not carry it. The distance weighs the embedding block and the
+    trailing `keep` context columns as equals (each block scaled by one over the square root of its width), the
+    context times `context_weight`.
     Deterministic: the seed is unused."""
 
     def __init__(self, n_classes: int, config: KNNConfig | None = None, seed: int = 0, keep: int = 0) -> None:
