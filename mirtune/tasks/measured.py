@@ -241,8 +241,8 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
     labels = [spec.default_label] + sorted((lab for lab in configs if lab != spec.default_label),
                                            key=lambda lab: _sort_key(configs[lab], spec))
     # the space: the configurations measured in at least half as many groups as the most measured one (a sweep
-    # stopped part-way has measured every group's default first and one group's space only in part); groups
-    # missing any of them are dropped below, not the space
+    # stopped part-way has measured some groups whole, one in part and perhaps the next group's default alone);
+    # groups missing any of them are dropped below, not the space
     top = max((counts[lab] for lab in labels[1:]), default=0)
     labels = [lab for lab in labels if 2 * counts[lab] >= top or lab == spec.default_label]
     dropped, kept = [], []
