@@ -110,9 +110,9 @@ def main() -> int:
 def stage_times(lls: list[Path]) -> dict[str, float | int]:
     """Median milliseconds of each step of answering for a file new to the process (numpy engine, the statement
     states of the files before it remembered, as in `recommend`), the encoder timed serial and threaded."""
-    from mirtune.embedding import _embed_samples, clear_caches, load_engine
+    from mirtune.embedding import clear_caches, load_engine
     from mirtune.ir.module import IRModule
-    from mirtune.model.numpy_encoder import statement_threads
+    from mirtune.model.numpy_encoder import NumpyStatementCache, statement_threads
     from mirtune.model.samples import module_to_sample, sample_arrays
     from mirtune.tasks.openmp import context_features
 
@@ -123,13 +123,14 @@ def stage_times(lls: list[Path]) -> dict[str, float | int]:
     for label, count in (("encoder_1_thread", "1"), (f"encoder_{threads}_threads", str(threads))):
         os.environ["MIRTUNE_EMBED_THREADS"] = count
         clear_caches()
+        cache = NumpyStatementCache()  # remembered across files, as recommend's per-model cache is
         for i, ll in enumerate(lls):
             t0 = time.perf_counter()
             module = IRModule.from_file(ll)
             t1 = time.perf_counter()
             sample = sample_arrays(module_to_sample(module, engine.tokenizer), engine.config.seq_len)
             t2 = time.perf_counter()
-            _embed_samples(engine, [sample])
+            engine.embed([sample], statement_cache=cache)
             t3 = time.perf_counter()
             context_features(module)
             t4 = time.perf_counter()

@@ -263,6 +263,11 @@ def sorted_unique(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ordered[new], inverse
 
 
+def positive_values(counts: np.ndarray) -> list[int]:
+    """The distinct positive values of a non-negative integer array, ascending (np.unique without numpy.ma)."""
+    return (np.flatnonzero(np.bincount(counts)[1:]) + 1).tolist() if counts.size else []
+
+
 def segment_starts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(which segments are non-empty, where each non-empty one starts) for consecutive segments of `counts` rows."""
     nonempty = counts > 0
@@ -486,7 +491,7 @@ class NumpyEncoder:
         keep = node_ids != self.config.pad_id
         counts = keep.sum(1)
         sums = np.zeros((node_ids.shape[0], self.config.d_model), F32)
-        for c in (np.flatnonzero(np.bincount(counts)[1:]) + 1).tolist():  # nodes with c ids, summed together
+        for c in positive_values(counts):  # the nodes with c ids, summed together
             rows = np.flatnonzero(counts == c)
             cols = np.argsort(~keep[rows], axis=1, kind="stable")[:, :c]  # where each row's c ids are
             sums[rows] = self.token_embedding[node_ids[rows[:, None], cols]].sum(1)
@@ -511,7 +516,7 @@ class NumpyEncoder:
         weight = inv[target] * inv[neighbour]
         start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
         buckets = []
-        for d in (np.flatnonzero(np.bincount(count)[1:]) + 1).tolist():  # the neighbour counts there are
+        for d in positive_values(count):
             nodes = np.flatnonzero(count == d)
             at = start[nodes][:, None] + np.arange(d)
             buckets.append((nodes, neighbour[at], weight[at]))
@@ -575,11 +580,11 @@ class NumpyEncoder:
             return pool(nodes, counts, readout)
 
         # the graph part on one embedding thread while the statement groups take the others (and then it)
-        graph = _started(graph_part) if cfg.has_graph and cfg.has_text else None
+        graph = _started(graph_part) if cfg.has_graph else None
         if cfg.has_text:
             ids = cat("stmt_ids", (0, seq_len))
             counts = np.array([s["stmt_ids"].shape[0] for s in samples], np.int64)
             parts.append(pool(self.statement_states(ids, statement_cache, dedup), counts, readout))
-        if cfg.has_graph:
-            parts.append(graph() if graph is not None else graph_part())
+        if graph is not None:
+            parts.append(graph())
         return np.concatenate(parts, axis=1).astype(F32, copy=False)
