@@ -15,7 +15,8 @@ loops without a schedule clause get `schedule(runtime)`, so OMP_SCHEDULE reaches
 build cache, the user's file is never touched. Rows record how many loops were tunable and fixed, and the
 rewriter's problems. The project's programs read their input size from -DMIRTUNE_SIZE=<n> and print
 `checksum: <value>`; an ordinary program (neither) runs once per configuration with the arguments and input
-files given, and its whole stdout is compared with the default configuration's (or what `--check` says).
+files given, and its whole stdout is compared with the default configuration's (or what `--check` says);
+a manifest (`collectors.manifest`) lists such programs with their argument vectors and input files.
 """
 
 from __future__ import annotations
@@ -255,3 +256,32 @@ def collect_openmp(programs: Sequence[str | os.PathLike], out_dir: str | os.Path
     finally:
         if started:
             shutdown_ray()
+
+
+def collect_manifest(manifest: str | os.PathLike, out_dir: str | os.PathLike, *,
+                     log: Callable[[str], None] | None = None, address: str | None = None,
+                     max_points: int | None = None, **options: Any) -> Summary:
+    """Sweep every run (argument vector) of every program of a manifest into `out_dir`, one `collect_openmp`
+    per run on one Ray cluster; `options` are collect_openmp's, `max_points` bounds the new points of all runs
+    together. The whole manifest is read and checked before anything runs."""
+    from collectors.manifest import read_manifest
+    from collectors.sweep import ensure_ray
+    from mirtune.cluster import shutdown_ray
+
+    runs = read_manifest(manifest)
+    say = log or print
+    started = ensure_ray(address)
+    total = Summary(out_dir=str(out_dir))
+    try:
+        for i, run in enumerate(runs, 1):
+            left = None if max_points is None else max_points - total.measured
+            if left is not None and left <= 0:
+                break
+            say(f"[run {i}/{len(runs)}] {run.name} {' '.join(run.args)}")
+            extra = {"log": log} if log is not None else {}
+            total.add(collect_openmp([run.source], out_dir, args=run.args, inputs=run.inputs, max_points=left,
+                                     **options, **extra))
+    finally:
+        if started:
+            shutdown_ray()
+    return total

@@ -451,6 +451,16 @@ class Summary:
                        f"{self.errors[0][1]}")
         return out
 
+    def add(self, other: "Summary") -> None:
+        """Fold another sweep's summary into this one (several sweeps into one folder, e.g. a manifest's runs)."""
+        for name in ("total", "already_done", "measured", "builds", "build_s", "run_s", "wall_s", "build_failures",
+                     "not_timed"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.by_status.update(other.by_status)
+        self.errors += other.errors
+        self.files += other.files
+        self.notes += [n for n in other.notes if n not in self.notes]
+
 
 class _Progress:
     def __init__(self, total: int, enabled: bool, log: Callable[[str], None]) -> None:

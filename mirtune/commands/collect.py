@@ -4,6 +4,7 @@
         [--space threads=1,2 schedule=static chunk=1,64] [--repeats 3] [--warmup 1] [--timeout 300] \\
         [--sizes 1,2] [--address ADDR]
     mirtune collect openmp --programs app.c --out data/app --input in.txt [--check stdout] -- in.txt 100
+    mirtune collect openmp --manifest programs/manifest.json --out data/apps   # programs with arguments and inputs
     mirtune collect vectorize --programs collectors/programs/vectorize/kernels --out data/vectorize \\
         [--space vf=1,4 if=1,2] [--repeats 3] [--opt 2]
     mirtune collect lscat --programs collectors/programs/cuda --out data/lscat \\
@@ -26,8 +27,15 @@ from mirtune.errors import UsageError
 
 
 def _add_common(p: argparse.ArgumentParser, *, programs_help: str, space_help: str, timeout: float,
-                warmup: int = 1, programs_flags: tuple[str, ...] = ("--programs",)) -> None:
-    p.add_argument(*programs_flags, dest="programs", nargs="+", required=True, metavar="PATH", help=programs_help)
+                warmup: int = 1, programs_flags: tuple[str, ...] = ("--programs",),
+                manifest_help: str | None = None) -> None:
+    if manifest_help is None:
+        p.add_argument(*programs_flags, dest="programs", nargs="+", required=True, metavar="PATH",
+                       help=programs_help)
+    else:
+        which = p.add_mutually_exclusive_group(required=True)
+        which.add_argument(*programs_flags, dest="programs", nargs="+", metavar="PATH", help=programs_help)
+        which.add_argument("--manifest", metavar="FILE", help=manifest_help)
     p.add_argument("--out", required=True, metavar="DIR", help="output directory for the Parquet part files")
     p.add_argument("--space", nargs="+", action="extend", default=None, metavar="KEY=V1,V2", help=space_help)
     p.add_argument("--repeats", type=int, default=3, metavar="R", help="timed runs per point (default 3)")
@@ -48,7 +56,9 @@ def add_openmp_arguments(p: argparse.ArgumentParser) -> None:
     """The options of the OpenMP sweep (shared with jobs/collect_openmp.py)."""
     _add_common(p, programs_help="C/C++ OpenMP programs, or directories holding them",
                 space_help="restrict the space: power=W,... threads=N,... schedule=static|dynamic|guided,... "
-                           "chunk=N,...", timeout=300.0)
+                           "chunk=N,...", timeout=300.0,
+                manifest_help="a JSON list of programs with their argument vectors and input files "
+                              "(collectors/manifest.py), instead of --programs")
     p.add_argument("--sizes", default="1,2", metavar="N,N", help="input sizes (-DMIRTUNE_SIZE), default 1,2")
     p.add_argument("--input", action="append", default=[], metavar="PATH",
                    help="a file or folder the programs read, copied into each run's private working folder")
@@ -107,6 +117,16 @@ def run_openmp(args: argparse.Namespace) -> int:
     from collectors.check import OutputCheck
 
     check = OutputCheck.parse(args.check, args.rtol) if args.check else None
+    if args.manifest:
+        from collectors.openmp import collect_manifest
+
+        if args.input or args.program_args:
+            raise UsageError("--manifest names each program's arguments and inputs; drop --input and -- ARGS")
+        summary = collect_manifest(args.manifest, args.out, space=args.space, repeats=args.repeats,
+                                   warmup=args.warmup, timeout=args.timeout, address=args.address,
+                                   cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress,
+                                   check=check)
+        return _finish(summary)
     summary = collect_openmp(args.programs, args.out, space=args.space, sizes=args.sizes, repeats=args.repeats,
                              warmup=args.warmup, timeout=args.timeout, address=args.address,
                              cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress,

@@ -294,6 +294,32 @@ def test_an_ordinary_program_with_arguments_and_an_input_file(ray_cluster, tmp_p
     assert json.loads(default["variant"])["args"] == ["n.txt", "0.5"]  # how it was run is in every row
 
 
+def test_a_manifest_sweeps_every_run_of_every_program(ray_cluster, tmp_path, cache, monkeypatch, capsys):
+    """`--manifest`: each argument vector of a program is its own group (variant), with its inputs copied in;
+    --input beside --manifest is refused in one line."""
+    (tmp_path / "plain.c").write_text(ORDINARY.replace('strstr(sched, "dynamic")', 'strstr(sched, "never")'))
+    (tmp_path / "n.txt").write_text("50000\n")
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps([{"source": "plain.c", "inputs": ["n.txt"],
+                                     "runs": [["n.txt", "0.5"], ["n.txt", "2"]]}]))
+    out = tmp_path / "out"
+    monkeypatch.setenv("MIRTUNE_POWERCAP_ROOT", NO_RAPL)
+    common = ["collect", "openmp", "--manifest", str(manifest), "--out", str(out), "--space", "threads=2",
+              "schedule=dynamic", "chunk=8", "--repeats", "1", "--warmup", "0", "--build-dir", str(cache),
+              "--no-progress"]
+    assert _cli(common + ["--input", str(tmp_path / "n.txt")], monkeypatch) == 2
+    assert "drop --input" in capsys.readouterr().err and not out.exists()
+    rc = _cli(common, monkeypatch)
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    assert "4 point(s) written" in captured.out and "[run 2/2] plain n.txt 2" in captured.out
+    rows = read_rows(out)
+    assert list(rows["status"]) == ["ok"] * 4
+    by_args = {tuple(json.loads(v)["args"]): n for v, n in rows["variant"].value_counts().items()}
+    assert by_args == {("n.txt", "0.5"): 2, ("n.txt", "2"): 2}
+    assert sorted(json.loads(c)[0] for c in rows[rows["is_default"]]["checksum"]) == [
+        "result: 399980.0000", "result: 99995.0000"]
+
 def test_power_dimension_on_a_fake_powercap_tree(ray_cluster, tmp_path, cache):
     root = tmp_path / "powercap"
     zone = root / "intel-rapl:0"

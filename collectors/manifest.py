@@ -1,0 +1,72 @@
+"""Program manifests: how ordinary programs (command-line arguments, input files, plain output) are run, in JSON.
+
+A manifest is a JSON list with one object per program, paths relative to the manifest's folder:
+
+    [{"name": "sssp", "source": "sssp.c", "inputs": ["sssp_road.gr"],
+      "runs": [["sssp_road.gr", "1", "5"], ["sssp_road.gr", "1", "40"]],
+      "description": "..."}]
+
+"runs" lists the argument vectors a program is measured with (an input size each); "args" instead of "runs"
+gives one. Input files are copied into each run's private working folder under their own names, so an argument
+names an input by its file name. `mirtune collect openmp --manifest FILE` sweeps every run of every program.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from mirtune.errors import UsageError
+
+
+@dataclass(frozen=True)
+class ProgramRun:
+    """One way to run one program of a manifest: its source, its arguments and the input files it reads."""
+
+    name: str
+    source: Path
+    args: tuple[str, ...]
+    inputs: tuple[Path, ...]
+
+
+def _strings(value: object, what: str, path: Path) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, (str, int, float)) for v in value):
+        raise UsageError(f"manifest: {what} must be a list of strings", str(path))
+    return tuple(str(v) for v in value)
+
+
+def read_manifest(path: str | os.PathLike) -> list[ProgramRun]:
+    """Every (program, argument vector) of the manifest at `path`, in order; UsageError (one line) for a missing or
+    malformed manifest, an entry without a source or runs, or a source or input file that does not exist."""
+    path = Path(path)
+    try:
+        entries = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise UsageError("manifest not found", str(path)) from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"manifest: not readable JSON ({type(exc).__name__})", str(path)) from None
+    if not isinstance(entries, list) or not entries:
+        raise UsageError("manifest: expected a non-empty JSON list of programs", str(path))
+    folder = path.parent
+    runs: list[ProgramRun] = []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not isinstance(entry.get("source"), str):
+            raise UsageError(f"manifest: entry {i + 1} has no \"source\"", str(path))
+        source = folder / entry["source"]
+        if not source.is_file():
+            raise UsageError(f"manifest: entry {i + 1}'s source not found", str(source))
+        name = str(entry.get("name") or source.stem)
+        inputs = tuple(folder / f for f in _strings(entry.get("inputs", []), f"{name}'s \"inputs\"", path))
+        for f in inputs:
+            if not f.exists():
+                raise UsageError(f"manifest: {name}'s input not found", str(f))
+        if "runs" in entry:
+            if not isinstance(entry["runs"], list) or not entry["runs"]:
+                raise UsageError(f"manifest: {name}'s \"runs\" must be a non-empty list of argument lists", str(path))
+            argvs = [_strings(a, f"each of {name}'s \"runs\"", path) for a in entry["runs"]]
+        else:
+            argvs = [_strings(entry.get("args", []), f"{name}'s \"args\"", path)]
+        runs += [ProgramRun(name, source, argv, inputs) for argv in argvs]
+    return runs
