@@ -41,7 +41,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from collectors.manifest import ProgramRun, read_manifest  # noqa: E402
 from collectors.runner import BuildSpec, RunLimits, build, run_once  # noqa: E402
+from mirtune.errors import UsageError  # noqa: E402
 from mirtune.predict.recommend import load_task_predictor, recommend  # noqa: E402
 from mirtune.source.openmp import make_schedule_runtime  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402
@@ -76,10 +78,10 @@ def summarise(programs: list[dict]) -> dict:
             for name in ("default", "best_fixed", "recommended", "oracle")}
 
 
-def rescore(path: Path, folder: Path, sources: dict[str, str], heads: str | None, predictor,
+def rescore(path: Path, sources: dict[str, Path], heads: str | None, predictor,
             labels: list[str]) -> tuple[list[dict], dict]:
     """The predictor's answers now, scored against the times a measured run of this script recorded in `path`;
-    `sources`: program name -> source file in `folder` (the manifest's)."""
+    `sources`: program name -> its source file (the manifest's)."""
     from mirtune.host import cpu_model
 
     try:
@@ -94,7 +96,7 @@ def rescore(path: Path, folder: Path, sources: dict[str, str], heads: str | None
     fixed = labels.index(predictor.trained_on["best_fixed"])
     programs = []
     for prev in (p for p in old["programs"] if p["name"] in sources):
-        src = folder / sources[prev["name"]]
+        src = sources[prev["name"]]
         rec = recommend(src, "openmp", heads=heads)
         med = np.array([np.inf if prev["times_s"][lab] is None else prev["times_s"][lab] for lab in labels])
         entry = {k: prev[k] for k in ("name", "args", "tunable_loops", "times_s", "wrong_or_failed")}
@@ -104,31 +106,31 @@ def rescore(path: Path, folder: Path, sources: dict[str, str], heads: str | None
     return programs, {"rescored_from": str(path), "measured": old["date"], "rounds": old["rounds"]}
 
 
-def measure(manifest: list[dict], folder: Path, heads: str | None, space: list[dict], labels: list[str],
+def measure(manifest: list[ProgramRun], heads: str | None, space: list[dict], labels: list[str],
             fixed: int, rounds: int) -> list[dict]:
     """Every configuration of every program run in `rounds` interleaved rounds (a fresh random order each round,
     stdout checked against the default's), beside the predictor's answer; one scored entry per program."""
     rng = random.Random(0)
     programs = []
     for prog in manifest:
-        src = folder / prog["source"]
+        src = prog.source
         rec = recommend(src, "openmp", heads=heads)
         chosen = labels.index(rec.label)
         rewritten = make_schedule_runtime(src.read_text())
-        spec = BuildSpec(name=prog["name"], source=rewritten.source, openmp=True, opt=2,
-                         include_dirs=(str(folder),))
+        spec = BuildSpec(name=prog.name, source=rewritten.source, openmp=True, opt=2,
+                         include_dirs=(str(src.parent),))
         built = build(spec)
         if built.status != "ok":
-            print(f"{prog['name']}: build failed: {built.reason}", file=sys.stderr)
+            print(f"{prog.name}: build failed: {built.reason}", file=sys.stderr)
             continue
-        inputs = set(prog.get("inputs", []))
-        argv = [str((folder / a).resolve()) if a in inputs else str(a) for a in prog["args"]]
+        inputs = {f.name: str(f.resolve()) for f in prog.inputs}
+        argv = [inputs.get(a, a) for a in prog.args]
         limits = RunLimits(timeout_s=120)
         times: list[list[float]] = [[] for _ in space]
         wrong: set[int] = set()
         warm = run_once([built.exe, *argv], env_of(space[0]), limits)  # warm the page cache and the binary
         if warm.exit_code != 0:
-            print(f"{prog['name']}: the default configuration fails (exit {warm.exit_code}); skipped", file=sys.stderr)
+            print(f"{prog.name}: the default configuration fails (exit {warm.exit_code}); skipped", file=sys.stderr)
             continue
         reference = warm.stdout
         for r in range(rounds):
@@ -139,17 +141,17 @@ def measure(manifest: list[dict], folder: Path, heads: str | None, space: list[d
                 if run.exit_code != 0 or run.timed_out or run.stdout != reference:
                     wrong.add(i)
                 times[i].append(run.seconds)
-            print(f"{prog['name']}: round {r + 1}/{rounds} done", file=sys.stderr)
+            print(f"{prog.name}: round {r + 1}/{rounds} done", file=sys.stderr)
         med = np.array([statistics.median(t) if i not in wrong else np.inf for i, t in enumerate(times)])
         best = int(np.argmin(med))
         entry = {
-            "name": prog["name"], "args": prog["args"], "tunable_loops": rewritten.tunable,
+            "name": prog.name, "args": list(prog.args), "tunable_loops": rewritten.tunable,
             "times_s": {labels[i]: (round(float(m), 5) if np.isfinite(m) else None) for i, m in enumerate(med)},
             "wrong_or_failed": [labels[i] for i in sorted(wrong)],
             "recommended": rec.label, "predicted_speedup": rec.predicted_speedup, "best_fixed": labels[fixed],
         }
         programs.append(score(entry, med, labels, {"default": 0, "best_fixed": fixed, "recommended": chosen}))
-        print(f"{prog['name']}: default {med[0]:.3f}s, oracle {labels[best]} {med[best]:.3f}s, recommended "
+        print(f"{prog.name}: default {med[0]:.3f}s, oracle {labels[best]} {med[best]:.3f}s, recommended "
               f"{rec.label} {med[chosen]:.3f}s (share {entry['share_recommended']:.3f}), best fixed "
               f"{entry['share_best_fixed']:.3f}", file=sys.stderr)
     return programs
@@ -168,9 +170,12 @@ def main() -> int:
                     help="write the shares into the predictor's predictor.json, so `mirtune recommend` reports them")
     args = ap.parse_args()
     folder = Path(args.programs)
-    manifest = json.loads((folder / "manifest.json").read_text())
+    try:
+        manifest = read_manifest(folder / "manifest.json")
+    except UsageError as exc:
+        raise SystemExit(f"recommend_unseen: {exc.line()}") from None
     if args.only:
-        manifest = [m for m in manifest if m["name"] in args.only]
+        manifest = [m for m in manifest if m.name in args.only]
     predictor, _ = load_task_predictor("openmp", args.heads)
     cores = os.cpu_count() or 1
     from mirtune.tasks import openmp
@@ -181,10 +186,10 @@ def main() -> int:
     fixed = labels.index(predictor.trained_on["best_fixed"])
     t_start = time.time()
     if args.rescore:
-        sources = {m["name"]: m["source"] for m in manifest}
-        programs, extra = rescore(Path(args.rescore), folder, sources, args.heads, predictor, labels)
+        sources = {m.name: m.source for m in manifest}
+        programs, extra = rescore(Path(args.rescore), sources, args.heads, predictor, labels)
     else:
-        programs = measure(manifest, folder, args.heads, space, labels, fixed, args.rounds)
+        programs = measure(manifest, args.heads, space, labels, fixed, args.rounds)
         extra = {"rounds": args.rounds}
     summary = summarise(programs)
     from mirtune.host import cpu_model
@@ -207,7 +212,8 @@ def main() -> int:
     print(f"wrote {out} and {out.with_suffix('.png')}")
     if args.record:
         from mirtune.predict.predictor import record_never_seen
-        from mirtune.predict.recommend import head_dir
+        from mirtune.errors import UsageError  # noqa: E402
+from mirtune.predict.recommend import head_dir
 
         shares = {k: round(summary[k]["share_of_oracle"], 4) for k in ("recommended", "default", "best_fixed")}
         path = record_never_seen(head_dir("openmp", args.heads), {
