@@ -212,8 +212,7 @@ def main() -> int:
     print(f"wrote {out} and {out.with_suffix('.png')}")
     if args.record:
         from mirtune.predict.predictor import record_never_seen
-        from mirtune.errors import UsageError  # noqa: E402
-from mirtune.predict.recommend import head_dir
+        from mirtune.predict.recommend import head_dir
 
         shares = {k: round(summary[k]["share_of_oracle"], 4) for k in ("recommended", "default", "best_fixed")}
         path = record_never_seen(head_dir("openmp", args.heads), {
