@@ -1,5 +1,5 @@
 """Split `mirtune evaluate openmp`'s per-group shares of the oracle by kind of program (the folder under
-collectors/programs that holds it: PolyBench-like, generated, application-style), as geometric means.
+collectors/programs that holds it: PolyBench-like, generated, application-style, ordinary), as geometric means.
 
     .venv/bin/python benchmarks/openmp_by_kind.py [--json benchmarks/results/evaluate_openmp.json] [--out FILE]
 """
@@ -14,7 +14,8 @@ from pathlib import Path
 from mirtune.tasks.measured import geomean
 
 REPO = Path(__file__).resolve().parents[1]
-KINDS = {"openmp": "PolyBench-like", "openmp_gen": "generated", "openmp_apps": "application-style"}
+KINDS = {"openmp": "PolyBench-like", "openmp_gen": "generated", "openmp_apps": "application-style",
+         "openmp_ordinary": "ordinary (arguments, input files)"}
 
 
 def kind_of(program: str) -> str:

@@ -95,7 +95,9 @@ def summary_dict(out_dir: str | Path, since: str | None = None, until: str | Non
         res["loadavg_1m_median"] = float(ok["loadavg_1m"].median())
     sweep = res["sweeps"][0] if len(res["sweeps"]) == 1 else None
     if sweep == "openmp":
-        sp = _speedups(df, ["program", "input_size"], "median_s")
+        # a group: a program at one input size, or run one way (its variant: arguments and input files)
+        runs = df.assign(variant=df["variant"].fillna("")) if "variant" in df else df.assign(variant="")
+        sp = _speedups(runs, ["program", "input_size", "variant"], "median_s")
         res["openmp"] = {"groups": len(sp), "best_over_default_geomean": _geomean([s["speedup"] for s in sp]),
                          "groups_where_default_is_best": sum(1 for s in sp if s["speedup"] <= 1.0 + 1e-12)}
     elif sweep == "vectorize":

@@ -49,7 +49,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="tuning only: the predictor's configurations measured before Optuna takes over (default 3)")
     p.add_argument("--data", nargs="+", default=None, metavar="DIR",
                    help="openmp/vectorize/cuda_blocks: collector output folders (default: the datasets the shipped "
-                        "predictor was fitted on: datasets/openmp-epyc + openmp-gen + openmp-apps-epyc; "
+                        "predictor was fitted on: datasets/openmp-epyc + openmp-gen + openmp-apps-epyc + "
+                        "openmp-ordinary-epyc; "
                         "datasets/vectorize-epyc; datasets/lscat-h100)")
     p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
                    help="openmp/vectorize/cuda_blocks: folders holding the measured sources when the recorded paths "

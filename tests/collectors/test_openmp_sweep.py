@@ -15,6 +15,7 @@ import pytest
 from collectors.openmp import (DIMENSIONS, Program, collect_openmp, find_programs, parse_sizes, plan_openmp,
                                thread_counts)
 from collectors.space import parse_space
+from collectors.summarize import summarize
 from collectors.sweep import read_rows
 from mirtune.errors import UsageError
 
@@ -319,6 +320,7 @@ def test_a_manifest_sweeps_every_run_of_every_program(ray_cluster, tmp_path, cac
     assert by_args == {("n.txt", "0.5"): 2, ("n.txt", "2"): 2}
     assert sorted(json.loads(c)[0] for c in rows[rows["is_default"]]["checksum"]) == [
         "result: 399980.0000", "result: 99995.0000"]
+    assert json.loads(summarize(out, as_json=True)[0])["openmp"]["groups"] == 2  # one per argument vector
 
 def test_power_dimension_on_a_fake_powercap_tree(ray_cluster, tmp_path, cache):
     root = tmp_path / "powercap"
