@@ -14,7 +14,7 @@ import random
 import sys
 
 
-def build(rng, n_social, m_social, skew, n_comm, band_len, band_levels):
+def build(rng, n_social, m_social, n_comm, band_len, band_levels):
     edges = set()
 
     def add(u, v):
@@ -22,7 +22,7 @@ def build(rng, n_social, m_social, skew, n_comm, band_len, band_levels):
             edges.add((min(u, v), max(u, v)))
 
     # heavy-tailed social part
-    weights = [(i + 1) ** -skew for i in range(n_social)]
+    weights = [(i + 1) ** -0.75 for i in range(n_social)]
     cum = []
     t = 0.0
     for w in weights:
@@ -51,7 +51,7 @@ def build(rng, n_social, m_social, skew, n_comm, band_len, band_levels):
 
     # banded chains: level k band = k-th power of a path of band_len // k
     for k in range(1, band_levels + 1):
-        length = max(band_len // k, k + 2) + rng.randint(0, 5)
+        length = band_len // k + rng.randint(0, 9)
         ids = list(range(n, n + length))
         n += length
         anchor = pick()
@@ -87,8 +87,8 @@ def main():
         sys.exit(2)
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    write(os.path.join(out, "kcore_small.txt"), 31, 12000, 38000, 0.95, 4, 40, 8)
-    write(os.path.join(out, "kcore_large.txt"), 32, 26000, 95000, 0.89, 8, 40, 8)
+    write(os.path.join(out, "kcore_small.txt"), 31, 12000, 26000, 4, 1000, 16)
+    write(os.path.join(out, "kcore_large.txt"), 32, 30000, 60000, 8, 1800, 22)
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ def main():
         sys.exit(2)
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    write(os.path.join(out, "spmv_power_plaw.mtx"), 1600, 76000, 0.8, 2024)
+    write(os.path.join(out, "spmv_power_plaw.mtx"), 15000, 64000, 0.85, 2024)
 
 
 if __name__ == "__main__":

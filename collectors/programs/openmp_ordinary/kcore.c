@@ -1,5 +1,5 @@
 /*
- * kcore.c - k-core decomposition by parallel peeling, with clustering.
+ * kcore.c - k-core decomposition by parallel peeling.
  *
  * Reads an undirected graph from an edge list ('#' comments, one "u v" pair
  * of non-negative vertex ids per line) and computes the core number of every
@@ -7,13 +7,7 @@
  * whose remaining degree is at most k is removed (core number k) and the
  * degrees of its neighbours are decremented atomically.  When a round
  * removes nothing, k moves up to the smallest remaining degree.  Each round
- * is one short parallel region: a scan that collects the round's victims
- * and a loop over the victims.
- *
- * Afterwards the local clustering coefficient of every vertex is computed
- * (for each pair of neighbours, is there an edge between them?) and the
- * innermost cores are reported with their size, edge count and average
- * clustering.
+ * is one parallel region with two worksharing loops.
  *
  * Usage: kcore edges.txt [top_cores]
  */
@@ -22,8 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ALIVE (-1)
 
 typedef struct {
     int n;
@@ -143,28 +135,6 @@ static int load_graph(const char *path, Graph *g)
     return 0;
 }
 
-/* is there an edge u-w?  binary search in the shorter adjacency list */
-static int has_edge(const Graph *g, int u, int w)
-{
-    if (g->start[u + 1] - g->start[u] > g->start[w + 1] - g->start[w]) {
-        int t = u;
-        u = w;
-        w = t;
-    }
-    long lo = g->start[u], hi = g->start[u + 1];
-    while (lo < hi) {
-        long mid = lo + (hi - lo) / 2;
-        int x = g->adj[mid];
-        if (x == w)
-            return 1;
-        if (x < w)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 3) {
@@ -193,51 +163,47 @@ int main(int argc, char **argv)
 
     int *deg = xmalloc((size_t)n * sizeof(int));
     int *core = xmalloc((size_t)n * sizeof(int));
-    int *gone = xmalloc((size_t)n * sizeof(int));  /* round removed, or ALIVE */
-    int *victims = xmalloc((size_t)n * sizeof(int));
+    unsigned char *alive = xmalloc((size_t)n);
+    unsigned char *frontier = xmalloc((size_t)n);
     int maxdeg = 0;
 
     #pragma omp parallel for reduction(max:maxdeg)
     for (int v = 0; v < n; v++) {
         deg[v] = (int)(start[v + 1] - start[v]);
         core[v] = 0;
-        gone[v] = ALIVE;
+        alive[v] = 1;
+        frontier[v] = 0;
         if (deg[v] > maxdeg)
             maxdeg = deg[v];
     }
 
-    /* ---- peeling ---- */
     long remaining = n;
-    int rounds = 0;
-    long levels = 0, level_rounds = 0, worst_level_rounds = 0;
+    long rounds = 0, levels = 0, level_rounds = 0, worst_level_rounds = 0;
     int k = 0, worst_level = 0;
 
     while (remaining > 0) {
-        int count = 0;
-        const int round = rounds;
+        long removed = 0;
 
         #pragma omp parallel
         {
-            /* collect the vertices peeled in this round */
-            #pragma omp for
+            /* phase 1: choose this round's victims from current degrees */
+            #pragma omp for reduction(+:removed)
             for (int v = 0; v < n; v++) {
-                if (gone[v] == ALIVE && deg[v] <= k) {
-                    int slot;
-                    gone[v] = round;
-                    #pragma omp atomic capture
-                    slot = count++;
-                    victims[slot] = v;
-                }
+                unsigned char take = alive[v] && deg[v] <= k;
+                frontier[v] = take;
+                removed += take;
             }
 
-            /* assign their core number, update surviving neighbours */
+            /* phase 2: remove them and update surviving neighbours */
             #pragma omp for
-            for (int i = 0; i < count; i++) {
-                int v = victims[i];
+            for (int v = 0; v < n; v++) {
+                if (!frontier[v])
+                    continue;
+                alive[v] = 0;
                 core[v] = k;
                 for (long p = start[v]; p < start[v + 1]; p++) {
                     int u = adj[p];
-                    if (gone[u] == ALIVE) {
+                    if (!frontier[u] && alive[u]) {
                         #pragma omp atomic
                         deg[u]--;
                     }
@@ -245,9 +211,9 @@ int main(int argc, char **argv)
             }
         }
         rounds++;
-        remaining -= count;
+        remaining -= removed;
 
-        if (count > 0) {
+        if (removed > 0) {
             level_rounds++;
             continue;
         }
@@ -264,7 +230,7 @@ int main(int argc, char **argv)
         int mindeg = maxdeg + 1;
         #pragma omp parallel for reduction(min:mindeg)
         for (int v = 0; v < n; v++)
-            if (gone[v] == ALIVE && deg[v] < mindeg)
+            if (alive[v] && deg[v] < mindeg)
                 mindeg = deg[v];
         k = mindeg > k ? mindeg : k + 1;
     }
@@ -276,72 +242,36 @@ int main(int argc, char **argv)
         }
     }
 
-    /* ---- local clustering: closed neighbour pairs of every vertex ---- */
-    long *links = xmalloc((size_t)n * sizeof(long));
-    long closed = 0;
-    #pragma omp parallel for reduction(+:closed)
-    for (int v = 0; v < n; v++) {
-        long c = 0;
-        for (long a = start[v]; a < start[v + 1]; a++)
-            for (long b = a + 1; b < start[v + 1]; b++)
-                c += has_edge(&g, adj[a], adj[b]);
-        links[v] = c;
-        closed += c;
-    }
-
-    /* ---- per-core summaries (sequential, cheap) ---- */
+    /* sizes of the innermost cores: |{v : core[v] >= c}| */
     int kmax = 0;
     for (int v = 0; v < n; v++)
         if (core[v] > kmax)
             kmax = core[v];
-    long *nv = xmalloc(((size_t)kmax + 2) * sizeof(long));
-    long *ne = xmalloc(((size_t)kmax + 2) * sizeof(long));
-    double *cc = xmalloc(((size_t)kmax + 2) * sizeof(double));
-    memset(nv, 0, ((size_t)kmax + 2) * sizeof(long));
-    memset(ne, 0, ((size_t)kmax + 2) * sizeof(long));
-    memset(cc, 0, ((size_t)kmax + 2) * sizeof(double));
-    double cc_all = 0.0;
-    for (int v = 0; v < n; v++) {
-        long d = start[v + 1] - start[v];
-        double c = d > 1 ? (double)links[v] / ((double)d * (d - 1) / 2.0) : 0.0;
-        nv[core[v]]++;
-        cc[core[v]] += c;
-        cc_all += c;
-        for (long p = start[v]; p < start[v + 1]; p++) {
-            int u = adj[p];
-            if (u > v) /* edge belongs to the cores up to min(core) */
-                ne[core[u] < core[v] ? core[u] : core[v]]++;
-        }
-    }
-    for (int c = kmax - 1; c >= 0; c--) {
-        nv[c] += nv[c + 1];
-        ne[c] += ne[c + 1];
-        cc[c] += cc[c + 1];
-    }
+    long *count = xmalloc(((size_t)kmax + 2) * sizeof(long));
+    memset(count, 0, ((size_t)kmax + 2) * sizeof(long));
+    for (int v = 0; v < n; v++)
+        count[core[v]]++;
+    for (int c = kmax - 1; c >= 0; c--)
+        count[c] += count[c + 1];
 
     printf("graph: %d vertices, %ld edges, max degree %d\n", n, g.m, maxdeg);
-    printf("triangles: %ld, average clustering coefficient: %.6f\n",
-           closed / 3, cc_all / n);
     printf("max core number: %d\n", kmax);
-    printf("%8s %10s %10s %12s\n", "k-core", "vertices", "edges", "clustering");
+    printf("%8s %10s\n", "k-core", "vertices");
     int listed = 0;
     for (int c = kmax; c >= 0 && listed < show; c--) {
-        if (c < kmax && nv[c] == nv[c + 1])
+        if (c < kmax && count[c] == count[c + 1])
             continue; /* same vertex set as the core above */
-        printf("%8d %10ld %10ld %12.6f\n", c, nv[c], ne[c], cc[c] / nv[c]);
+        printf("%8d %10ld\n", c, count[c]);
         listed++;
     }
-    printf("peeling rounds: %d over %ld levels (longest level k=%d with %ld"
+    printf("peeling rounds: %ld over %ld levels (longest level k=%d with %ld"
            " rounds)\n", rounds, levels, worst_level, worst_level_rounds);
 
-    free(nv);
-    free(ne);
-    free(cc);
-    free(links);
+    free(count);
     free(deg);
     free(core);
-    free(gone);
-    free(victims);
+    free(alive);
+    free(frontier);
     free(g.start);
     free(g.adj);
     return 0;

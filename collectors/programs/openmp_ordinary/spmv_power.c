@@ -204,23 +204,17 @@ static void spmv(const CSR *A, const double *x, double *y)
     }
 }
 
-/*
- * Power iteration.  The iterate is kept unnormalised as v together with
- * c = 1/||v||, so the normalisation x = c v is folded into the next product
- * and every iteration is a single pass over the matrix:
- *     y = A x = c (A v),   lambda = x'y,   then v <- y, c <- 1/||y||.
- */
 static double power_iteration(const CSR *A, long iters, long report)
 {
     int n = A->n;
-    double *v = xmalloc((size_t)n * sizeof(double));
+    double *x = xmalloc((size_t)n * sizeof(double));
     double *y = xmalloc((size_t)n * sizeof(double));
     double lambda = 0.0, prev = 0.0;
-    double c = 1.0 / sqrt((double)n);
 
+    double x0 = 1.0 / sqrt((double)n);
     #pragma omp parallel for
     for (int i = 0; i < n; i++)
-        v[i] = 1.0;
+        x[i] = x0;
 
     printf("power iteration:\n");
     printf("%8s %16s %12s\n", "iter", "eigenvalue", "rel change");
@@ -230,21 +224,31 @@ static double power_iteration(const CSR *A, long iters, long report)
     for (long it = 1; it <= iters; it++) {
         double rq = 0.0, nrm2 = 0.0;
 
-        #pragma omp parallel for reduction(+:rq, nrm2)
-        for (int i = 0; i < n; i++) {
-            double s = 0.0;
-            for (long p = rp[i]; p < rp[i + 1]; p++)
-                s += val[p] * v[col[p]];
-            s *= c;
-            y[i] = s;
-            rq += c * v[i] * s;
-            nrm2 += s * s;
+        #pragma omp parallel
+        {
+            /* y = A x */
+            #pragma omp for
+            for (int i = 0; i < n; i++) {
+                double s = 0.0;
+                for (long p = rp[i]; p < rp[i + 1]; p++)
+                    s += val[p] * x[col[p]];
+                y[i] = s;
+            }
+
+            /* Rayleigh quotient x'Ax (||x|| = 1) and ||y||^2 */
+            #pragma omp for reduction(+:rq, nrm2)
+            for (int i = 0; i < n; i++) {
+                rq += x[i] * y[i];
+                nrm2 += y[i] * y[i];
+            }
+
+            /* x = y / ||y|| */
+            double inv = nrm2 > 0.0 ? 1.0 / sqrt(nrm2) : 0.0;
+            #pragma omp for
+            for (int i = 0; i < n; i++)
+                x[i] = y[i] * inv;
         }
         lambda = rq;
-        c = nrm2 > 0.0 ? 1.0 / sqrt(nrm2) : 0.0;
-        double *t = v;
-        v = y;
-        y = t;
 
         if (it % report == 0 || it == iters) {
             double change = it > 1 ? fabs(lambda - prev) / fabs(lambda) : 1.0;
@@ -255,7 +259,7 @@ static double power_iteration(const CSR *A, long iters, long report)
         }
         prev = lambda;
     }
-    free(v);
+    free(x);
     free(y);
     return lambda;
 }
@@ -288,14 +292,11 @@ static void jacobi(const CSR *A, long iters)
     }
     spmv(A, ones, b);
 
-    /* one parallel region for all sweeps; a single thread swaps the
-       iterates between sweeps (the barriers keep everyone in step) */
-    const long *rp = A->rowptr;
-    const int *col = A->col;
-    const double *val = A->val;
-    #pragma omp parallel
     for (long it = 0; it < iters; it++) {
-        #pragma omp for
+        const long *rp = A->rowptr;
+        const int *col = A->col;
+        const double *val = A->val;
+        #pragma omp parallel for
         for (int i = 0; i < n; i++) {
             double s = b[i];
             for (long p = rp[i]; p < rp[i + 1]; p++)
@@ -303,12 +304,9 @@ static void jacobi(const CSR *A, long iters)
                     s -= val[p] * x[col[p]];
             xn[i] = s / diag[i];
         }
-        #pragma omp single
-        {
-            double *t = x;
-            x = xn;
-            xn = t;
-        }
+        double *t = x;
+        x = xn;
+        xn = t;
     }
 
     /* residual ||b - A x|| / ||b|| and max error against the exact ones */

@@ -6,15 +6,12 @@
  *     p sp <nodes> <arcs>
  *     a <from> <to> <weight>      (1-based vertex ids, non-negative weights)
  *
- * For the source vertices given on the command line it runs a Bellman-Ford
- * style relaxation: in each round every vertex pulls over its incoming arcs
- * and writes its tentative distances into a fresh array.  The rounds stop
- * when no distance changes.  Sources are handled in batches (up to BATCH) so
- * one pass over the arcs serves several sources; vertices are processed in
- * parallel.
+ * For every source vertex given on the command line it runs a
+ * Bellman-Ford style relaxation: in each round every vertex pulls over its
+ * incoming arcs and writes its tentative distance into a fresh array.  The
+ * rounds stop when no distance changes.  Vertices are processed in parallel.
  *
  * Usage: sssp graph.gr source [source ...]
- *        sssp graph.gr -n count      (count sources spread evenly over ids)
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,13 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "unreachable"; small enough that INF + weight cannot overflow */
-#define INF (INT64_MAX / 4)
-/* sources are processed in batches of up to this many, sharing one sweep
-   over the arcs per round */
-#define BATCH 64
-/* at most this many per-source rows are printed */
-#define MAX_ROWS 20
+#define INF INT64_MAX
 
 typedef struct {
     int n;              /* number of vertices */
@@ -44,11 +35,8 @@ typedef struct {
 static void usage(const char *prog)
 {
     fprintf(stderr, "usage: %s graph.gr source [source ...]\n", prog);
-    fprintf(stderr, "       %s graph.gr -n count\n", prog);
     fprintf(stderr, "  graph.gr  weighted directed graph in DIMACS format\n");
     fprintf(stderr, "  source    1-based source vertex id (one or more)\n");
-    fprintf(stderr, "  -n count  use count sources spread evenly over the"
-            " vertex ids\n");
 }
 
 static void *xmalloc(size_t bytes)
@@ -169,18 +157,8 @@ fail:
     return -1;
 }
 
-/*
- * Pull-based Bellman-Ford for a batch of nb <= width sources at once.
- * dist/next hold width distances per vertex (row v = dist[v*width ..]);
- * width is a multiple of 8 no larger than BATCH.  Unused slots stay at INF.
- * rounds[s] receives the number of rounds a single-source run would have
- * needed (last round with a change, plus the final round that confirms
- * nothing changes).  Returns the rounds executed;
- * the final distances are left in dist.
- */
-static int bellman_ford_batch(const Graph *g, const int *src, int nb,
-                              int width, int64_t *dist, int64_t *next,
-                              int *rounds)
+/* One source: pull-based Bellman-Ford.  Returns number of rounds. */
+static int bellman_ford(const Graph *g, int src, int64_t *dist, int64_t *next)
 {
     const int n = g->n;
     const long *start = g->in_start;
@@ -189,57 +167,38 @@ static int bellman_ford_batch(const Graph *g, const int *src, int nb,
 
     #pragma omp parallel for
     for (int v = 0; v < n; v++)
-        for (int s = 0; s < width; s++)
-            dist[(size_t)v * width + s] = INF;
-    for (int s = 0; s < nb; s++) {
-        dist[(size_t)src[s] * width + s] = 0;
-        rounds[s] = 1;
-    }
+        dist[v] = INF;
+    dist[src] = 0;
 
-    int round = 0;
+    int rounds = 0;
     for (;;) {
-        long changed[BATCH] = {0};
-        long total = 0;
-        round++;
+        long changed = 0;
+        rounds++;
 
-        #pragma omp parallel for reduction(+:changed[:BATCH])
+        #pragma omp parallel for reduction(+:changed)
         for (int v = 0; v < n; v++) {
-            const int64_t *mine = dist + (size_t)v * width;
-            int64_t best[BATCH];
-            for (int s = 0; s < width; s++)
-                best[s] = mine[s];
+            int64_t best = dist[v];
             for (long e = start[v]; e < start[v + 1]; e++) {
-                const int64_t *du = dist + (size_t)from[e] * width;
-                const int64_t we = w[e];
-                for (int s = 0; s < width; s++) {
-                    int64_t cand = du[s] + we;
-                    best[s] = cand < best[s] ? cand : best[s];
-                }
+                int64_t du = dist[from[e]];
+                if (du != INF && du + w[e] < best)
+                    best = du + w[e];
             }
-            int64_t *out = next + (size_t)v * width;
-            for (int s = 0; s < width; s++) {
-                out[s] = best[s];
-                changed[s] += best[s] != mine[s];
-            }
+            next[v] = best;
+            if (best != dist[v])
+                changed++;
         }
 
-        for (int s = 0; s < nb; s++) {
-            if (changed[s]) {
-                rounds[s] = round + 1;
-                total += changed[s];
-            }
-        }
         int64_t *tmp = dist;
         dist = next;
         next = tmp;
-        if (total == 0 || round > n)
+        if (changed == 0 || rounds > n)
             break;
     }
 
-    /* the final distances must end up in the caller's first array */
-    if (round % 2 == 1)
-        memcpy(next, dist, (size_t)n * width * sizeof(int64_t));
-    return round;
+    /* final distances must end up in the caller's first array */
+    if (rounds % 2 == 1)
+        memcpy(next, dist, (size_t)n * sizeof(int64_t));
+    return rounds;
 }
 
 int main(int argc, char **argv)
@@ -249,23 +208,9 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    int spread = strcmp(argv[2], "-n") == 0;
     int nsrc = argc - 2;
-    long count = 0;
-    if (spread) {
-        char *end;
-        errno = 0;
-        count = argc == 4 ? strtol(argv[3], &end, 10) : 0;
-        if (argc != 4 || errno || *end != '\0' || end == argv[3] ||
-            count < 1 || count > 1000000) {
-            fprintf(stderr, "error: -n needs a source count in 1..1000000\n");
-            usage(argv[0]);
-            return 2;
-        }
-        nsrc = (int)count;
-    }
     long *sources = xmalloc((size_t)nsrc * sizeof(long));
-    for (int i = 0; i < nsrc && !spread; i++) {
+    for (int i = 0; i < nsrc; i++) {
         char *end;
         errno = 0;
         long s = strtol(argv[i + 2], &end, 10);
@@ -280,15 +225,6 @@ int main(int argc, char **argv)
     Graph g;
     if (read_graph(argv[1], &g) != 0)
         return 1;
-    if (spread) {
-        if (count > g.n) {
-            fprintf(stderr, "error: %ld sources requested, graph has %d"
-                    " vertices\n", count, g.n);
-            return 2;
-        }
-        for (int i = 0; i < nsrc; i++)
-            sources[i] = 1 + (long)((double)i * g.n / nsrc);
-    }
     for (int i = 0; i < nsrc; i++) {
         if (sources[i] > g.n) {
             fprintf(stderr, "error: source %ld out of range 1..%d\n",
@@ -310,54 +246,35 @@ int main(int argc, char **argv)
     printf("%8s %10s %12s %14s %7s\n", "source", "reachable", "max dist",
            "mean dist", "rounds");
 
-    /* batch width: enough lanes for all sources (rounded up to 8), at most
-       BATCH; small runs do not pay for unused lanes */
-    int width = nsrc < BATCH ? (nsrc + 7) / 8 * 8 : BATCH;
-    size_t cells = (size_t)g.n * width;
-    int64_t *dist = xmalloc(cells * sizeof(int64_t));
-    int64_t *next = xmalloc(cells * sizeof(int64_t));
+    int64_t *dist = xmalloc((size_t)g.n * sizeof(int64_t));
+    int64_t *next = xmalloc((size_t)g.n * sizeof(int64_t));
     long total_rounds = 0;
-    int batches = 0;
     int64_t farthest = 0;
-    long sum_rounds = 0;
 
-    for (int first = 0; first < nsrc; first += width) {
-        int nb = nsrc - first < width ? nsrc - first : width;
-        int src[BATCH], rounds[BATCH];
-        for (int s = 0; s < nb; s++)
-            src[s] = (int)sources[first + s] - 1;
-        total_rounds += bellman_ford_batch(&g, src, nb, width, dist, next,
-                                           rounds);
-        batches++;
+    for (int i = 0; i < nsrc; i++) {
+        int src = (int)sources[i] - 1;
+        int rounds = bellman_ford(&g, src, dist, next);
+        total_rounds += rounds;
 
-        for (int s = 0; s < nb; s++) {
-            long reach = 0;
-            int64_t maxd = 0, sum = 0;
-            for (int v = 0; v < g.n; v++) {
-                int64_t d = dist[(size_t)v * width + s];
-                if (d >= INF)
-                    continue;
-                reach++;
-                sum += d;
-                if (d > maxd)
-                    maxd = d;
-            }
-            if (maxd > farthest)
-                farthest = maxd;
-            sum_rounds += rounds[s];
-            if (first + s < MAX_ROWS)
-                printf("%8ld %10ld %12lld %14.3f %7d\n", sources[first + s],
-                       reach, (long long)maxd,
-                       reach ? (double)sum / (double)reach : 0.0, rounds[s]);
+        long reach = 0;
+        int64_t maxd = 0, sum = 0;
+        for (int v = 0; v < g.n; v++) {
+            if (dist[v] == INF)
+                continue;
+            reach++;
+            sum += dist[v];
+            if (dist[v] > maxd)
+                maxd = dist[v];
         }
+        if (maxd > farthest)
+            farthest = maxd;
+        printf("%8ld %10ld %12lld %14.3f %7d\n", sources[i], reach,
+               (long long)maxd, reach ? (double)sum / (double)reach : 0.0,
+               rounds);
     }
-    if (nsrc > MAX_ROWS)
-        printf("%8s (%d more sources not listed)\n", "...", nsrc - MAX_ROWS);
 
-    printf("sources: %d in %d batches, rounds executed: %ld (%.2f per source"
-           " on its own)\n", nsrc, batches, total_rounds,
-           (double)sum_rounds / nsrc);
-    printf("longest shortest path: %lld\n", (long long)farthest);
+    printf("sources: %d, total rounds: %ld, longest shortest path: %lld\n",
+           nsrc, total_rounds, (long long)farthest);
 
     free(dist);
     free(next);
