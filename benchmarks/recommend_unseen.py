@@ -17,12 +17,15 @@ Time it alone on the machine: a 2-thread run beside another job can be 10x slowe
     .venv/bin/python benchmarks/recommend_unseen.py [--rounds 5] [--programs DIR] [--heads DIR]
     .venv/bin/python benchmarks/recommend_unseen.py --rescore benchmarks/results/recommend_unseen.json \
         --out benchmarks/results/recommend_unseen_rescored.json [--heads DIR]
+    .venv/bin/python benchmarks/recommend_unseen.py --pool A.json B.json C.json --out pooled.json [--record]
 
 Writes benchmarks/results/recommend_unseen.json and .png; `--record` also writes the shares into the predictor's
 predictor.json, so that `mirtune recommend` says when the predictor does not beat the baselines on programs never
 seen. `--rescore FILE` measures nothing: it asks the predictor
 (a refitted one, say) for its answers again and scores them against the brute-force times FILE recorded, which
 is only valid on the host and programs FILE was measured on (both are recorded; the script checks them).
+`--pool FILE...` measures nothing either: it scores several held-out sets as one, from results this script wrote
+for the same predictor.
 """
 
 from __future__ import annotations
@@ -157,6 +160,32 @@ def measure(manifest: list[ProgramRun], heads: str | None, space: list[dict], la
     return programs
 
 
+def pool(paths: list[Path], predictor) -> tuple[list[dict], dict]:
+    """The programs of several results this script wrote (measured or rescored) for this very predictor, as one
+    set: more programs never seen than any one run has; refused when a file scored another predictor or host."""
+    from mirtune.host import cpu_model
+
+    here = {"cpu_model": cpu_model(), "logical_cores": os.cpu_count() or 1}
+    mine = {k: predictor.trained_on.get(k) for k in ("groups", "applications", "date")}
+    programs, measured, rounds = [], [], set()
+    for path in paths:
+        try:
+            old = json.loads(path.read_text())
+            scored, host = old["predictor_trained_on"], old["host"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(f"--pool: cannot read {path}: {exc}") from None
+        if scored != mine:
+            raise SystemExit(f"--pool: {path} scored the predictor fitted {scored.get('date')}, not this one "
+                             f"({mine['date']}): rescore it first (--rescore)")
+        if host != here:
+            raise SystemExit(f"--pool: {path} was measured on {host}, this host is {here}")
+        programs += [dict(p, set=path.stem) for p in old["programs"]]
+        measured.append(old.get("measured", old["date"]))
+        rounds.add(old["rounds"])
+    return programs, {"rounds": min(rounds), "measured": "; ".join(measured),
+                      "pooled": [path.name for path in paths]}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--programs", default=str(ROOT / "benchmarks" / "programs" / "openmp_unseen"))
@@ -166,6 +195,8 @@ def main() -> int:
     ap.add_argument("--out", default=str(RESULTS / "recommend_unseen.json"))
     ap.add_argument("--rescore", default=None, metavar="FILE",
                     help="measure nothing: score the predictor's answers against FILE's brute-force times")
+    ap.add_argument("--pool", nargs="+", default=None, metavar="FILE",
+                    help="measure nothing: pool the programs of results this script wrote for this predictor")
     ap.add_argument("--record", action="store_true",
                     help="write the shares into the predictor's predictor.json, so `mirtune recommend` reports them")
     args = ap.parse_args()
@@ -185,7 +216,9 @@ def main() -> int:
     labels = list(predictor.labels)
     fixed = labels.index(predictor.trained_on["best_fixed"])
     t_start = time.time()
-    if args.rescore:
+    if args.pool:
+        programs, extra = pool([Path(f) for f in args.pool], predictor)
+    elif args.rescore:
         sources = {m.name: m.source for m in manifest}
         programs, extra = rescore(Path(args.rescore), sources, args.heads, predictor, labels)
     else:
@@ -203,7 +236,8 @@ def main() -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"\n{len(programs)} unseen programs, {result['rounds']} interleaved rounds, medians"
-          + (f" (measured {result['measured']}, rescored)" if args.rescore else "") + ":")
+          + (f" (measured {result['measured']}, rescored)" if args.rescore else "")
+          + (f" (pooled: {', '.join(result['pooled'])})" if args.pool else "") + ":")
     print(f"{'':14s} share of oracle  speedup vs default  >=0.9 oracle  slowdowns")
     for name, s in summary.items():
         print(f"{name:14s} {s['share_of_oracle']:.3f}            {s['speedup_over_default']:.3f}x"
@@ -217,7 +251,8 @@ def main() -> int:
         shares = {k: round(summary[k]["share_of_oracle"], 4) for k in ("recommended", "default", "best_fixed")}
         path = record_never_seen(head_dir("openmp", args.heads), {
             "programs": len(programs), "measured": result.get("measured", result["date"]), "rounds": result["rounds"],
-            "result": Path(args.rescore).name if args.rescore else out.name, **shares})
+            "result": ", ".join(result["pooled"]) if args.pool else Path(args.rescore).name if args.rescore
+            else out.name, **shares})
         print(f"recorded in {path}")
     return 0
 

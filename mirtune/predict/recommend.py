@@ -172,8 +172,9 @@ def _host_notes(task: str, trained_on: dict[str, Any]) -> tuple[list[str], int |
     if unseen and unseen["recommended"] <= max(unseen["default"], unseen["best_fixed"]):
         notes.append(f"on {unseen['programs']} programs never seen in its training, timed on {unseen['measured']}, "
                      f"this predictor's choices reached {unseen['recommended']:.3f} of the best time, the default "
-                     f"{unseen['default']:.3f} and the one configuration best on average {unseen['best_fixed']:.3f}: "
-                     "it does not beat them there; check it with real runs (`mirtune tune`)")
+                     f"{unseen['default']:.3f} and the one configuration best on average "
+                     f"({trained_on.get('best_fixed')}) {unseen['best_fixed']:.3f}: it does not beat them there; "
+                     "check it with real runs (`mirtune tune`)")
     return notes, trained_cores, here
 
 
