@@ -1,0 +1,76 @@
+"""benchmarks/recommend_unseen.py --pool: the held-out sets scored for the shipped predictor pool into one set
+whose figures are the geometric means over all their programs; a result that scored another predictor, or was
+measured on another host, is refused with one line."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "recommend_unseen.py"
+RESULTS = ROOT / "benchmarks" / "results"
+SETS = ["recommend_unseen_rescored_85apps.json", "recommend_unseen2_rescored_85apps.json", "recommend_unseen3.json"]
+
+
+@pytest.fixture(scope="module")
+def script():
+    spec = importlib.util.spec_from_file_location("recommend_unseen", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def predictor():
+    from mirtune.predict.recommend import load_task_predictor
+
+    return load_task_predictor("openmp", None)[0]
+
+
+def _here_copy(tmp_path: Path, name: str, **changes) -> Path:
+    """A committed result, its host set to this one (the pooling is under test, not where it was measured)."""
+    from mirtune.host import cpu_model
+
+    result = json.loads((RESULTS / name).read_text())
+    result["host"] = {"cpu_model": cpu_model(), "logical_cores": os.cpu_count() or 1}
+    result.update(changes)
+    path = tmp_path / name
+    path.write_text(json.dumps(result))
+    return path
+
+
+def test_the_shipped_predictors_sets_pool_into_one(script, predictor, tmp_path):
+    paths = [_here_copy(tmp_path, name) for name in SETS]
+    programs, extra = script.pool(paths, predictor)
+    sizes = [len(json.loads(p.read_text())["programs"]) for p in paths]
+    assert len(programs) == sum(sizes) and {p["set"] for p in programs} == {p.stem for p in paths}
+    assert extra["pooled"] == SETS and extra["measured"].count(";") == len(SETS) - 1
+    summary = script.summarise(programs)
+    shares = [p["share_recommended"] for p in programs]
+    assert math.isclose(summary["recommended"]["share_of_oracle"],
+                        math.exp(sum(math.log(s) for s in shares) / len(shares)))
+    committed = json.loads((RESULTS / "recommend_unseen_pooled.json").read_text())["summary"]
+    for method in ("default", "best_fixed", "recommended"):
+        assert math.isclose(summary[method]["share_of_oracle"], committed[method]["share_of_oracle"])
+
+
+def test_a_result_of_another_predictor_or_host_is_refused(script, predictor, tmp_path):
+    other = _here_copy(tmp_path, "recommend_unseen2.json")  # scored the predictor fitted at 17:29
+    with pytest.raises(SystemExit, match="rescore it first"):
+        script.pool([_here_copy(tmp_path, SETS[0]), other], predictor)
+    elsewhere = _here_copy(tmp_path, SETS[2])
+    moved = json.loads(elsewhere.read_text())
+    moved["host"] = {"cpu_model": "another CPU", "logical_cores": 64}
+    elsewhere.write_text(json.dumps(moved))
+    with pytest.raises(SystemExit, match="was measured on"):
+        script.pool([elsewhere], predictor)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    with pytest.raises(SystemExit, match="cannot read"):
+        script.pool([broken], predictor)
