@@ -27,8 +27,10 @@ needs_nvcc = pytest.mark.skipif(find_nvcc() is None, reason="nvcc (CUDA toolkit)
 
 
 @pytest.fixture(scope="module")
-def cuda_cache(request) -> Path:
-    return Path(request.config.cache.mkdir("mirtune-cuda-builds"))
+def cuda_cache(request, tmp_path_factory) -> Path:
+    """pytest's cache folder, kept between runs; a fresh one when the cache plugin is off (-p no:cacheprovider)."""
+    cache = getattr(request.config, "cache", None)
+    return Path(cache.mkdir("mirtune-cuda-builds")) if cache else tmp_path_factory.mktemp("mirtune-cuda-builds")
 
 
 def test_table5_space_and_the_shipped_kernels():
