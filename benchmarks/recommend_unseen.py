@@ -81,19 +81,29 @@ def summarise(programs: list[dict]) -> dict:
             for name in ("default", "best_fixed", "recommended", "oracle")}
 
 
+def this_host() -> dict:
+    """What a result records of the machine it was measured on, and what --rescore and --pool compare."""
+    from mirtune.host import cpu_model
+
+    return {"cpu_model": cpu_model(), "logical_cores": os.cpu_count() or 1}
+
+
+def check_host(old: dict, path: Path, flag: str) -> None:
+    """Times measured on another machine say nothing about this one: one line, and stop."""
+    here = this_host()
+    if old.get("host") != here:
+        raise SystemExit(f"{flag}: {path} was measured on {old.get('host')}, this host is {here}")
+
+
 def rescore(path: Path, sources: dict[str, Path], heads: str | None, predictor,
             labels: list[str]) -> tuple[list[dict], dict]:
     """The predictor's answers now, scored against the times a measured run of this script recorded in `path`;
     `sources`: program name -> its source file (the manifest's)."""
-    from mirtune.host import cpu_model
-
     try:
         old = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise SystemExit(f"--rescore: cannot read {path}: {exc}") from None
-    here = {"cpu_model": cpu_model(), "logical_cores": os.cpu_count() or 1}
-    if old.get("host") != here:
-        raise SystemExit(f"--rescore: {path} was measured on {old.get('host')}, this host is {here}")
+    check_host(old, path, "--rescore")
     if old["configurations"] != labels:
         raise SystemExit(f"--rescore: {path} measured other configurations than the predictor's")
     fixed = labels.index(predictor.trained_on["best_fixed"])
@@ -163,22 +173,18 @@ def measure(manifest: list[ProgramRun], heads: str | None, space: list[dict], la
 def pool(paths: list[Path], predictor) -> tuple[list[dict], dict]:
     """The programs of several results this script wrote (measured or rescored) for this very predictor, as one
     set: more programs never seen than any one run has; refused when a file scored another predictor or host."""
-    from mirtune.host import cpu_model
-
-    here = {"cpu_model": cpu_model(), "logical_cores": os.cpu_count() or 1}
     mine = {k: predictor.trained_on.get(k) for k in ("groups", "applications", "date")}
     programs, measured, rounds = [], [], set()
     for path in paths:
         try:
             old = json.loads(path.read_text())
-            scored, host = old["predictor_trained_on"], old["host"]
+            scored = old["predictor_trained_on"]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise SystemExit(f"--pool: cannot read {path}: {exc}") from None
         if scored != mine:
             raise SystemExit(f"--pool: {path} scored the predictor fitted {scored.get('date')}, not this one "
                              f"({mine['date']}): rescore it first (--rescore)")
-        if host != here:
-            raise SystemExit(f"--pool: {path} was measured on {host}, this host is {here}")
+        check_host(old, path, "--pool")
         programs += [dict(p, set=path.stem) for p in old["programs"]]
         measured.append(old.get("measured", old["date"]))
         rounds.add(old["rounds"])
@@ -216,23 +222,23 @@ def main() -> int:
     labels = list(predictor.labels)
     fixed = labels.index(predictor.trained_on["best_fixed"])
     t_start = time.time()
+    out = Path(args.out)
     if args.pool:
         programs, extra = pool([Path(f) for f in args.pool], predictor)
+        times_from = ", ".join(extra["pooled"])
     elif args.rescore:
         sources = {m.name: m.source for m in manifest}
         programs, extra = rescore(Path(args.rescore), sources, args.heads, predictor, labels)
+        times_from = Path(args.rescore).name
     else:
         programs = measure(manifest, args.heads, space, labels, fixed, args.rounds)
-        extra = {"rounds": args.rounds}
+        extra, times_from = {"rounds": args.rounds}, out.name
     summary = summarise(programs)
-    from mirtune.host import cpu_model
-
     result = {"programs": programs, "summary": summary, **extra, "configurations": labels,
-              "host": {"cpu_model": cpu_model(), "logical_cores": cores}, "predictor": predictor.head_config,
+              "host": this_host(), "predictor": predictor.head_config,
               "predictor_trained_on": {k: predictor.trained_on.get(k) for k in ("groups", "applications", "date")},
               "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "wall_s": round(time.time() - t_start, 1),
               "loadavg_end": os.getloadavg()[0]}
-    out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(f"\n{len(programs)} unseen programs, {result['rounds']} interleaved rounds, medians"
@@ -251,8 +257,7 @@ def main() -> int:
         shares = {k: round(summary[k]["share_of_oracle"], 4) for k in ("recommended", "default", "best_fixed")}
         path = record_never_seen(head_dir("openmp", args.heads), {
             "programs": len(programs), "measured": result.get("measured", result["date"]), "rounds": result["rounds"],
-            "result": ", ".join(result["pooled"]) if args.pool else Path(args.rescore).name if args.rescore
-            else out.name, **shares})
+            "result": times_from, **shares})
         print(f"recorded in {path}")
     return 0
 
