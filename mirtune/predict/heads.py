@@ -72,7 +72,8 @@ class GainConfig(_Config):
 
     HEAD: ClassVar[str] = "gain"
     alpha: float = 100.0  # ridge strength on standardised features; large -> the one choice best on average
-    margin: float = 0.0   # how much another choice's predicted gain must exceed choice 0's (the default) to win
+    margin: float = 0.0   # how much another choice's predicted gain must exceed the anchor's to win
+    anchor: str = "default"  # the choice kept without evidence: "default" (choice 0) or "best" (best on average)
     pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
 
 
@@ -84,13 +85,15 @@ class KNNConfig(_Config):
     k: int = 5            # neighbours whose gains are averaged
     weight: float = 0.5   # share of the neighbours' mean in the prediction; the rest is the mean over all rows
     context_weight: float = 1.0  # weight of the trailing context columns against the embedding in the distance
-    margin: float = 0.0   # how much another choice's predicted gain must exceed choice 0's (the default) to win
+    margin: float = 0.0   # how much another choice's predicted gain must exceed the anchor's to win
+    anchor: str = "default"  # the choice kept without evidence: "default" (choice 0) or "best" (best on average)
     pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
     statistic: str = "mean"  # how the neighbours' gains are combined: "mean", or "median" (a choice must help
                              # most of them, not a few a lot)
 
 
 KNN_STATISTICS = ("mean", "median")
+ANCHORS = ("default", "best")
 CONFIGS: dict[str, type[_Config]] = {"mlp": HeadConfig, "gbt": GBTConfig, "gain": GainConfig, "knn": KNNConfig}
 HEADS = tuple(CONFIGS)
 
@@ -274,6 +277,7 @@ class GainHead:
             raise ValueError("a gain head needs at least two choices")
         self.n_classes = n_classes
         self.config = config or GainConfig()
+        anchor_index(self.config.anchor, np.zeros(n_classes))  # an unknown anchor fails here, before fitting
         self.scaler = Standardiser()
         self.coef_: np.ndarray | None = None
 
@@ -295,8 +299,12 @@ class GainHead:
             raise RuntimeError("predict before fit")
         return self.scaler.transform(X) @ self.coef_ + self.mean_
 
+    def anchor_index(self) -> int:
+        """The choice kept unless another is predicted to beat it by the margin (see `anchor_index`)."""
+        return anchor_index(self.config.anchor, self.mean_)
+
     def predict(self, X: np.ndarray) -> np.ndarray:
-        return decide(self.predict_gains(X), self.config.margin)
+        return decide(self.predict_gains(X), self.config.margin, self.anchor_index())
 
 
 class KNNGainHead:
@@ -317,6 +325,7 @@ class KNNGainHead:
         if self.config.statistic not in KNN_STATISTICS:
             raise ValueError(f"unknown knn statistic {self.config.statistic!r}; choose from "
                              f"{', '.join(KNN_STATISTICS)}")
+        anchor_index(self.config.anchor, np.zeros(n_classes))  # an unknown anchor fails here, before fitting
         self.keep = int(keep)
         self.scaler = Standardiser()
         self.rows_: np.ndarray | None = None
@@ -355,21 +364,37 @@ class KNNGainHead:
         combine = np.median if self.config.statistic == "median" else np.mean
         return w * combine(self.gains_[nearest], axis=1) + (1.0 - w) * self.mean_
 
+    def anchor_index(self) -> int:
+        """The choice kept unless another is predicted to beat it by the margin (see `anchor_index`)."""
+        return anchor_index(self.config.anchor, self.mean_)
+
     def predict(self, X: np.ndarray) -> np.ndarray:
-        return decide(self.predict_gains(X), self.config.margin)
+        return decide(self.predict_gains(X), self.config.margin, self.anchor_index())
 
 
-def decision_gains(gains: np.ndarray, margin: float = 0.0) -> np.ndarray:
-    """Predicted gains with `margin` added to choice 0 (the default): what choices are ranked by."""
+def anchor_index(anchor: str, mean_gains: np.ndarray) -> int:
+    """The choice a head keeps without evidence: 0 (the default) for "default"; for "best", the one choice with
+    the highest mean log gain over the training rows (the code-free baseline a predictor must beat), so that a
+    program unlike anything seen is given that rather than the default."""
+    if anchor == "default":
+        return 0
+    if anchor == "best":
+        return int(np.argmax(mean_gains))
+    raise ValueError(f"unknown anchor {anchor!r}; choose from {', '.join(ANCHORS)}")
+
+
+def decision_gains(gains: np.ndarray, margin: float = 0.0, anchor: int = 0) -> np.ndarray:
+    """Predicted gains with `margin` added to choice `anchor` (by default 0, the default configuration): what
+    choices are ranked by."""
     g = np.array(gains, dtype=np.float64)
-    g[:, 0] += margin
+    g[:, anchor] += margin
     return g
 
 
-def decide(gains: np.ndarray, margin: float = 0.0) -> np.ndarray:
-    """The choice with the highest predicted gain, choice 0 (the default) winning unless another beats it by
-    more than `margin`: where a wrong move costs more than staying put, a predictor should need some evidence."""
-    return decision_gains(gains, margin).argmax(axis=1)
+def decide(gains: np.ndarray, margin: float = 0.0, anchor: int = 0) -> np.ndarray:
+    """The choice with the highest predicted gain, choice `anchor` winning unless another beats it by more than
+    `margin`: where a wrong move costs more than staying put, a predictor should need some evidence."""
+    return decision_gains(gains, margin, anchor).argmax(axis=1)
 
 
 def _unit_rows(A: np.ndarray) -> np.ndarray:

@@ -38,7 +38,10 @@ PREDICTOR_FILE = "predictor.json"
 WEIGHTS_FILE = "head.safetensors"
 FIT_HEADS = ("gain", "knn")  # heads whose predictions are speedups and whose state is plain arrays
 N_INNER = 5
-MARGINS = (0.0, 0.03, 0.1)  # log-speedup a configuration must be predicted to gain over the default to be chosen
+MARGINS = (0.0, 0.03, 0.1)  # log-speedup a configuration must be predicted to gain over the anchor to be chosen
+# what a head keeps without evidence: the one configuration best on average over its training data, the code-free
+# baseline it has to beat (docs/recommend.md: anchored on the default, predictors lost to it on programs never seen)
+ANCHORS = ("best",)
 
 
 TASK_MODULES = ("openmp", "vectorize", "devmap", "coarsening", "cuda_blocks")  # mirtune.tasks.<name>
@@ -144,18 +147,18 @@ def gain_problem(name: str, table, X: np.ndarray, outer: list[tuple[np.ndarray, 
                    inner_splits=inner, score=score, keep_columns=n_context, gains=table.train_gains())
 
 
-def candidate_configs(heads: Sequence[str], n_configs: int | None = None,
-                      margins: Sequence[float] = MARGINS) -> list[dict[str, Any]]:
-    """The head configurations the inner-CV search tries for the given head kinds, each with every margin (how
-    much better than the default a configuration must be predicted to be to replace it), and knn heads with each
-    way of combining the neighbours (mirtune.predict.heads.KNN_STATISTICS)."""
+def candidate_configs(heads: Sequence[str], n_configs: int | None = None, margins: Sequence[float] = MARGINS,
+                      anchors: Sequence[str] = ANCHORS) -> list[dict[str, Any]]:
+    """The head configurations the inner-CV search tries for the given head kinds, each with every anchor and
+    margin (what a configuration must be predicted to beat, and by how much, to replace it), and knn heads with
+    each way of combining the neighbours (mirtune.predict.heads.KNN_STATISTICS)."""
     from mirtune.predict.heads import KNN_STATISTICS
     from mirtune.predict.select import search_space
 
     out: list[dict[str, Any]] = []
     for h in heads:
         variants = [{"statistic": v} for v in KNN_STATISTICS] if h == "knn" else [{}]
-        out += [dict(c, margin=float(m), **extra) for extra in variants for m in margins
+        out += [dict(c, margin=float(m), anchor=a, **extra) for extra in variants for a in anchors for m in margins
                 for c in search_space(n_configs or 16, head=h)]
     return out
 

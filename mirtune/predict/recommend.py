@@ -231,8 +231,9 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
                            str(path))
     x = np.concatenate([emb, context_x])[None, :]
     log_gains = predictor.predict_log_gains(x)[0]
-    decision = decision_gains(log_gains[None, :], float(predictor.head_config.get("margin", 0.0)))[0]
-    order = np.argsort(-decision, kind="stable")  # the head's own rule: the default needs beating by the margin
+    decision = decision_gains(log_gains[None, :], float(predictor.head_config.get("margin", 0.0)),
+                              predictor.head.anchor_index())[0]
+    order = np.argsort(-decision, kind="stable")  # the head's own rule: its anchor needs beating by the margin
     speedups = np.exp(log_gains)
     notes, trained_cores, here = _host_notes(task, predictor.trained_on)
 

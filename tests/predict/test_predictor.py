@@ -61,6 +61,24 @@ def test_knn_median_needs_most_neighbours_to_gain():
         KNNGainHead(2, KNNConfig(statistic="mode"))
 
 
+def test_anchor_best_keeps_the_best_on_average_choice_without_evidence():
+    """Anchored on "best", a head keeps the one choice best on average over its training rows unless another is
+    predicted to beat it by the margin; anchored on the default, it keeps choice 0. An unknown anchor is refused."""
+    X = np.array([[1.0, 0.0], [0.9, 0.1], [-1.0, 0.0], [-0.9, -0.1]])
+    G = np.array([[0.0, 0.30, 0.20], [0.0, 0.20, 0.25], [0.0, -0.05, 0.20], [0.0, -0.05, 0.15]])  # 2 best on average
+    query = np.array([[1.0, 0.05]])  # its neighbours: choice 1 gains 0.25, choice 2 0.225, the default 0
+    for head in ("knn", "gain"):
+        cfg = {"head": head, "k": 2, "weight": 1.0} if head == "knn" else {"head": head, "alpha": 1e6}
+        best = make_head(3, dict(cfg, anchor="best", margin=0.1)).fit(X, None, G)
+        default = make_head(3, dict(cfg, anchor="default", margin=0.1)).fit(X, None, G)
+        assert best.anchor_index() == 2 and default.anchor_index() == 0
+        assert list(best.predict(query)) == [2]  # choice 1 does not beat choice 2 by the margin
+        assert list(default.predict(query)) == [1 if head == "knn" else 2]
+    assert list(decide(np.array([[0.0, 0.3, 0.25]]), margin=0.1, anchor=2)) == [2]
+    with pytest.raises(ValueError, match="unknown anchor"):
+        make_head(3, {"head": "knn", "anchor": "median"})
+
+
 def test_program_ir_compiles_openmp_sources_once(tmp_path, monkeypatch):
     monkeypatch.setenv("MIRTUNE_IR_CACHE", str(tmp_path / "ir"))
     src = REPO_DIR / "mirtune" / "assets" / "examples" / "heat2d.c"
