@@ -14,14 +14,18 @@ from pathlib import Path
 from mirtune.tasks.measured import geomean
 
 REPO = Path(__file__).resolve().parents[1]
-KINDS = {"openmp": "PolyBench-like", "openmp_gen": "generated", "openmp_apps": "application-style",
-         "openmp_ordinary": "ordinary (arguments, input files)"}
+KINDS = {"collectors/programs/openmp": "PolyBench-like", "collectors/programs/openmp_gen": "generated",
+         "collectors/programs/openmp_apps": "application-style",
+         "collectors/programs/openmp_ordinary": "ordinary (arguments, input files)",
+         **{f"benchmarks/programs/{s}": "retired held-out sets (ordinary)"
+            for s in ("openmp_unseen", "openmp_unseen2", "openmp_unseen3")}}
 
 
 def kind_of(program: str) -> str:
-    """The kind of a program named in the evaluation: the folder of collectors/programs holding its source."""
+    """The kind of a program named in the evaluation: the folder holding its source (collectors/programs/..., or
+    a held-out set of benchmarks/programs retired into the training data)."""
     for folder, kind in KINDS.items():
-        if (REPO / "collectors" / "programs" / folder / f"{program}.c").is_file():
+        if (REPO / folder / f"{program}.c").is_file():
             return kind
     return "other"
 

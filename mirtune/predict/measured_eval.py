@@ -46,9 +46,11 @@ def held_out_problem(task: str, data_paths: Sequence[str], program_dirs: Sequenc
 
 def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequence[str] = ("gain", "knn"),
         program_dirs: Sequence[str] = (), use_ray: bool = True, n_configs: int | None = None, n_inner: int = 5,
-        note: Callable[[str], None] = print, progress: Callable | None = None) -> dict[str, Any]:
-    """The whole evaluation; returns the JSON-ready result (see `table` and `plot`)."""
-    from mirtune.predict.predictor import candidate_configs, gain_problem, table_matrix
+        note: Callable[[str], None] = print, progress: Callable | None = None,
+        anchors: Sequence[str] | None = None) -> dict[str, Any]:
+    """The whole evaluation; returns the JSON-ready result (see `table` and `plot`). `anchors`: what the heads
+    keep without evidence (mirtune.predict.heads.ANCHORS), by default the predictors' (predictor.ANCHORS)."""
+    from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix
     from mirtune.predict.select import evaluate_outer, select_configs
     from mirtune.tasks.measured import best_fixed, geomean
 
@@ -61,7 +63,7 @@ def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequen
         X = table_matrix(table, task, emb, note=note)
         problems.append(gain_problem(emb.name, table, X, outer, len(mod.CONTEXT)))
     t_embed = time.monotonic() - t0
-    configs = candidate_configs(heads, n_configs)
+    configs = candidate_configs(heads, n_configs, anchors=tuple(anchors or ANCHORS))
     note(f"{task}: choosing among {len(configs)} head configurations ({', '.join(heads)}) by inner "
          f"{n_inner}-fold CV over the training applications ({len(outer)} outer folds x {len(problems)} embeddings)")
     t1 = time.monotonic()
@@ -90,7 +92,7 @@ def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequen
         "chosen_heads": {p.name: [dict(chosen[(p.name, k)], app=folds[k][2]) for k in range(len(outer))]
                          for p in problems},
         "embeddings": {e.name: e.description for e in embedders},
-        "heads": list(heads), "candidates": len(configs), "inner_folds": n_inner,
+        "heads": list(heads), "anchors": list(anchors or ANCHORS), "candidates": len(configs), "inner_folds": n_inner,
         "hosts": table.hosts, "dropped": table.dropped,
         "median_cv": float(np.nanmedian(table.cv)),
     }

@@ -181,8 +181,9 @@ def find_source(program_path: str, sha256: str, search: Sequence[str | os.PathLi
     recorded = Path(program_path)
     candidates = [Path(d) / recorded.name for d in search]
     parts = recorded.parts
-    if "collectors" in parts:
-        candidates.append(REPO_DIR.joinpath(*parts[parts.index("collectors"):]))
+    for top in ("collectors", "benchmarks"):  # the repository's program folders, wherever the copy measured was
+        if top in parts:
+            candidates.append(REPO_DIR.joinpath(*parts[parts.index(top):]))
     candidates.append(recorded)
     for c in candidates:
         if c.is_file() and file_hash(c) == sha256:

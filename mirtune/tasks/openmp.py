@@ -1,9 +1,10 @@
 """The OpenMP task: threads, schedule and chunk (and a power limit where one was swept) of a program's loops.
 
-Data: the `openmp` collector's rows (by default datasets/openmp-epyc, openmp-gen, openmp-apps-epyc and
-openmp-ordinary-epyc: the 32 PolyBench-like programs, 40 generated ones, 20 application-style ones and 12 ordinary
-ones run with arguments and input files, all measured on one host), one group per (program, input size or
-argument vector), the default configuration (all cores, the runtime's static schedule, full power) as the
+Data: the `openmp` collector's rows (by default datasets/openmp-epyc, openmp-gen, openmp-apps-epyc,
+openmp-ordinary-epyc and openmp-retired-epyc: the 32 PolyBench-like programs, 40 generated ones, 20
+application-style ones, 21 ordinary ones run with arguments and input files, and the 24 ordinary programs of the
+three held-out sets retired after their blind use, all measured on one host), one group per (program, input size
+or argument vector), the default configuration (all cores, the runtime's static schedule, full power) as the
 reference. Protocol: leave-one-application-out (both input sizes of an application are held out together; the
 generated programs of one template form one application). Context features besides the embedding: how many
 worksharing loops the IR holds, how many of them a runtime schedule (OMP_SCHEDULE) reaches, and how many parallel
@@ -23,7 +24,7 @@ from mirtune.tasks.measured import TaskSpec
 
 NAME = "openmp"
 # the default data: one host's, the AMD EPYC VM (datasets/README.md)
-DATASETS = ("openmp-epyc", "openmp-gen", "openmp-apps-epyc", "openmp-ordinary-epyc")
+DATASETS = ("openmp-epyc", "openmp-gen", "openmp-apps-epyc", "openmp-ordinary-epyc", "openmp-retired-epyc")
 PARAMETERS = ("threads", "schedule", "chunk", "power_limit_w")  # names in recommendations and --json
 CONTEXT = ("log1p_worksharing_loops", "runtime_reachable_share", "log1p_parallel_regions",
            "log1p_parallel_regions_in_loops", "log1p_worksharing_loops_in_loops", "log1p_barriers_in_loops")

@@ -1,0 +1,71 @@
+"""Where should an OpenMP predictor stay without evidence: at the default or at the configuration best on average?
+
+Runs `mirtune evaluate openmp`'s leave-one-application-out protocol (mirtune.predict.measured_eval: heads chosen
+by inner cross-validation over the other applications) twice on the same data, once with heads anchored on the
+default and once anchored on the one configuration best on average over their training applications, and splits
+both by kind of program (benchmarks/openmp_by_kind.py), with the code-free baselines from the same run.
+
+    .venv/bin/python benchmarks/openmp_anchor.py [--data DIR ...] [--out benchmarks/results/openmp_anchor.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from openmp_by_kind import kind_of  # noqa: E402
+
+from mirtune.tasks.measured import geomean  # noqa: E402
+
+
+def by_kind(result: dict, method: str) -> dict[str, float]:
+    """Geometric-mean share of the oracle of one method of an evaluation, per kind of program and overall."""
+    kinds = [kind_of(p) for p in result["group_programs"]]
+    share = result["methods"][method]["per_group_share"]
+    out = {k: geomean([s for s, g in zip(share, kinds) if g == k]) for k in dict.fromkeys(kinds)}
+    return {"all": geomean(share), **out}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from mirtune.predict import measured_eval
+    from mirtune.tasks import openmp
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", nargs="+", default=[str(REPO / "datasets" / d) for d in openmp.DATASETS])
+    ap.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "openmp_anchor.json"))
+    args = ap.parse_args(argv)
+    rows: dict[str, dict[str, float]] = {}
+    runs = {}
+    for anchor in ("default", "best"):
+        result = measured_eval.run("openmp", args.data, [_embedder()], anchors=(anchor,), note=print)
+        runs[anchor] = {k: result[k] for k in ("applications", "groups", "chosen_heads", "timing_s")}
+        if anchor == "default":
+            rows["default configuration"] = by_kind(result, "default")
+            rows["best fixed"] = by_kind(result, "best fixed")
+        rows[f"predictor, anchored on the {'default' if anchor == 'default' else 'best on average'}"] = \
+            by_kind(result, "mirencoder")
+    kinds = list(next(iter(rows.values())))
+    print(f"openmp, leave-one-application-out, {runs['best']['applications']} applications, "
+          f"{runs['best']['groups']} groups: share of the oracle (geometric mean) by kind of program")
+    print(f"{'method':44s} " + " ".join(f"{k[:22]:>22s}" for k in kinds))
+    for name, row in rows.items():
+        print(f"{name:44s} " + " ".join(f"{row[k]:22.3f}" for k in kinds))
+    Path(args.out).write_text(json.dumps({"data": args.data, "share_of_oracle": rows, "runs": runs}, indent=1) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _embedder():
+    from mirtune.tasks.embedders import get_embedder
+
+    return get_embedder("mirencoder")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
