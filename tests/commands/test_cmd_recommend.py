@@ -14,6 +14,7 @@ import pytest
 
 import mirtune
 from mirtune.cli import main
+from mirtune.predict.recommend import load_task_predictor
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.paths import ASSETS_DIR, REPO_DIR
 from mirtune.predict.recommend import HEADS_DIR
@@ -34,8 +35,12 @@ def test_openmp_recommendation_from_a_source(capsys):
     assert rec.task == "openmp" and len(rec.top) == 3 and rec.top[0]["label"] == rec.label
     assert set(rec.best) == {"threads", "schedule", "chunk", "power_limit_w"}
     assert rec.best["threads"] >= 1 and rec.predicted_speedup > 0
-    # ranked by predicted speedup, except that the default keeps its place unless beaten by the head's margin
-    others = [r["predicted_speedup"] for r in rec.top if r["label"] != "default"]
+    # ranked by predicted speedup, except that the head's anchor (the configuration best on average over its
+    # training data) keeps its place unless beaten by the head's margin
+    predictor = load_task_predictor("openmp", None)[0]
+    anchor = predictor.labels[predictor.head.anchor_index()]
+    assert predictor.head_config["anchor"] == "best" and anchor == predictor.trained_on["best_fixed"]
+    others = [r["predicted_speedup"] for r in rec.top if r["label"] != anchor]
     assert others == sorted(others, reverse=True)
     if not rec.is_default:
         assert rec.apply[0].startswith(f"run with: OMP_NUM_THREADS={rec.best['threads']}")

@@ -1,0 +1,45 @@
+"""benchmarks/openmp_by_kind.py and openmp_anchor.py: a program's kind is the folder holding its source, the
+retired held-out sets included, and a split by kind gives each kind the geometric mean of its own groups."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(name: str):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def by_kind():
+    return _load("openmp_by_kind")
+
+
+def test_kinds_follow_the_folders(by_kind):
+    assert by_kind.kind_of("gemm") == "PolyBench-like"
+    assert by_kind.kind_of("mandel") == "ordinary (arguments, input files)"
+    assert by_kind.kind_of("kmeans") == "retired held-out sets (ordinary)"      # openmp_unseen
+    assert by_kind.kind_of("seam_carve") == "retired held-out sets (ordinary)"  # openmp_unseen3
+    assert by_kind.kind_of("viewshed") == "other"  # a blind set is never a training kind
+    assert by_kind.kind_of("no_such_program") == "other"
+
+
+def test_anchor_split_is_per_kind_geometric_means():
+    anchor = _load("openmp_anchor")
+    result = {"group_programs": ["gemm", "gemm", "mandel"],
+              "methods": {"m": {"per_group_share": [0.5, 1.0, 0.9]}}}
+    split = anchor.by_kind(result, "m")
+    assert math.isclose(split["PolyBench-like"], math.sqrt(0.5))
+    assert math.isclose(split["ordinary (arguments, input files)"], 0.9)
+    assert math.isclose(split["all"], (0.5 * 1.0 * 0.9) ** (1 / 3))
