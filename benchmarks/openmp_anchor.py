@@ -19,22 +19,20 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from openmp_by_kind import kind_of  # noqa: E402
+from openmp_by_kind import by_kind as kind_shares  # noqa: E402
 
 from mirtune.tasks.measured import geomean  # noqa: E402
 
 
 def by_kind(result: dict, method: str) -> dict[str, float]:
-    """Geometric-mean share of the oracle of one method of an evaluation, per kind of program and overall."""
-    kinds = [kind_of(p) for p in result["group_programs"]]
-    share = result["methods"][method]["per_group_share"]
-    out = {k: geomean([s for s, g in zip(share, kinds) if g == k]) for k in dict.fromkeys(kinds)}
-    return {"all": geomean(share), **out}
+    """Geometric-mean share of the oracle of one method of an evaluation, overall and per kind of program."""
+    return {"all": geomean(result["methods"][method]["per_group_share"]), **kind_shares(result, method)}
 
 
 def main(argv: list[str] | None = None) -> int:
     from mirtune.predict import measured_eval
     from mirtune.tasks import openmp
+    from mirtune.tasks.embedders import get_embedder
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", nargs="+", default=[str(REPO / "datasets" / d) for d in openmp.DATASETS])
@@ -43,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[str, dict[str, float]] = {}
     runs = {}
     for anchor in ("default", "best"):
-        result = measured_eval.run("openmp", args.data, [_embedder()], anchors=(anchor,), note=print)
+        result = measured_eval.run("openmp", args.data, [get_embedder("mirencoder")], anchors=(anchor,), note=print)
         runs[anchor] = {k: result[k] for k in ("applications", "groups", "chosen_heads", "timing_s")}
         if anchor == "default":
             rows["default configuration"] = by_kind(result, "default")
@@ -59,12 +57,6 @@ def main(argv: list[str] | None = None) -> int:
     Path(args.out).write_text(json.dumps({"data": args.data, "share_of_oracle": rows, "runs": runs}, indent=1) + "\n")
     print(f"wrote {args.out}")
     return 0
-
-
-def _embedder():
-    from mirtune.tasks.embedders import get_embedder
-
-    return get_embedder("mirencoder")
 
 
 if __name__ == "__main__":

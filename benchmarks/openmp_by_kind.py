@@ -30,6 +30,13 @@ def kind_of(program: str) -> str:
     return "other"
 
 
+def by_kind(result: dict, method: str) -> dict[str, float]:
+    """Geometric-mean share of the oracle of one method of an openmp evaluation, per kind of program."""
+    kinds = [kind_of(p) for p in result["group_programs"]]
+    share = result["methods"][method]["per_group_share"]
+    return {k: geomean([s for s, g in zip(share, kinds) if g == k]) for k in dict.fromkeys(kinds)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", default=str(REPO / "benchmarks" / "results" / "evaluate_openmp.json"))
@@ -38,14 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result = json.loads(Path(args.json).read_text())
         kinds = [kind_of(p) for p in result["group_programs"]]
-        methods = result["methods"]
+        table = {name: by_kind(result, name) for name in result["methods"]}
     except (OSError, ValueError, KeyError) as exc:
         print(f"openmp_by_kind: cannot read an openmp evaluation from {args.json}: {exc}", file=sys.stderr)
         return 2
-    table: dict[str, dict[str, float]] = {}
-    for name, m in methods.items():
-        table[name] = {k: geomean([s for s, g in zip(m["per_group_share"], kinds) if g == k])
-                       for k in dict.fromkeys(kinds)}
     counts = {k: kinds.count(k) for k in dict.fromkeys(kinds)}
     print("share of the oracle by kind of program (geometric mean; groups): "
           + ", ".join(f"{k} {n}" for k, n in counts.items()))

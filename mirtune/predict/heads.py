@@ -265,7 +265,26 @@ class GBTHead:
         return self.predict_proba(X).argmax(axis=1)
 
 
-class GainHead:
+class _GainHeadBase:
+    """What the gain heads share: a choice is made from their `predict_gains` by `decide`, the head's anchor kept
+    unless another choice beats it by the margin."""
+
+    config: "GainConfig | KNNConfig"
+    mean_: np.ndarray
+
+    def _check_anchor(self) -> None:
+        if self.config.anchor not in ANCHORS:
+            raise ValueError(f"unknown anchor {self.config.anchor!r}; choose from {', '.join(ANCHORS)}")
+
+    def anchor_index(self) -> int:
+        """The choice kept unless another is predicted to beat it by the margin (see `anchor_index`)."""
+        return anchor_index(self.config.anchor, self.mean_)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return decide(self.predict_gains(X), self.config.margin, self.anchor_index())
+
+
+class GainHead(_GainHeadBase):
     """Ridge regression from standardised features to the gain of every choice (one output per class), predicting
     the choice with the highest predicted gain. Trained on how much each choice gains for each training row (for
     coarsening, the speedup of each factor), not only on which one wins, so a near miss costs little and a choice
@@ -277,7 +296,7 @@ class GainHead:
             raise ValueError("a gain head needs at least two choices")
         self.n_classes = n_classes
         self.config = config or GainConfig()
-        anchor_index(self.config.anchor, np.zeros(n_classes))  # an unknown anchor fails here, before fitting
+        self._check_anchor()  # an unknown anchor fails here, before fitting
         self.scaler = Standardiser()
         self.coef_: np.ndarray | None = None
 
@@ -299,15 +318,8 @@ class GainHead:
             raise RuntimeError("predict before fit")
         return self.scaler.transform(X) @ self.coef_ + self.mean_
 
-    def anchor_index(self) -> int:
-        """The choice kept unless another is predicted to beat it by the margin (see `anchor_index`)."""
-        return anchor_index(self.config.anchor, self.mean_)
 
-    def predict(self, X: np.ndarray) -> np.ndarray:
-        return decide(self.predict_gains(X), self.config.margin, self.anchor_index())
-
-
-class KNNGainHead:
+class KNNGainHead(_GainHeadBase):
     """The gain of every choice predicted as a blend of the gains of the `k` training rows nearest in the
     standardised feature space (cosine distance), their mean or (`statistic` "median") their median, and the mean
     gains of all training rows. With `weight` 0 it is the one choice best on average (the code-free baseline); with
@@ -325,7 +337,7 @@ class KNNGainHead:
         if self.config.statistic not in KNN_STATISTICS:
             raise ValueError(f"unknown knn statistic {self.config.statistic!r}; choose from "
                              f"{', '.join(KNN_STATISTICS)}")
-        anchor_index(self.config.anchor, np.zeros(n_classes))  # an unknown anchor fails here, before fitting
+        self._check_anchor()  # an unknown anchor fails here, before fitting
         self.keep = int(keep)
         self.scaler = Standardiser()
         self.rows_: np.ndarray | None = None
@@ -363,13 +375,6 @@ class KNNGainHead:
         w = float(self.config.weight)
         combine = np.median if self.config.statistic == "median" else np.mean
         return w * combine(self.gains_[nearest], axis=1) + (1.0 - w) * self.mean_
-
-    def anchor_index(self) -> int:
-        """The choice kept unless another is predicted to beat it by the margin (see `anchor_index`)."""
-        return anchor_index(self.config.anchor, self.mean_)
-
-    def predict(self, X: np.ndarray) -> np.ndarray:
-        return decide(self.predict_gains(X), self.config.margin, self.anchor_index())
 
 
 def anchor_index(anchor: str, mean_gains: np.ndarray) -> int:

@@ -63,7 +63,8 @@ def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequen
         X = table_matrix(table, task, emb, note=note)
         problems.append(gain_problem(emb.name, table, X, outer, len(mod.CONTEXT)))
     t_embed = time.monotonic() - t0
-    configs = candidate_configs(heads, n_configs, anchors=tuple(anchors or ANCHORS))
+    anchors = tuple(anchors or ANCHORS)
+    configs = candidate_configs(heads, n_configs, anchors=anchors)
     note(f"{task}: choosing among {len(configs)} head configurations ({', '.join(heads)}) by inner "
          f"{n_inner}-fold CV over the training applications ({len(outer)} outer folds x {len(problems)} embeddings)")
     t1 = time.monotonic()
@@ -92,7 +93,7 @@ def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequen
         "chosen_heads": {p.name: [dict(chosen[(p.name, k)], app=folds[k][2]) for k in range(len(outer))]
                          for p in problems},
         "embeddings": {e.name: e.description for e in embedders},
-        "heads": list(heads), "anchors": list(anchors or ANCHORS), "candidates": len(configs), "inner_folds": n_inner,
+        "heads": list(heads), "anchors": list(anchors), "candidates": len(configs), "inner_folds": n_inner,
         "hosts": table.hosts, "dropped": table.dropped,
         "median_cv": float(np.nanmedian(table.cv)),
     }

@@ -14,10 +14,9 @@ import pytest
 
 import mirtune
 from mirtune.cli import main
-from mirtune.predict.recommend import load_task_predictor
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.paths import ASSETS_DIR, REPO_DIR
-from mirtune.predict.recommend import HEADS_DIR
+from mirtune.predict.recommend import HEADS_DIR, load_task_predictor
 
 HEAT2D = ASSETS_DIR / "examples" / "heat2d.c"
 KERNEL = REPO_DIR / "collectors" / "programs" / "vectorize" / "kernels" / "saxpy_float_0.c"
