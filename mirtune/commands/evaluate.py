@@ -4,7 +4,7 @@
         [--ablation text|graph] [--readout mean|meanmax] [--precision fp32|bf16] [--head mlp|gbt|gain]
         [--pca 0,4,8,16] [--seeds 5]
         [--json OUT.json] [--plot OUT.png] [--quick]
-    mirtune evaluate openmp|vectorize|cuda_blocks [--data DIR...] [--embedding mirencoder,ir2vec] [--json OUT]
+    mirtune evaluate openmp|vectorize|cuda_blocks [--data DIR...] [--embedding mirencoder,ir2vec,none] [--json OUT]
     mirtune evaluate tuning --task openmp|vectorize [--budget 20] [--seeds 5] [--top-k 3] [--json OUT] [--plot OUT.png]
     mirtune evaluate devmap|openmp|vectorize --label-fractions 0.05,0.1,0.2,0.5,1.0
         [--compare frozen,scratch,finetune,ir2vec] [--repeats 3] [--folds K,K] [--e2e-folds K,K] [--e2e-repeats N]
@@ -60,7 +60,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--embedding", default=None, metavar="NAME",
                    help="mirencoder (default; the frozen pre-trained encoder), ir2vec (peer baseline) or, for "
                         "devmap, grewe (Grewe et al.'s six hand-made static kernel counts, the classic baseline); "
-                        "openmp/vectorize take a list and default to mirencoder,ir2vec")
+                        "openmp/vectorize take a list and default to mirencoder,ir2vec (openmp: and none, "
+                        "the context features alone)")
     p.add_argument("--model-dir", default=None, metavar="DIR",
                    help="MIREncoder model directory (default: $MIRTUNE_MODEL, else the shipped model)")
     p.add_argument("--ablation", default=None, metavar="MODALITY",
@@ -366,13 +367,18 @@ def run_measured(args: argparse.Namespace) -> int:
                         ("--epochs", args.epochs), ("--protocol", args.protocol), ("--data-dir", args.data_dir)):
         if value is not None:
             raise UsageError(f"{flag} does not apply to {args.task}")
-    names = [n.strip() for n in (args.embedding or "mirencoder,ir2vec").split(",") if n.strip()]
+    from mirtune.predict.predictor import task_module
+
+    default = "mirencoder,ir2vec,none" if args.task == "openmp" else "mirencoder,ir2vec"
+    names = [n.strip() for n in (args.embedding or default).split(",") if n.strip()]
     heads = [h.strip() for h in (args.head or ",".join(GAIN_HEADS)).split(",") if h.strip()]
     bad = [h for h in heads if h not in GAIN_HEADS]
     if bad or not heads:
         raise UsageError(f"{args.task} predictors use gain heads: {', '.join(GAIN_HEADS)}; got {args.head!r}")
     if "grewe" in names:
         raise UsageError("the grewe features are the device-mapping data's per-row counts: devmap only")
+    if "none" in names and not task_module(args.task).CONTEXT:
+        raise UsageError(f"{args.task} has no context features: --embedding none would leave the heads nothing")
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     data = measured_data(args.task, args.data)

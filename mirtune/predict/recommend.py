@@ -109,8 +109,9 @@ def load_task_predictor(task: str, heads: str | os.PathLike | None = None, model
     return predictor, resolved
 
 
-def _embedding(ir_path: Path, model_dir: Path) -> tuple[np.ndarray, Any]:
-    """(embedding, parsed module) of one IR file. Embeddings are cached on disk by the encoder's fingerprint and
+def _embedding(ir_path: Path, model_dir: Path | None) -> tuple[np.ndarray, Any]:
+    """(embedding, parsed module) of one IR file; with no `model_dir` (a predictor fitted on the context features
+    alone), an empty embedding. Embeddings are cached on disk by the encoder's fingerprint and
     the IR file's content, in the cache `mirtune evaluate` uses; a program not seen before is embedded by the numpy
     engine (mirtune.model.numpy_encoder: torch's vectors to float32 rounding), so answering never imports torch,
     unless $MIRTUNE_PRECISION asks for bf16, which only torch computes, or torch is loaded already."""
@@ -120,6 +121,8 @@ def _embedding(ir_path: Path, model_dir: Path) -> tuple[np.ndarray, Any]:
     from mirtune.tasks.embedders import file_hash, load_cached, mirencoder_key, store_cached
 
     module = IRModule.from_file(ir_path)
+    if model_dir is None:
+        return np.zeros(0), module
     key, digest = mirencoder_key(_fingerprint(model_dir)), file_hash(ir_path)
     emb = load_cached(key, digest)
     if emb is None:
@@ -221,7 +224,7 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
 
         path = kernel_file(path)
     ir = program_ir(path)
-    emb, module = _embedding(ir, resolved)
+    emb, module = _embedding(ir, None if predictor.features.get("embedding") == "none" else resolved)
     mod = task_module(task)
     context_x = given if given is not None else mod.context_features(module)
     if task == "openmp" and not mod.has_worksharing(context_x):

@@ -32,7 +32,7 @@ import numpy as np
 
 from mirtune.errors import MirtuneError, UsageError
 
-EMBEDDERS = ("mirencoder", "ir2vec", "grewe")
+EMBEDDERS = ("mirencoder", "ir2vec", "grewe", "none")
 ABLATIONS = ("text", "graph")
 
 
@@ -109,6 +109,15 @@ def _ir2vec_embedder(ablation: str | None) -> Embedder:
 
     return Embedder("ir2vec", f"ir2vec-{version}-fa-p", embed_batch,
                     f"IR2Vec {version} flow-aware program vectors (300-d)", {"version": version})
+
+
+def _no_embedder(ablation: str | None) -> Embedder:
+    """No embedding at all: a predictor on it reads the task's context features alone (the control that tells
+    what an embedding adds, and the OpenMP predictor's features where the embedding added nothing)."""
+    if ablation:
+        raise UsageError(f"--ablation {ablation} applies to the MIREncoder embedding only, not to none")
+    return Embedder("none", "none", lambda paths: np.zeros((len(paths), 0)),
+                    "no embedding: the task's context features alone")
 
 
 def _grewe_embedder(ablation: str | None) -> Embedder:
@@ -198,7 +207,8 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
 
 def get_embedder(name: str, ablation: str | None = None, model_dir: str | os.PathLike | None = None,
                  precision: str | None = None, readout: str = "mean") -> Embedder:
-    """The embedder called `name` ("mirencoder", "ir2vec" or "grewe"); MirtuneError when it cannot run here.
+    """The embedder called `name` ("mirencoder", "ir2vec", "grewe" or "none"); MirtuneError when it cannot run
+    here.
     `precision` (fp32 or bf16) and `readout` (mean or meanmax), see mirtune.embedding, apply to mirencoder only."""
     if name == "ir2vec":
         return _ir2vec_embedder(ablation)
@@ -206,6 +216,8 @@ def get_embedder(name: str, ablation: str | None = None, model_dir: str | os.Pat
         return _mirencoder_embedder(ablation, model_dir, precision, readout)
     if name == "grewe":
         return _grewe_embedder(ablation)
+    if name == "none":
+        return _no_embedder(ablation)
     raise UsageError(f"unknown embedding {name!r}; choose from {', '.join(EMBEDDERS)}")
 
 

@@ -206,6 +206,14 @@ def _value(v: Any) -> Any:
     return v
 
 
+def row_config(row: dict[str, Any], spec: TaskSpec) -> tuple[str, dict[str, Any]]:
+    """(label, parameter values) of the configuration a collector row measured; the default has no values."""
+    if bool(row["is_default"]):
+        return spec.default_label, {}
+    cfg = {c: _value(row[c]) for c in spec.config_columns}
+    return spec.label(cfg), cfg
+
+
 def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
                     program_dirs: Sequence[str | os.PathLike] = ()) -> GainTable:
     """The gain table of `spec`'s task from the collector Parquet under `paths` (see the module doc)."""
@@ -222,12 +230,8 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
     for row in df.to_dict("records"):
         # one group per host too: the same program measured on two machines is two groups, never one whose
         # configurations mix the machines' times
-        key = (str(row["program"]), str(row["program_sha256"]), _size_key(row), str(row.get("host_cpu_model") or ""))
-        if bool(row["is_default"]):
-            label, cfg = spec.default_label, {}
-        else:
-            cfg = {c: _value(row[c]) for c in spec.config_columns}
-            label = spec.label(cfg)
+        key = (str(row["program"]), str(row["program_sha256"]), size_key(row), str(row.get("host_cpu_model") or ""))
+        label, cfg = row_config(row, spec)
         configs.setdefault(label, cfg)
         seconds = _value(row[time])
         ok = row["status"] == "ok" and seconds is not None and float(seconds) > 0
@@ -278,7 +282,7 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
         hosts=list(hosts.values()), dropped=dropped)
 
 
-def _size_key(row: dict[str, Any]) -> str:
+def size_key(row: dict[str, Any]) -> str:
     """The input of a group: its size, and for a user's program run with arguments or inputs (rows of `mirtune
     tune` or `collect` with `--`), a short hash of that `variant`, so that two ways of running one source are
     two groups."""

@@ -3,27 +3,14 @@ retired held-out sets included, and a split by kind gives each kind the geometri
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load(name: str):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.fixture(scope="module")
-def by_kind():
-    return _load("openmp_by_kind")
+def by_kind(benchmark_module):
+    return benchmark_module("openmp_by_kind")
 
 
 def test_kinds_follow_the_folders(by_kind):
@@ -35,8 +22,8 @@ def test_kinds_follow_the_folders(by_kind):
     assert by_kind.kind_of("no_such_program") == "other"
 
 
-def test_anchor_split_is_per_kind_geometric_means():
-    anchor = _load("openmp_anchor")
+def test_anchor_split_is_per_kind_geometric_means(benchmark_module):
+    anchor = benchmark_module("openmp_anchor")
     result = {"group_programs": ["gemm", "gemm", "mandel"],
               "methods": {"m": {"per_group_share": [0.5, 1.0, 0.9]}}}
     split = anchor.by_kind(result, "m")

@@ -4,7 +4,6 @@ measured on another host, is refused with one line."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import os
@@ -14,17 +13,13 @@ from types import SimpleNamespace
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "benchmarks" / "recommend_unseen.py"
 RESULTS = ROOT / "benchmarks" / "results"
 SETS = ["recommend_unseen_rescored_85apps.json", "recommend_unseen2_rescored_85apps.json", "recommend_unseen3.json"]
 
 
 @pytest.fixture(scope="module")
-def script():
-    spec = importlib.util.spec_from_file_location("recommend_unseen", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def script(benchmark_module):
+    return benchmark_module("recommend_unseen")
 
 
 @pytest.fixture(scope="module")

@@ -25,11 +25,26 @@ def test_fit_then_recommend_with_it(tmp_path, capsys):
     assert rec["label"] in meta["labels"] and set(rec["best"]) == {"vf", "if"}
 
 
+def test_fit_on_the_context_features_alone(tmp_path, capsys):
+    """`--embedding none`: the predictor reads the six OpenMP context features and no embedding, and says so."""
+    out = tmp_path / "heads" / "openmp"
+    assert main(["fit", "--task", "openmp", "--data", str(REPO_DIR / "datasets" / "openmp"), "--embedding", "none",
+                 "-o", str(out), "--no-ray", "--configs", "2"]) == 0
+    capsys.readouterr()
+    meta = json.loads((out / "predictor.json").read_text())
+    assert meta["features"]["embedding"] == "none" and meta["features"]["fingerprint"] is None
+    assert meta["features"]["dim"] == len(meta["features"]["context"]) == 6
+    assert main(["recommend", str(REPO_DIR / "mirtune" / "assets" / "examples" / "heat2d.c"), "--task", "openmp",
+                 "--heads", str(tmp_path / "heads"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["label"] in meta["labels"]
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["--task", "numa"], "unknown task 'numa'"),
     (["--task", "devmap"], "fitted on the published data"),
     (["--task", "openmp", "--heads", "mlp"], "--heads takes gain, knn"),
     (["--task", "openmp", "--data", "/nonexistent"], "no such file"),
+    (["--task", "vectorize", "--embedding", "none"], "vectorize has no context features"),
 ])
 def test_bad_fit_arguments(tmp_path, capsys, argv, fragment):
     base = ["fit", "--data", str(REPO_DIR / "datasets" / "openmp"), "-o", str(tmp_path / "o"), "--no-ray"]

@@ -112,13 +112,13 @@ def test_corrupt_or_foreign_heads_are_refused(tmp_path):
     weights.write_bytes(weights.read_bytes()[:-16] + b"\xff" * 16)
     with pytest.raises(MirtuneError, match="do not match the digest"):
         mirtune.recommend(HEAT2D, task="openmp", heads=heads)
-    shutil.rmtree(heads / "openmp")
-    shutil.copytree(HEADS_DIR / "openmp", heads / "openmp")
-    meta = json.loads((heads / "openmp" / "predictor.json").read_text())
+    # the vectorize predictor reads the embedding (the openmp one reads the context features alone)
+    shutil.copytree(HEADS_DIR / "vectorize", heads / "vectorize")
+    meta = json.loads((heads / "vectorize" / "predictor.json").read_text())
     meta["features"]["fingerprint"] = "0" * 16
-    (heads / "openmp" / "predictor.json").write_text(json.dumps(meta))
+    (heads / "vectorize" / "predictor.json").write_text(json.dumps(meta))
     with pytest.raises(MirtuneError, match="fitted on encoder 0000000000000000"):
-        mirtune.recommend(HEAT2D, task="openmp", heads=heads)
+        mirtune.recommend(HEAT2D, task="vectorize", heads=heads)
 
 
 def test_console_script_one_line_and_exit_2(tmp_path):

@@ -39,6 +39,16 @@ def test_graph_only_encoder_gives_graph_vectors(graph_model, tmp_path, monkeypat
     assert get_embedder("mirencoder", model_dir=model_dir).key == emb.key
 
 
+def test_no_embedding_is_zero_wide(tmp_path):
+    """`none` leaves a predictor the task's context features alone: no columns, whatever the file."""
+    ll = tmp_path / "a.ll"
+    ll.write_text("; empty module\n")
+    none = get_embedder("none")
+    assert none.embed_batch([ll, ll]).shape == (2, 0)
+    with pytest.raises(MirtuneError, match="MIREncoder embedding only"):
+        get_embedder("none", ablation="text")
+
+
 def test_ablation_of_the_other_modality_is_refused(graph_model):
     model_dir, _ = graph_model
     with pytest.raises(MirtuneError, match="text modality alone.*pre-trained on graph"):

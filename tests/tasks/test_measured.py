@@ -100,13 +100,23 @@ def test_wrong_sweep_missing_and_empty_folders(tmp_path):
 
 
 def test_two_ways_of_running_one_program_are_two_groups():
-    from mirtune.tasks.measured import _size_key
+    from mirtune.tasks.measured import size_key
 
     plain = {"input_size": 1}
     a = {"input_size": 0, "variant": '{"args": ["in.txt", "10"]}'}
     b = {"input_size": 0, "variant": '{"args": ["in.txt", "20"]}'}
-    assert _size_key(plain) == "1" and _size_key({**plain, "variant": None}) == "1"
-    assert _size_key(a) != _size_key(b) and _size_key(a).startswith("0/")
+    assert size_key(plain) == "1" and size_key({**plain, "variant": None}) == "1"
+    assert size_key(a) != size_key(b) and size_key(a).startswith("0/")
+
+
+def test_a_rows_configuration_is_named_as_in_the_gain_table():
+    """Parquet gives chunk as a float and a missing power limit as NaN: the label is the gain table's all the same."""
+    from mirtune.tasks.measured import row_config
+
+    row = {"is_default": False, "power_w": np.nan, "threads": np.int64(2), "schedule": "guided", "chunk": 8.0}
+    assert row_config(row, openmp.SPEC) == ("threads=2,schedule=guided,chunk=8",
+                                            {"power_w": None, "threads": 2, "schedule": "guided", "chunk": 8})
+    assert row_config({**row, "is_default": True}, openmp.SPEC) == ("default", {})
 
 
 def test_one_program_measured_on_two_hosts_is_two_groups(tmp_path):
