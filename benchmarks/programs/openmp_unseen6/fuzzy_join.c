@@ -60,7 +60,8 @@ static void sort_words(const char *norm, char *out)
     char *words[MAXLEN / 2];
     int nw = 0;
     strcpy(buf, norm);
-    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) words[nw++] = t;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) words[nw++] = t;
     qsort(words, (size_t)nw, sizeof(char *), cmp_words);
     out[0] = '\0';
     for (int i = 0; i < nw; i++) {
