@@ -214,17 +214,18 @@ def test_corrupt_or_mismatched_weights_are_refused_as_torch_refuses_them(tmp_pat
 _RECOMMEND = """
 import sys
 from mirtune.cli import main
-code = main(["recommend", sys.argv[1], "--task", "openmp"])
+code = main(["recommend", sys.argv[1], "--task", "vectorize"])
 print("TORCH", "torch" in sys.modules, "EXIT", code)
 """
 
 
 def test_recommend_on_a_new_program_does_not_import_torch(tmp_path, ir_files, monkeypatch):
-    if not (ASSETS_DIR / "heads" / "openmp" / "predictor.json").is_file():
-        pytest.skip("no shipped openmp predictor")
+    # the vectorize predictor reads the embedding (the openmp one reads the context features alone)
+    if not (ASSETS_DIR / "heads" / "vectorize" / "predictor.json").is_file():
+        pytest.skip("no shipped vectorize predictor")
     env = {k: v for k, v in os.environ.items() if k not in ("MIRTUNE_MODEL", "MIRTUNE_PRECISION", "MIRTUNE_HEADS")}
     env["MIRTUNE_EMBED_CACHE"] = str(tmp_path / "embeddings")  # empty: the program is new
-    ir = ir_files[0]  # gemm: OpenMP worksharing loops
+    ir = ir_files[0]  # gemm: loops to vectorize
     done = subprocess.run([sys.executable, "-c", _RECOMMEND, str(ir)], capture_output=True, text=True, env=env,
                           cwd=REPO_DIR, timeout=120)
     assert "TORCH False EXIT 0" in done.stdout, done.stdout + done.stderr
