@@ -44,7 +44,7 @@ from mirtune.tasks.measured import (best_fixed, geomean, leave_one_app_out, load
                                     row_config, share_of_oracle, size_key)
 
 DATA = [str(REPO / "datasets" / d) for d in openmp.DATASETS]
-BLIND = [REPO / "benchmarks" / "results" / f for f in ("recommend_unseen45_pooled.json",
+BLIND = [REPO / "benchmarks" / "results" / f for f in ("recommend_unseen6.json", "recommend_unseen45_pooled.json",
                                                         "recommend_unseen_pooled.json")]
 FRACTIONS = (0.25, 0.5, 0.75, 1.0)
 # the openmp predictor shipped until 2026-11-25 (commit 259aa7b): kNN over the MIREncoder embedding and the context
