@@ -428,6 +428,7 @@ def run_tuning(args: argparse.Namespace) -> int:
     from mirtune.cluster import ray_session
     from mirtune.paths import REPO_DIR
     from mirtune.predict import tune_replay
+    from mirtune.predict.predictor import task_module
     from mirtune.predict.select import GAIN_HEADS
     from mirtune.progress import note, progress
     from mirtune.tasks.embedders import get_embedder
@@ -446,7 +447,9 @@ def run_tuning(args: argparse.Namespace) -> int:
     names = [n.strip() for n in (args.embedding or "mirencoder").split(",") if n.strip()]
     heads = [h.strip() for h in (args.head or ",".join(GAIN_HEADS)).split(",") if h.strip()]
     if len(names) != 1 or names[0] == "grewe":
-        raise UsageError(f"evaluate tuning takes one embedding, mirencoder or ir2vec; got {args.embedding!r}")
+        raise UsageError(f"evaluate tuning takes one embedding, mirencoder, ir2vec or none; got {args.embedding!r}")
+    if names[0] == "none" and not task_module(task).CONTEXT:
+        raise UsageError(f"{task} has no context features: --embedding none would leave the heads nothing")
     if not heads or any(h not in GAIN_HEADS for h in heads):
         raise UsageError(f"{task} predictors use gain heads: {', '.join(GAIN_HEADS)}; got {args.head!r}")
     data = measured_data(task, args.data)
@@ -616,6 +619,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     args.head = args.head or "mlp"
     if args.embedding not in EMBEDDERS:
         raise UsageError(f"unknown embedding {args.embedding!r}; choose from {', '.join(EMBEDDERS)}")
+    if args.embedding == "none":
+        raise UsageError("--embedding none (the context features alone) applies to openmp and cuda_blocks")
     if args.ablation is not None and args.ablation not in ABLATIONS:
         raise UsageError(f"unknown ablation {args.ablation!r}; choose from {', '.join(ABLATIONS)}")
     if args.seeds < 1:

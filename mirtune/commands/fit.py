@@ -39,9 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="folders holding the measured programs' sources, when the rows' recorded paths are gone")
     p.add_argument("--heads", default="gain,knn", metavar="H,H", help="head kinds to choose from (default gain,knn)")
     p.add_argument("--configs", type=int, default=None, metavar="N", help="candidate configurations per head kind")
-    p.add_argument("--embedding", default="mirencoder", choices=("mirencoder", "none"),
-                   help="the program features besides the task's context: the frozen MIREncoder embedding "
-                        "(default) or none, the context features alone")
+    p.add_argument("--embedding", default=None, choices=("mirencoder", "none"),
+                   help="the program features besides the task's context: the frozen MIREncoder embedding, or "
+                        "none, the context features alone (default: none for openmp, where the embedding added "
+                        "nothing held out, docs/recommend.md; mirencoder for the other tasks)")
     p.add_argument("--model", metavar="DIR", help="encoder directory (default: $MIRTUNE_MODEL or the shipped one)")
     p.add_argument("--address", default=None, metavar="ADDR", help="Ray cluster to join (default: a private one)")
     p.add_argument("--no-ray", action="store_true", help="run the head search in this process")
@@ -118,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     t0 = time.monotonic()
+    args.embedding = args.embedding or ("none" if args.task == "openmp" else "mirencoder")
     if args.embedding == "none" and not task_module(args.task).CONTEXT:
         raise UsageError(f"{args.task} has no context features: --embedding none would leave the head nothing")
     embedder = get_embedder(args.embedding, model_dir=args.model)

@@ -65,6 +65,11 @@ def test_unknown_head_and_epochs_for_trees(capsys, shared_data):
                     "mlp head only")
 
 
+def test_no_embedding_needs_context_features(capsys, shared_data):
+    _one_line_error(capsys, ["devmap", "--embedding", "none"], "applies to openmp and cuda_blocks")
+    _one_line_error(capsys, ["vectorize", "--embedding", "none"], "vectorize has no context features")
+
+
 def test_grewe_features_are_for_devmap_only(capsys, shared_data):
     _one_line_error(capsys, ["coarsening", "--embedding", "grewe"], "devmap only")
     _one_line_error(capsys, ["devmap", "--embedding", "grewe", "--ablation", "text"], "MIREncoder")

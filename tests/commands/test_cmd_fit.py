@@ -26,9 +26,10 @@ def test_fit_then_recommend_with_it(tmp_path, capsys):
 
 
 def test_fit_on_the_context_features_alone(tmp_path, capsys):
-    """`--embedding none`: the predictor reads the six OpenMP context features and no embedding, and says so."""
+    """`--embedding none`, openmp's default: the predictor reads the six context features and no embedding, and
+    says so."""
     out = tmp_path / "heads" / "openmp"
-    assert main(["fit", "--task", "openmp", "--data", str(REPO_DIR / "datasets" / "openmp"), "--embedding", "none",
+    assert main(["fit", "--task", "openmp", "--data", str(REPO_DIR / "datasets" / "openmp"),  # none by default
                  "-o", str(out), "--no-ray", "--configs", "2"]) == 0
     capsys.readouterr()
     meta = json.loads((out / "predictor.json").read_text())

@@ -174,7 +174,8 @@ def test_command_bad_input_is_one_line(capsys):
 
     for argv, fragment in ((["--task", "devmap"], "needs --task"), (["--task", "openmp", "--budget", "1"], "at least 2"),
                            (["--task", "openmp", "--ablation", "text"], "does not apply"),
-                           (["--task", "openmp", "--data", "/nonexistent/x"], "no such file")):
+                           (["--task", "openmp", "--data", "/nonexistent/x"], "no such file"),
+                           (["--task", "vectorize", "--embedding", "none"], "vectorize has no context features")):
         assert cli.main(["evaluate", "tuning", *argv]) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and fragment in err, err
