@@ -6,12 +6,14 @@ average: the "why" behind docs/recommend.md's OpenMP figures, in one run on the 
    collector's repeats (the configuration fastest on two of a group's three repeats, timed on the third), so that
    the part of the headroom that is the winner's curse of picking the fastest of 25 noisy times shows. The
    blind sets' results files (medians of interleaved rounds) give the same naive figure for programs never seen.
-   And, for programs measured with two inputs, what the configuration best on the other input reaches: the most a
-   predictor that reads the code and not the input could get from knowing the program perfectly.
+   And, for programs measured with two inputs, what the configuration best on the other input reaches: what
+   knowing a program's best configuration on this machine is worth when its input changes (a predictor that reads
+   the code answers alike for every input).
 2. Features. `mirtune evaluate openmp`'s protocol (heads chosen by inner CV per held-out application) on the
    MIREncoder embedding and on two controls with the same heads: a random vector per program, which tells the
-   heads only which program a row belongs to, and no embedding (`none`: the context features alone). Where the embedding does no better than the controls, the heads' wins come from the context features
-   and the anchor, not from what the embedding says about the code.
+   heads only which program a row belongs to, and no embedding (`none`: the context features alone). Where the
+   embedding does no better than the controls, the heads' wins come from the context features and the anchor, not
+   from what the embedding says about the code.
 3. Data size. The shipped predictor's head settings, and those of the MIREncoder predictor shipped before it
    (fixed, no search), fitted per held-out application on a random share of the other applications (3 seeds),
    beside the best fixed configuration chosen on the same share.
@@ -106,8 +108,8 @@ def headroom(table, reps: list[dict[str, np.ndarray]]) -> dict:
 def input_transfer(table) -> dict:
     """Per kind, over programs measured with two inputs: the share of the oracle of the configuration best on the
     program's other input, beside the best fixed configuration on the same groups. A predictor that reads the code
-    and not the input answers alike for both inputs; this is what knowing the program's best configuration
-    perfectly, from a measured run on another input of this machine, is worth."""
+    and not the input answers alike for both inputs; this is what knowing the program's best configuration on this
+    machine, measured on its other input, is worth (not a ceiling: a choice that suits many inputs can do better)."""
     s = table.speedups
     programs = np.asarray(table.programs)
     fixed = fixed_per_group(table)
@@ -148,7 +150,8 @@ def identity_embedder(dim: int = 256) -> Embedder:
     def embed_batch(paths: list[Path]) -> np.ndarray:
         return np.stack([np.random.default_rng(int(hashlib.sha256(p.read_bytes()).hexdigest()[:15], 16))
                          .standard_normal(dim) for p in paths])
-    return Embedder("identity", f"control-identity-{dim}", embed_batch, f"control: a random {dim}-d vector per program")
+    return Embedder("identity", f"control-identity-{dim}", embed_batch, f"control: a random {dim}-d vector per program",
+                    cached=False)
 
 
 # ------------------------------------------------------------------------------------------------ data size
@@ -252,9 +255,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {m:14s} " + "  ".join(f"{k.split(' (')[0]} {v:.3f}" for k, v in row.items()))
         shipped = json.loads((REPO / "mirtune" / "assets" / "heads" / "openmp" / "predictor.json").read_text())
         emb = shipped["features"]["embedding"]
+        previous = (table_matrix(table, "openmp", embedders[0]), PREVIOUS_HEAD)
         heads = {f"shipped ({'context alone' if emb == 'none' else emb + ' + context'})":
                  (table_matrix(table, "openmp", get_embedder(emb)), shipped["head"]),
-                 "until 2026-11-25 (mirencoder + context)": (table_matrix(table, "openmp", embedders[0]), PREVIOUS_HEAD)}
+                 "until 2026-11-25 (mirencoder + context)": previous}
         curve = data_size(table, heads, use_ray=use_ray)
         print("3. data size, fixed head settings against the best fixed configuration (share of the oracle):")
         for frac, v in curve.items():

@@ -85,6 +85,7 @@ class Embedder:
     description: str = ""
     meta: dict = field(default_factory=dict)
     row_features: Callable[..., np.ndarray] | None = None
+    cached: bool = True  # False: cheaper to compute than to read back (no embedding, controls)
 
 
 def _ir2vec_embedder(ablation: str | None) -> Embedder:
@@ -117,7 +118,7 @@ def _no_embedder(ablation: str | None) -> Embedder:
     if ablation:
         raise UsageError(f"--ablation {ablation} applies to the MIREncoder embedding only, not to none")
     return Embedder("none", "none", lambda paths: np.zeros((len(paths), 0)),
-                    "no embedding: the task's context features alone")
+                    "no embedding: the task's context features alone", cached=False)
 
 
 def _grewe_embedder(ablation: str | None) -> Embedder:
@@ -226,6 +227,7 @@ def embed_files(embedder: Embedder, paths: Sequence[str | os.PathLike], use_cach
     """Embeddings [len(paths), dim] in input order; each distinct file content is embedded once and cached."""
     from mirtune.progress import progress
 
+    use_cache = use_cache and embedder.cached
     paths = [Path(p) for p in paths]
     hashes = [file_hash(p) for p in paths]
     vectors: dict[str, np.ndarray] = {}

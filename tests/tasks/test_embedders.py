@@ -39,12 +39,14 @@ def test_graph_only_encoder_gives_graph_vectors(graph_model, tmp_path, monkeypat
     assert get_embedder("mirencoder", model_dir=model_dir).key == emb.key
 
 
-def test_no_embedding_is_zero_wide(tmp_path):
+def test_no_embedding_is_zero_wide(tmp_path, monkeypatch):
     """`none` leaves a predictor the task's context features alone: no columns, whatever the file."""
     ll = tmp_path / "a.ll"
     ll.write_text("; empty module\n")
     none = get_embedder("none")
     assert none.embed_batch([ll, ll]).shape == (2, 0)
+    monkeypatch.setenv("MIRTUNE_EMBED_CACHE", str(tmp_path / "cache"))
+    assert embed_files(none, [ll]).shape == (1, 0) and not (tmp_path / "cache").exists()  # nothing worth caching
     with pytest.raises(MirtuneError, match="MIREncoder embedding only"):
         get_embedder("none", ablation="text")
 
