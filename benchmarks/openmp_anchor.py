@@ -19,14 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from openmp_by_kind import by_kind as kind_shares  # noqa: E402
-
-from mirtune.tasks.measured import geomean  # noqa: E402
-
-
-def by_kind(result: dict, method: str) -> dict[str, float]:
-    """Geometric-mean share of the oracle of one method of an evaluation, overall and per kind of program."""
-    return {"all": geomean(result["methods"][method]["per_group_share"]), **kind_shares(result, method)}
+from openmp_by_kind import by_kind_with_all as by_kind  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

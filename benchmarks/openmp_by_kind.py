@@ -37,6 +37,11 @@ def by_kind(result: dict, method: str) -> dict[str, float]:
     return {k: geomean([s for s, g in zip(share, kinds) if g == k]) for k in dict.fromkeys(kinds)}
 
 
+def by_kind_with_all(result: dict, method: str) -> dict[str, float]:
+    """`by_kind`, after the geometric mean over all groups ("all")."""
+    return {"all": geomean(result["methods"][method]["per_group_share"]), **by_kind(result, method)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", default=str(REPO / "benchmarks" / "results" / "evaluate_openmp.json"))

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from openmp_by_kind import REPO, by_kind, kind_of
+from openmp_by_kind import REPO, by_kind_with_all, kind_of
 
 from mirtune.errors import MirtuneError
 from mirtune.predict import measured_eval
@@ -42,8 +42,8 @@ from mirtune.predict.predictor import gain_problem, table_matrix
 from mirtune.predict.select import evaluate_outer
 from mirtune.tasks import openmp
 from mirtune.tasks.embedders import Embedder, get_embedder
-from mirtune.tasks.measured import (best_fixed, geomean, leave_one_app_out, load_gain_table, read_rows,
-                                    row_config, share_of_oracle, size_key)
+from mirtune.tasks.measured import (best_fixed, best_fixed_per_group, geomean, leave_one_app_out, load_gain_table,
+                                    read_rows, row_config, share_of_oracle, size_key)
 
 DATA = [str(REPO / "datasets" / d) for d in openmp.DATASETS]
 BLIND = [REPO / "benchmarks" / "results" / f for f in ("recommend_unseen6.json", "recommend_unseen45_pooled.json",
@@ -73,10 +73,7 @@ def repeat_times(table, data_paths: list[str]) -> list[dict[str, np.ndarray]]:
 
 def fixed_per_group(table) -> np.ndarray:
     """The best fixed configuration of each group, chosen on the other applications (as `mirtune evaluate`)."""
-    fixed = np.zeros(len(table), dtype=int)
-    for tr, te, _ in leave_one_app_out(table.apps):
-        fixed[te] = best_fixed(table.speedups, tr)
-    return fixed
+    return best_fixed_per_group(table.speedups, [(tr, te) for tr, te, _ in leave_one_app_out(table.apps)])
 
 
 def headroom(table, reps: list[dict[str, np.ndarray]]) -> dict:
@@ -179,10 +176,7 @@ def data_size(table, heads: dict[str, tuple[np.ndarray, dict]], fractions=FRACTI
             preds = evaluate_outer(problems, chosen, [0], use_ray=use_ray)
             for name in heads:
                 shares[name].append(geomean(share_of_oracle(s, preds[name][0])))
-            fixed = np.zeros(len(table), dtype=int)
-            for tr, te in outer:
-                fixed[te] = best_fixed(s, tr)
-            shares["best fixed"].append(geomean(share_of_oracle(s, fixed)))
+            shares["best fixed"].append(geomean(share_of_oracle(s, best_fixed_per_group(s, outer))))
         out[str(frac)] = {"applications": round(frac * (len(folds) - 1)), "seeds": len(shares["best fixed"]),
                           **{name: float(np.median(v)) for name, v in shares.items()}}
     return out
@@ -248,8 +242,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{v['recommended']:.3f}, best fixed {v['best_fixed']:.3f} of the oracle")
         embedders = [get_embedder("mirencoder"), identity_embedder(), get_embedder("none")]
         res = measured_eval.run("openmp", DATA, embedders, use_ray=use_ray, note=lambda m: print(f"  {m}"))
-        kinds = {m: dict(by_kind(res, m), all=res["methods"][m]["share_of_oracle"])
-                 for m in res["methods"] if m != "oracle"}
+        kinds = {m: by_kind_with_all(res, m) for m in res["methods"] if m != "oracle"}
         print("2. share of the oracle by kind, the same heads on the embedding and on two controls:")
         for m, row in kinds.items():
             print(f"  {m:14s} " + "  ".join(f"{k.split(' (')[0]} {v:.3f}" for k, v in row.items()))

@@ -367,7 +367,7 @@ def run_measured(args: argparse.Namespace) -> int:
                         ("--epochs", args.epochs), ("--protocol", args.protocol), ("--data-dir", args.data_dir)):
         if value is not None:
             raise UsageError(f"{flag} does not apply to {args.task}")
-    from mirtune.predict.predictor import task_module
+    from mirtune.predict.predictor import check_embedding
 
     default = "mirencoder,ir2vec,none" if args.task == "openmp" else "mirencoder,ir2vec"
     names = [n.strip() for n in (args.embedding or default).split(",") if n.strip()]
@@ -377,8 +377,8 @@ def run_measured(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.task} predictors use gain heads: {', '.join(GAIN_HEADS)}; got {args.head!r}")
     if "grewe" in names:
         raise UsageError("the grewe features are the device-mapping data's per-row counts: devmap only")
-    if "none" in names and not task_module(args.task).CONTEXT:
-        raise UsageError(f"{args.task} has no context features: --embedding none would leave the heads nothing")
+    for name in names:
+        check_embedding(args.task, name)
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     data = measured_data(args.task, args.data)
@@ -428,7 +428,7 @@ def run_tuning(args: argparse.Namespace) -> int:
     from mirtune.cluster import ray_session
     from mirtune.paths import REPO_DIR
     from mirtune.predict import tune_replay
-    from mirtune.predict.predictor import task_module
+    from mirtune.predict.predictor import check_embedding
     from mirtune.predict.select import GAIN_HEADS
     from mirtune.progress import note, progress
     from mirtune.tasks.embedders import get_embedder
@@ -448,8 +448,7 @@ def run_tuning(args: argparse.Namespace) -> int:
     heads = [h.strip() for h in (args.head or ",".join(GAIN_HEADS)).split(",") if h.strip()]
     if len(names) != 1 or names[0] == "grewe":
         raise UsageError(f"evaluate tuning takes one embedding, mirencoder, ir2vec or none; got {args.embedding!r}")
-    if names[0] == "none" and not task_module(task).CONTEXT:
-        raise UsageError(f"{task} has no context features: --embedding none would leave the heads nothing")
+    check_embedding(task, names[0])
     if not heads or any(h not in GAIN_HEADS for h in heads):
         raise UsageError(f"{task} predictors use gain heads: {', '.join(GAIN_HEADS)}; got {args.head!r}")
     data = measured_data(task, args.data)

@@ -96,7 +96,8 @@ def held_out(args: argparse.Namespace, embedder, heads: list[str], use_ray: bool
 
 
 def run(args: argparse.Namespace) -> int:
-    from mirtune.predict.predictor import FIT_HEADS, PUBLISHED_TASKS, fit_predictor, table_matrix, task_module
+    from mirtune.predict.predictor import (FIT_HEADS, PUBLISHED_TASKS, check_embedding, fit_predictor, table_matrix,
+                                           task_module)
     from mirtune.progress import note
     from mirtune.tasks.embedders import get_embedder
     from mirtune.tasks.measured import load_gain_table
@@ -120,8 +121,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--configs must be >= 1")
     t0 = time.monotonic()
     args.embedding = args.embedding or ("none" if args.task == "openmp" else "mirencoder")
-    if args.embedding == "none" and not task_module(args.task).CONTEXT:
-        raise UsageError(f"{args.task} has no context features: --embedding none would leave the head nothing")
+    check_embedding(args.task, args.embedding)
     embedder = get_embedder(args.embedding, model_dir=args.model)
     if published:
         jobs = [(out / p, table, X) for p, table, X in _published_tables(args, embedder)]

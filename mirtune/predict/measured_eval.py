@@ -52,7 +52,7 @@ def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequen
     keep without evidence (mirtune.predict.heads.ANCHORS), by default the predictors' (predictor.ANCHORS)."""
     from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix
     from mirtune.predict.select import evaluate_outer, select_configs
-    from mirtune.tasks.measured import best_fixed, geomean
+    from mirtune.tasks.measured import best_fixed_per_group, geomean
 
     t0 = time.monotonic()
     mod, table, folds, outer = held_out_problem(task, data_paths, program_dirs)
@@ -72,12 +72,8 @@ def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequen
     preds = evaluate_outer(problems, chosen, [0], use_ray=use_ray, progress=progress)
     t_fit = time.monotonic() - t1
     s = table.speedups
-    fixed = np.zeros(len(table), dtype=int)
-    fixed_per_fold = []
-    for tr, te, app in folds:
-        c = best_fixed(s, tr)
-        fixed[te] = c
-        fixed_per_fold.append({"app": app, "config": table.labels[c]})
+    fixed = best_fixed_per_group(s, outer)
+    fixed_per_fold = [{"app": app, "config": table.labels[fixed[te[0]]]} for _, te, app in folds]
     oracle = table.labels_best()
     methods = {"default": np.zeros(len(table), dtype=int), "best fixed": fixed}
     methods.update({p.name: preds[p.name][0] for p in problems})

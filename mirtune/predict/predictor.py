@@ -58,6 +58,12 @@ def task_module(task: str):
     return importlib.import_module(f"mirtune.tasks.{task}")
 
 
+def check_embedding(task: str, embedding: str) -> None:
+    """UsageError when `embedding` "none" (the context features alone) is asked of a task that has none."""
+    if embedding == "none" and not task_module(task).CONTEXT:
+        raise UsageError(f"{task} has no context features: --embedding none would leave a predictor nothing")
+
+
 # ------------------------------------------------------------------------------------------- features
 
 def ir_cache_dir() -> Path:

@@ -117,6 +117,15 @@ def best_fixed(speedups: np.ndarray, rows: Sequence[int]) -> int:
     return int(np.argmax(np.log(np.maximum(shares, 1e-3)).mean(axis=1)))
 
 
+def best_fixed_per_group(speedups: np.ndarray, outer: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """For every (train, test) fold, the `best_fixed` configuration of its training rows, given to its test rows:
+    the code-free baseline of each held-out group."""
+    fixed = np.zeros(len(speedups), dtype=int)
+    for tr, te in outer:
+        fixed[te] = best_fixed(speedups, tr)
+    return fixed
+
+
 def leave_one_app_out(apps: Sequence[str]) -> list[tuple[np.ndarray, np.ndarray, str]]:
     """(train rows, test rows, app) for every application: all of its groups are held out together."""
     apps = np.asarray(apps)
