@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from collectors.check import OutputCheck  # noqa: E402
+from collectors.inputs import ensure_inputs  # noqa: E402
 from collectors.runner import RunLimits, build, measure  # noqa: E402
 from mirtune.predict.tune import Program, TunePlan, all_configs, config_label, make_plan, prepare_program, \
     tune_program  # noqa: E402
@@ -96,6 +97,7 @@ def main() -> int:
         print(s, file=sys.stderr, flush=True)
 
     folder = Path(args.programs)
+    ensure_inputs(folder)
     manifest = {m["name"]: m for m in json.loads((folder / "manifest.json").read_text())}
     predictor, _ = load_task_predictor("openmp", None)
     cores = os.cpu_count() or 1

@@ -9,6 +9,7 @@ A manifest is a JSON list with one object per program, paths relative to the man
 "runs" lists the argument vectors a program is measured with (an input size each); "args" instead of "runs"
 gives one. Input files are copied into each run's private working folder under their own names, so an argument
 names an input by its file name. `mirtune collect openmp --manifest FILE` sweeps every run of every program.
+Inputs listed in an `inputs.json` beside the manifest are generated on first read (collectors/inputs.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from collectors.inputs import ensure_inputs
 from mirtune.errors import UsageError
 
 
@@ -38,8 +40,9 @@ def _strings(value: object, what: str, path: Path) -> tuple[str, ...]:
 
 
 def read_manifest(path: str | os.PathLike) -> list[ProgramRun]:
-    """Every (program, argument vector) of the manifest at `path`, in order; UsageError (one line) for a missing or
-    malformed manifest, an entry without a source or runs, or a source or input file that does not exist."""
+    """Every (program, argument vector) of the manifest at `path`, in order, its generated inputs made first
+    (`ensure_inputs`); UsageError (one line) for a missing or malformed manifest, an entry without a source or runs,
+    a source or input file that does not exist, or a generated input that cannot be made as listed."""
     path = Path(path)
     try:
         entries = json.loads(path.read_text())
@@ -50,6 +53,7 @@ def read_manifest(path: str | os.PathLike) -> list[ProgramRun]:
     if not isinstance(entries, list) or not entries:
         raise UsageError("manifest: expected a non-empty JSON list of programs", str(path))
     folder = path.parent
+    ensure_inputs(folder)
     runs: list[ProgramRun] = []
     for i, entry in enumerate(entries):
         if not isinstance(entry, dict) or not isinstance(entry.get("source"), str):
