@@ -1,0 +1,55 @@
+"""Merge what a GPU run of scripts/collect_cudagen_gpu.py returned into datasets/cuda-<gpu>/.
+
+    python scripts/merge_gpu_rows.py FOLDER...
+
+Each `cudagen-<gpu>-<time>.parquet` goes to `datasets/cuda-<gpu>/`, its `-repeats.parquet` (the noise runs) to
+`datasets/cuda-<gpu>-repeats/` and its `-summary.json` (the machine, counts, timings) to
+`datasets/cuda-<gpu>/runs/`. A file already there with the same name is left alone (merging twice adds nothing).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+_NAME = re.compile(r"^cudagen-(?P<gpu>[a-z0-9]+)-(?P<stamp>\d{8}T\d{6})(?P<kind>-repeats\.parquet|\.parquet|-summary\.json)$")
+
+
+def destination(name: str, datasets: Path) -> Path | None:
+    """Where a returned file belongs, or None for a file that is not one of the run's."""
+    m = _NAME.match(name)
+    if m is None:
+        return None
+    gpu, kind = m["gpu"], m["kind"]
+    folder = {"-repeats.parquet": f"cuda-{gpu}-repeats", ".parquet": f"cuda-{gpu}",
+              "-summary.json": f"cuda-{gpu}/runs"}[kind]
+    return datasets / folder / name
+
+
+def main(argv: list[str] | None = None) -> int:
+    folders = [Path(a) for a in (sys.argv[1:] if argv is None else argv)]
+    if not folders:
+        print("usage: merge_gpu_rows.py FOLDER...", file=sys.stderr)
+        return 2
+    moved = 0
+    for folder in folders:
+        if not folder.is_dir():
+            print(f"merge_gpu_rows: not a folder: {folder}", file=sys.stderr)
+            return 2
+        for f in sorted(folder.iterdir()):
+            dest = destination(f.name, REPO / "datasets")
+            if dest is None or dest.exists():
+                continue
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, dest)
+            print(f"{f.name} -> {dest.relative_to(REPO)}")
+            moved += 1
+    print(f"merged {moved} file(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
