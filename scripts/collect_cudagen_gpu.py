@@ -176,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
                 break
             run_kernel(i, 0)
             kernels_run += 1
+            if kernels_run == 3 and not status["ok"] and not args.no_gpu_ok:
+                stopped = "stopped: the first 3 kernels measured no point cleanly (see their reasons)"
+                break
             if position[todo[i].name] % REPEAT_EVERY == 0:
                 pending_repeats.append((kernels_run + REPEAT_AFTER, i))
             while pending_repeats and pending_repeats[0][0] <= kernels_run and time.monotonic() - t0 <= args.deadline:
