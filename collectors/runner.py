@@ -67,6 +67,7 @@ from typing import Any, Mapping, Sequence
 
 from collectors.check import OutputCheck, checksums_match  # noqa: F401  (checksums_match: re-exported)
 from collectors.host import NvmlStatus, clang_version, cpu_tag, load_nvml, logical_cores
+from mirtune.tasks.measured import spread  # noqa: F401  (re-exported: the cv of a measurement)
 
 STATUSES = ("ok", "timeout", "crash", "wrong_output", "build_failed", "unsupported")
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -965,14 +966,6 @@ def failed(status: str, reason: str) -> Measurement:
     """A measurement that never ran (`build_failed`, `unsupported`)."""
     assert status in STATUSES, status
     return Measurement(status=status, reason=reason)
-
-
-def spread(times: Sequence[float]) -> float | None:
-    """Coefficient of variation (sample standard deviation / mean); None for fewer than two times."""
-    if len(times) < 2:
-        return None
-    mean = statistics.fmean(times)
-    return statistics.stdev(times) / mean if mean > 0 else None
 
 
 def _process_failure(run: ProcessRun, limits: RunLimits) -> tuple[str, str] | None:

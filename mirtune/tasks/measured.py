@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -245,6 +246,8 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
         seconds = _value(row[time])
         ok = row["status"] == "ok" and seconds is not None and float(seconds) > 0
         cv = row.get("cv")
+        if cv is None and row.get("reported") is not None:  # rows stored without it (scripts/merge_gpu_rows.py)
+            cv = spread([float(t) for t in row["reported"]])
         cells.setdefault(key, {})[label] = (float(seconds) if ok else float("nan"), str(row["status"]),
                                             float(cv) if cv is not None and np.isfinite(cv) else float("nan"))
         meta.setdefault(key, {"row": row})
@@ -289,6 +292,15 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
         statuses=[[cells[k][lab][1] for lab in labels] for k in kept],
         cv=np.array([[cells[k][lab][2] for lab in labels] for k in kept]),
         hosts=list(hosts.values()), dropped=dropped)
+
+
+def spread(times: Sequence[float]) -> float | None:
+    """Coefficient of variation (sample standard deviation / mean) of a point's timed runs; None for fewer than
+    two (the collectors' `cv` column)."""
+    if len(times) < 2:
+        return None
+    mean = statistics.fmean(times)
+    return statistics.stdev(times) / mean if mean > 0 else None
 
 
 def size_key(row: dict[str, Any]) -> str:
