@@ -36,11 +36,36 @@ COMMANDS = (
 )
 # Commands whose arguments after `--` are handed to the user's program unparsed.
 PROGRAM_ARGS_COMMANDS = ("tune", "collect")
+# Options whose value may itself start with a dash (compiler flags: `--cflags -O3`).
+DASH_VALUE_OPTIONS = ("--cflags",)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr (no usage block) and exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        """Print `<prog>: <message> (see <prog> --help)` and exit 2."""
+        line = " ".join(message.split())
+        self.exit(2, f"{self.prog}: {line} (see {self.prog} --help)\n")
+
+
+def split_dash_values(argv: list[str]) -> list[str]:
+    """`--cflags -O3` as `--cflags=-O3`: argparse would read a value that starts with a dash as an option."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in DASH_VALUE_OPTIONS and i + 1 < len(argv):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered sub-command."""
-    parser = argparse.ArgumentParser(prog="mirtune", description=mirtune.__doc__)
+    parser = OneLineParser(prog="mirtune", description=mirtune.__doc__)
     parser.add_argument("--version", action="version", version=f"mirtune {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
@@ -62,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in PROGRAM_ARGS_COMMANDS and "--" in argv:  # after `--`: the user program's own arguments
         rest = argv[argv.index("--") + 1:]
         argv = argv[:argv.index("--")]
-    args = parser.parse_args(argv)
+    args = parser.parse_args(split_dash_values(argv))
     if rest is not None:
         if not hasattr(args, "program_args"):
             parser.error("'--' ARGS: this command runs no program of yours with arguments")

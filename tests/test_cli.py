@@ -1,0 +1,40 @@
+"""mirtune.cli: argparse's own errors are one line and exit 2, and a compiler flag can follow --cflags bare
+(issue 33 item 11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mirtune.cli import main, split_dash_values
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["recommend"], "the following arguments are required"),
+    (["tune", "a.c", "--budget", "many", "--task", "openmp"], "invalid int value"),
+    (["tune", "a.c", "--task", "openmp", "--bogus"], "unrecognized arguments: --bogus"),
+    (["no-such-command"], "invalid choice"),
+])
+def test_argparse_errors_are_one_line(argv, words, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0] and err[0].startswith("mirtune"), err
+    assert "usage:" not in err[0]
+
+
+def test_cflags_takes_a_value_that_starts_with_a_dash():
+    assert split_dash_values(["tune", "a.c", "--cflags", "-O3", "--task", "openmp"]) == \
+        ["tune", "a.c", "--cflags=-O3", "--task", "openmp"]
+    assert split_dash_values(["tune", "a.c", "--cflags", "-O3 -lm"]) == ["tune", "a.c", "--cflags=-O3 -lm"]
+    assert split_dash_values(["tune", "a.c", "--cflags=-O1"]) == ["tune", "a.c", "--cflags=-O1"]
+    assert split_dash_values(["tune", "a.c", "--cflags"]) == ["tune", "a.c", "--cflags"]  # argparse says it
+
+
+def test_tune_cflags_bare_reaches_the_command(tmp_path, capsys):
+    # the flag is parsed as --cflags' value, not as an option: the run then stops at the bad --budget
+    (tmp_path / "a.c").write_text("int main(void) { return 0; }\n")
+    code = main(["tune", str(tmp_path / "a.c"), "--cflags", "-O3", "--task", "openmp", "--budget", "0"])
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert "--budget" in err and len(err.splitlines()) == 1, err
