@@ -26,7 +26,6 @@ Prints the figures; saves JSON and a PNG chart.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 import time
@@ -41,7 +40,7 @@ from mirtune.predict import measured_eval
 from mirtune.predict.predictor import gain_problem, table_matrix
 from mirtune.predict.select import evaluate_outer
 from mirtune.tasks import openmp
-from mirtune.tasks.embedders import Embedder, get_embedder
+from mirtune.tasks.embedders import get_embedder, random_embedder
 from mirtune.tasks.measured import (best_fixed, best_fixed_per_group, geomean, leave_one_app_out, load_gain_table,
                                     read_rows, row_config, share_of_oracle, size_key)
 
@@ -142,15 +141,6 @@ def blind_headroom() -> dict:
 
 # ------------------------------------------------------------------------------------------------ controls
 
-def identity_embedder(dim: int = 256) -> Embedder:
-    """A control: a random vector per file content (seeded by its hash), telling a head only which program it is."""
-    def embed_batch(paths: list[Path]) -> np.ndarray:
-        return np.stack([np.random.default_rng(int(hashlib.sha256(p.read_bytes()).hexdigest()[:15], 16))
-                         .standard_normal(dim) for p in paths])
-    return Embedder("identity", f"control-identity-{dim}", embed_batch, f"control: a random {dim}-d vector per program",
-                    cached=False)
-
-
 # ------------------------------------------------------------------------------------------------ data size
 
 def data_size(table, heads: dict[str, tuple[np.ndarray, dict]], fractions=FRACTIONS, seeds=SEEDS,
@@ -240,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, v in blind.items():
             print(f"  blind, {name:29s} {v['programs']:4d} programs {v['naive']:.3f}x (naive); recommend "
                   f"{v['recommended']:.3f}, best fixed {v['best_fixed']:.3f} of the oracle")
-        embedders = [get_embedder("mirencoder"), identity_embedder(), get_embedder("none")]
+        embedders = [get_embedder("mirencoder"), random_embedder(), get_embedder("none")]
         res = measured_eval.run("openmp", DATA, embedders, use_ray=use_ray, note=lambda m: print(f"  {m}"))
         kinds = {m: by_kind_with_all(res, m) for m in res["methods"] if m != "oracle"}
         print("2. share of the oracle by kind, the same heads on the embedding and on two controls:")

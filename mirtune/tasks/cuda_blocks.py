@@ -3,7 +3,9 @@
 Data: the `lscat` collector's rows (`mirtune collect lscat` on GPU nodes), one group per (kernel, matrix size),
 block (16,16) as the default configuration (the collector's reference), judged by the kernel's own time per
 launch (`reported_median`, CUDA events) rather than the process time, which creating the CUDA context dominates.
-Protocol: leave-one-kernel-out. The predictor reads the kernel's device IR (the kernel file of an LS-CAT kernel
+Protocol: leave one application out, where a kernel's application is the first part of its name below the folder
+swept: its source repository in an LS-CAT checkout (`<Repo>/<underdirectory>`), its family for the generated
+kernels (`map/cg_map_0041`, collectors/cudagen.py), the kernel itself for a flat folder (the 26 shipped kernels). The predictor reads the kernel's device IR (the kernel file of an LS-CAT kernel
 directory compiled by clang's CUDA front end, `mirtune.predict.predictor.program_ir`) and one context feature, the
 matrix size, which is the group's and not the IR's: `group_context` gives it for training rows, the user gives it
 to `recommend` (`--matrix`).
@@ -45,10 +47,12 @@ def kernel_file(folder: str | os.PathLike) -> Path:
 
 def locate(program_path: str, sha256: str, search: Sequence[str | os.PathLike] = ()) -> Path:
     """The kernel file of a measured kernel directory: the recorded one, else a directory of the same name in
-    `search` or at the same place under this repository. Directories are matched by name: their recorded hash
+    `search` (or `<family>/<name>` there, as collectors/cudagen.py writes them) or at the same place under this
+    repository. Directories are matched by name: their recorded hash
     covers headers up to the folder the sweep was given, which a checkout elsewhere need not reproduce."""
     recorded = Path(program_path)
-    candidates = [recorded] + [Path(d) / recorded.name for d in search]
+    candidates = [recorded] + [Path(d) / sub for d in search
+                               for sub in (recorded.name, Path(recorded.parent.name) / recorded.name)]
     parts = recorded.parts
     if "collectors" in parts:
         candidates.append(REPO_DIR.joinpath(*parts[parts.index("collectors"):]))
@@ -59,8 +63,13 @@ def locate(program_path: str, sha256: str, search: Sequence[str | os.PathLike] =
                      "holding it with --programs")
 
 
+def application(program: str) -> str:
+    """The application a kernel belongs to (see the module doc): the first part of its name."""
+    return program.split("/", 1)[0]
+
+
 SPEC = TaskSpec(name=NAME, sweep="lscat", config_columns=("block_x", "block_y"),
-                app_of=lambda row: str(row["program"]), label=_label, default_label=_label(
+                app_of=lambda row: application(str(row["program"])), label=_label, default_label=_label(
                     {"block_x": DEFAULT_BLOCK[0], "block_y": DEFAULT_BLOCK[1]}),
                 time_column="reported_median", locate=locate)
 

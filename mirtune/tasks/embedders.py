@@ -32,7 +32,7 @@ import numpy as np
 
 from mirtune.errors import MirtuneError, UsageError
 
-EMBEDDERS = ("mirencoder", "ir2vec", "grewe", "none")
+EMBEDDERS = ("mirencoder", "ir2vec", "grewe", "none", "random")
 ABLATIONS = ("text", "graph")
 
 
@@ -119,6 +119,16 @@ def _no_embedder(ablation: str | None) -> Embedder:
         raise UsageError(f"--ablation {ablation} applies to the MIREncoder embedding only, not to none")
     return Embedder("none", "none", lambda paths: np.zeros((len(paths), 0)),
                     "no embedding: the task's context features alone", cached=False)
+
+
+def random_embedder(dim: int = 256) -> Embedder:
+    """The identity control: a random vector per file content (seeded by its hash), which tells a head which
+    program it is and nothing else; an embedding must beat it to show that it carries more than identity."""
+    def embed_batch(paths: list[Path]) -> np.ndarray:
+        return np.stack([np.random.default_rng(int(hashlib.sha256(p.read_bytes()).hexdigest()[:15], 16))
+                         .standard_normal(dim) for p in paths]) if paths else np.zeros((0, dim))
+    return Embedder("random", f"control-identity-{dim}", embed_batch,
+                    f"control: a random {dim}-d vector per program", cached=False)
 
 
 def _grewe_embedder(ablation: str | None) -> Embedder:
@@ -208,7 +218,7 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
 
 def get_embedder(name: str, ablation: str | None = None, model_dir: str | os.PathLike | None = None,
                  precision: str | None = None, readout: str = "mean") -> Embedder:
-    """The embedder called `name` ("mirencoder", "ir2vec", "grewe" or "none"); MirtuneError when it cannot run
+    """The embedder called `name` ("mirencoder", "ir2vec", "grewe", "none" or "random", the identity control); MirtuneError when it cannot run
     here.
     `precision` (fp32 or bf16) and `readout` (mean or meanmax), see mirtune.embedding, apply to mirencoder only."""
     if name == "ir2vec":
@@ -219,6 +229,10 @@ def get_embedder(name: str, ablation: str | None = None, model_dir: str | os.Pat
         return _grewe_embedder(ablation)
     if name == "none":
         return _no_embedder(ablation)
+    if name == "random":
+        if ablation:
+            raise UsageError(f"--ablation {ablation} applies to the MIREncoder embedding only, not to random")
+        return random_embedder()
     raise UsageError(f"unknown embedding {name!r}; choose from {', '.join(EMBEDDERS)}")
 
 
