@@ -137,3 +137,21 @@ def test_cuda_blocks_refusals(tmp_path, capsys):
     with pytest.raises(Exception, match="no lscat measurements"):
         load_gain_table([REPO_DIR / "datasets" / "openmp"], cuda_blocks.SPEC)
     assert np.isclose(cuda_blocks.matrix_context(1024)[0], 10.0)
+
+
+def test_kernels_are_grouped_by_family_or_repository():
+    from mirtune.tasks.cuda_blocks import application
+
+    assert application("map/cg_map_0041") == "map"          # a generated kernel: its family
+    assert application("1234/7") == "1234"                  # an LS-CAT checkout: its source repository
+    assert application("sigmoid") == "sigmoid"              # a flat folder: the kernel itself
+
+
+def test_a_generated_kernel_is_found_below_its_family(tmp_path):
+    from collectors import cudagen
+    from mirtune.tasks.cuda_blocks import locate
+
+    k = cudagen.kernels()[0]
+    cudagen.write_kernels(tmp_path, [k])
+    found = locate(f"/gone/{k.family}/{k.name}", k.sha256, [tmp_path])
+    assert found == tmp_path / k.family / k.name / f"{k.name}.cu"

@@ -67,3 +67,15 @@ def test_shipped_ablation_encoders_are_found_by_default(modality, width, monkeyp
     assert emb.name == f"mirencoder-{modality}" and emb.meta["model_dir"] == str(ablation_model_dir(modality))
     cfg = load_encoder(ablation_model_dir(modality)).config
     assert cfg.modality == modality and cfg.embedding_dim == width
+
+
+def test_random_control_is_one_fixed_vector_per_program(tmp_path):
+    """The identity control: the same content gives the same vector, another program another one."""
+    a, b, a2 = tmp_path / "a.ll", tmp_path / "b.ll", tmp_path / "a2.ll"
+    a.write_text("; one\n")
+    a2.write_text("; one\n")
+    b.write_text("; two\n")
+    x = get_embedder("random").embed_batch([a, b, a2])
+    assert x.shape == (3, 256) and np.array_equal(x[0], x[2]) and not np.allclose(x[0], x[1])
+    with pytest.raises(MirtuneError, match="MIREncoder embedding only"):
+        get_embedder("random", ablation="graph")
