@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml scripts/setup_system.sh
 	bash scripts/setup_system.sh
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) torch==2.13.0
-	$(PIP) -e '.[test,baselines]'
+	$(PIP) -e '.[test,baselines,cuda]'
 	$(PIP) --no-deps programl==0.3.2
 	touch $(STAMP)
 

@@ -12,6 +12,11 @@ ASSETS_DIR = PACKAGE_DIR / "assets"
 REPO_DIR = PACKAGE_DIR.parent
 
 
+def cache_dir() -> Path:
+    """mirtune's cache folder for things made on first use: $MIRTUNE_CACHE, else ~/.cache/mirtune."""
+    return Path(os.environ.get("MIRTUNE_CACHE") or Path.home() / ".cache" / "mirtune")
+
+
 def data_dir(explicit: str | os.PathLike | None = None, required: bool = True) -> Path | None:
     """The folder holding devmap/ and thread-coarsening/: --data-dir, else $MIRTUNE_DATA, else ../shared/data.
     A folder the user named (option or variable) that does not exist is an error, never silently passed over."""

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from mirtune.errors import CompileError, ToolMissing, UsageError
+from mirtune.paths import cache_dir, write_atomic
 
 LANGS = ("c", "cxx", "opencl", "cuda")
 SUFFIX_LANG = {
@@ -26,8 +30,17 @@ _CLANG_NAMES = ("clang", "clang-19", "clang-18", "clang-17", "clang-16", "clang-
 MIN_CLANG_MAJOR = 14
 COMPILE_TIMEOUT_S = 120
 
-# Clang's CUDA front end needs a few definitions that the CUDA toolkit headers normally provide.
-# The installed toolkit's headers do not work with every clang, so mirtune ships its own minimal prelude.
+# CUDA device code is compiled with CUDA 11.8's headers from PyPI (the `cuda` extra: distribution, folder under
+# nvidia/), assembled into a --cuda-path tree on first use. clang 14 knows CUDA up to 11.5 only, hence the SDK
+# version and PTX 7.5 given explicitly (../shared/data/ls-cat/PROVENANCE.md: 99 of 100 sampled LS-CAT kernels
+# compile so). The CUDA 13 headers of a current toolkit do not work with clang 14.
+CUDA_PACKAGES = (("nvidia-cuda-runtime-cu11", "cuda_runtime"), ("nvidia-cuda-nvcc-cu11", "cuda_nvcc"),
+                 ("nvidia-cuda-cccl-cu11", "cuda_cccl"), ("nvidia-curand-cu11", "curand"))
+CUDA_ARCH = "sm_80"
+_CUDA_SDK_FLAGS = ["-Xclang", "-target-sdk-version=11.5", "-Xclang", "-target-feature", "-Xclang", "+ptx75"]
+_CUDA_TREE_VERSION = 1  # bump when the layout of the assembled tree changes
+
+# Without those headers: a few definitions the CUDA headers normally provide, enough for simple kernels only.
 _CUDA_PRELUDE = """\
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
@@ -119,16 +132,95 @@ def language_of(path: Path, lang: str | None = None) -> str:
     return found
 
 
-def _lang_flags(lang: str, cuda_prelude: Path | None) -> list[str]:
+def _cuda_packages() -> list[tuple[str, str, Path]] | None:
+    """(distribution, version, its nvidia/<folder>) of each package of the `cuda` extra; None if one is missing."""
+    found = []
+    for dist_name, folder in CUDA_PACKAGES:
+        try:
+            dist = importlib.metadata.distribution(dist_name)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+        root = Path(str(dist.locate_file(f"nvidia/{folder}")))
+        if not (root / "include").is_dir():
+            return None
+        found.append((dist_name, dist.version, root))
+    return found
+
+
+def _assemble_cuda_tree(packages: list[tuple[str, str, Path]], target: Path) -> None:
+    """Lay out a CUDA installation clang accepts at `target`: include/ (every package's headers, linked), empty
+    bin/ and lib64/, and nvvm/libdevice/libdevice.10.bc; built beside it and renamed into place whole."""
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    for sub in ("include", "bin", "lib64", "nvvm/libdevice"):
+        (tmp / sub).mkdir(parents=True)
+    for _, _, root in packages:
+        for entry in sorted((root / "include").iterdir()):
+            if entry.name not in ("__init__.py", "__pycache__") and not (tmp / "include" / entry.name).exists():
+                (tmp / "include" / entry.name).symlink_to(entry)
+        libdevice = root / "nvvm" / "libdevice" / "libdevice.10.bc"
+        if libdevice.is_file():
+            (tmp / "nvvm" / "libdevice" / libdevice.name).symlink_to(libdevice)
+    try:
+        tmp.rename(target)
+    except OSError:  # another process assembled it first
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@lru_cache(maxsize=None)
+def cuda_path() -> Path | None:
+    """The --cuda-path tree of CUDA 11.8's headers (the `cuda` extra), assembled on first use under mirtune's
+    cache folder (one per set of package versions and places); None when the packages are not installed."""
+    packages = _cuda_packages()
+    if packages is None:
+        return None
+    key = hashlib.sha256(repr([_CUDA_TREE_VERSION, [(n, v, str(r)) for n, v, r in packages]]).encode())
+    target = cache_dir() / "cuda" / f"cuda-11.8-{key.hexdigest()[:12]}"
+    if not target.exists():
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _assemble_cuda_tree(packages, target)
+        except OSError as exc:
+            raise ToolMissing(f"cannot assemble the CUDA header tree in {target}: {exc.strerror or exc}") from None
+    if not (target / "include" / "cuda.h").is_file() or not (target / "nvvm/libdevice/libdevice.10.bc").is_file():
+        raise ToolMissing(f"the CUDA header tree {target} is broken (no cuda.h or libdevice): remove it, and the "
+                          "next compile assembles it again")
+    return target
+
+
+@lru_cache(maxsize=None)
+def _prelude_file() -> Path:
+    """mirtune's CUDA prelude as a file in the cache folder, named by its content; says once on stderr that the
+    CUDA headers are missing."""
+    print("mirtune: CUDA 11.8's headers are not installed (pip install -e '.[cuda]', as make setup does): compiling "
+          "CUDA with mirtune's minimal prelude, which most real CUDA code does not compile with", file=sys.stderr)
+    digest = hashlib.sha256(_CUDA_PRELUDE.encode()).hexdigest()[:12]
+    path = cache_dir() / "cuda" / f"mirtune_cuda_prelude-{digest}.h"
+    if not path.is_file():
+        try:
+            write_atomic(path, _CUDA_PRELUDE)
+        except OSError as exc:
+            raise ToolMissing(f"cannot write mirtune's CUDA prelude to {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def cuda_header_flags() -> list[str]:
+    """clang's flags that provide the CUDA headers: the CUDA 11.8 tree (`cuda_path`), else mirtune's prelude."""
+    tree = cuda_path()
+    if tree is not None:
+        return [f"--cuda-path={tree}", *_CUDA_SDK_FLAGS]
+    return ["-nocudainc", "-include", str(_prelude_file())]
+
+
+def _lang_flags(lang: str) -> list[str]:
     if lang == "c":
         return ["-x", "c", "-std=gnu11"]
     if lang == "cxx":
         return ["-x", "c++", "-std=c++17"]
     if lang == "opencl":
         return ["-x", "cl", "-cl-std=CL2.0", "-Xclang", "-finclude-default-header", "-target", "spir64"]
-    assert cuda_prelude is not None
-    return ["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudalib", "-nocudainc",
-            "-include", str(cuda_prelude)]
+    # -nocudalib: math functions stay calls to libdevice's __nv_* rather than its inlined bodies
+    return ["-x", "cuda", "--cuda-device-only", f"--cuda-gpu-arch={CUDA_ARCH}", "-nocudalib", *cuda_header_flags()]
 
 
 OPENMP_HINT = re.compile(r"^\s*#\s*pragma\s+omp\b|<omp\.h>|\b_Pragma\s*\(\s*\"\s*omp\b", re.M)
@@ -162,12 +254,11 @@ def resolve_openmp(path: str | os.PathLike, openmp: bool | None, lang: str | Non
 
 
 def compile_command(src: Path, out: Path, lang: str, opt: int = 2, openmp: bool = False,
-                    extra: list[str] | None = None, cuda_prelude: Path | None = None,
-                    cl_std: str | None = None) -> list[str]:
+                    extra: list[str] | None = None, cl_std: str | None = None) -> list[str]:
     """The clang command line that turns `src` into IR text at `out` (no shell involved)."""
     clang = find_clang()
     cmd = [clang.path, "-S", "-emit-llvm", f"-O{opt}", "-w"]
-    cmd += _lang_flags(lang, cuda_prelude)
+    cmd += _lang_flags(lang)
     if cl_std and lang == "opencl":
         cmd = [c if not c.startswith("-cl-std=") else f"-cl-std={cl_std}" for c in cmd]
     if openmp:
@@ -199,13 +290,8 @@ def compile_to_ir(src: str | os.PathLike, out: str | os.PathLike | None = None, 
         raise UsageError(f"optimisation level must be 0..3, got {opt}")
     language = language_of(src, lang)
     with tempfile.TemporaryDirectory(prefix="mirtune-cc-") as tmp:
-        tmpdir = Path(tmp)
-        prelude = None
-        if language == "cuda":
-            prelude = tmpdir / "mirtune_cuda_prelude.h"
-            prelude.write_text(_CUDA_PRELUDE)
-        ll = tmpdir / "out.ll"
-        cmd = compile_command(src, ll, language, opt, openmp, extra, prelude, cl_std)
+        ll = Path(tmp) / "out.ll"
+        cmd = compile_command(src, ll, language, opt, openmp, extra, cl_std)
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S,
                                   stdin=subprocess.DEVNULL)
@@ -227,7 +313,7 @@ def compile_executable(src: str | os.PathLike, out: str | os.PathLike, *, opt: i
     language = language_of(src)
     if language not in ("c", "cxx"):
         raise UsageError(f"cannot build a native executable from {language} source", str(src))
-    cmd = [find_clang().path, f"-O{opt}", "-march=native"] + _lang_flags(language, None)
+    cmd = [find_clang().path, f"-O{opt}", "-march=native"] + _lang_flags(language)
     if openmp:
         cmd.append("-fopenmp")
     cmd += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]

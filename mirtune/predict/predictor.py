@@ -74,9 +74,9 @@ def ir_cache_dir() -> Path:
 
 def program_ir(path: str | os.PathLike, opt: int = 2) -> Path:
     """The LLVM IR file of a program: a .ll/.bc as it is; a source compiled with clang at -O`opt` (with -fopenmp
-    when it uses OpenMP; a CUDA kernel for the device, with its folder and the one above on the include path, as in
-    the LS-CAT layout), cached by the source's content, the headers beside it, the flags and the clang version."""
-    from mirtune.ir.frontend import SOURCE_SUFFIXES, compile_to_ir, find_clang, mentions_openmp
+    when it uses OpenMP; a CUDA kernel for the device, with its folder and the one above searched after the system headers,
+    as in the LS-CAT layout), cached by the source's content, the headers beside it, the flags and the clang."""
+    from mirtune.ir.frontend import SOURCE_SUFFIXES, compile_to_ir, cuda_header_flags, find_clang, mentions_openmp
 
     path = Path(path)
     if not path.exists():
@@ -90,8 +90,10 @@ def program_ir(path: str | os.PathLike, opt: int = 2) -> Path:
     h = hashlib.sha256(data + f"|O{opt}|omp{int(openmp)}|{find_clang().path}|{path.suffix}".encode())
     extra: list[str] = []
     if path.suffix == ".cu":
+        h.update(" ".join(cuda_header_flags()).encode())
+        # -idirafter, not -I: some kernel folders hold their own cuda.h or stdlib.h, which must not hide the real ones
         for folder in dict.fromkeys((path.resolve().parent, path.resolve().parent.parent)):
-            extra += ["-I", str(folder)]
+            extra += ["-idirafter", str(folder)]
             for header in sorted(folder.glob("*.cuh")) + sorted(folder.glob("*.h")):
                 h.update(header.name.encode() + b"\0" + header.read_bytes())
     out = ir_cache_dir() / f"{h.hexdigest()[:32]}.ll"

@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.paths import cache_dir
 
 STAGE1_VERSION = 1
 STAGE3_VERSION = 1
@@ -504,10 +505,6 @@ def _stage3_task(item: dict[str, Any], tokenizer_json: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------- evaluation kernels
 
 
-def _cache_dir() -> Path:
-    return Path(os.environ.get("MIRTUNE_CACHE") or Path.home() / ".cache" / "mirtune")
-
-
 def evaluation_hashes(data: Path | None) -> dict[str, str]:
     """content hash -> file (relative to `data`) of every .ll under the evaluation data folder.
 
@@ -518,7 +515,7 @@ def evaluation_hashes(data: Path | None) -> dict[str, str]:
         return {}
     files = sorted(p for p in data.rglob("*.ll") if p.is_file())
     fingerprint = _sha(json.dumps([[str(p), p.stat().st_size, p.stat().st_mtime_ns] for p in files]))
-    cache = _cache_dir() / f"eval-hashes-v2-{fingerprint}.json"
+    cache = cache_dir() / f"eval-hashes-v2-{fingerprint}.json"
     if cache.exists():
         try:
             return json.loads(cache.read_text())["hashes"]
