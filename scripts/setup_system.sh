@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install the system packages mirtune needs (clang, libomp, libtinfo5) when they are missing.
+# Install the system packages mirtune needs (clang, libomp, llvm's profile tools, gcc-12-source, libtinfo5) when
+# they are missing.
 # As root this uses apt-get; otherwise it stops with one line naming what to install.
 set -euo pipefail
 
@@ -24,6 +25,17 @@ else
         ver="$("$clang_bin" --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)"
         missing+=("libomp-${ver:-14}-dev")
     fi
+fi
+# llvm-profdata and llvm-cov of clang's own version: the GCC vectorizer tests' loop profiles (collectors/gccvect_build.py).
+if [[ -n "$clang_bin" ]]; then
+    ver="$("$clang_bin" --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)"
+    if ! command -v "llvm-profdata-${ver:-14}" >/dev/null 2>&1 || ! command -v "llvm-cov-${ver:-14}" >/dev/null 2>&1; then
+        missing+=("llvm-${ver:-14}")
+    fi
+fi
+# gcc-12-source: GCC's testsuite, whose vectorizer tests become VF/IF programs (collectors/gccsrc.py).
+if ! ls /usr/src/gcc-12/gcc-*.tar.xz >/dev/null 2>&1; then
+    missing+=(gcc-12-source)
 fi
 # libtinfo5: needed only by ProGraML's reference binary used in the tests.
 if ! ldconfig -p 2>/dev/null | grep -q 'libtinfo.so.5'; then
