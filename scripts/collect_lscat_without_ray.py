@@ -11,7 +11,7 @@ folder later measures only what is missing. Groups (kernel, matrix size) run one
 default block (16,16) first, whose checksum the other blocks must reproduce; runs never overlap on the GPU.
 `--deadline` stops before a group that would start after that many seconds (the group in hand is finished), so
 that a time-limited session keeps only whole groups. On a machine without a GPU it says so in one line, exits 2
-and writes nothing.
+and writes nothing. Kernels in LS-CAT's harness form (`collectors.lscat.kernel_form`) are refused in one line.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from collectors.lscat import DEFAULT_PROGRAMS, DIMENSIONS, MATRICES, find_cuda_kernels, plan_lscat  # noqa: E402
+from collectors.lscat import (DEFAULT_PROGRAMS, DIMENSIONS, HARNESS, MATRICES, find_cuda_kernels,  # noqa: E402
+                              plan_lscat)
 from collectors.host import host_info  # noqa: E402
 from collectors.runner import RunLimits, failed  # noqa: E402
 from collectors.space import parse_space  # noqa: E402
@@ -62,6 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     try:
         kernels = find_cuda_kernels(args.programs)
+        harness = [k.name for k in kernels if k.form == HARNESS]
+        if harness:
+            raise MirtuneError(f"{len(harness)} kernel(s) in LS-CAT's harness form ({harness[0]}, ...): this "
+                               "script runs one point at a time; use `mirtune collect lscat` (or "
+                               "scripts/collect_cudagen_gpu.py for the generated kernels)")
         plan = plan_lscat(kernels, restrict=parse_space(args.space, DIMENSIONS), arch=args.arch)
     except MirtuneError as exc:
         print(f"collect_lscat_without_ray: {exc.line()}", file=sys.stderr)

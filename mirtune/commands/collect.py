@@ -80,7 +80,8 @@ def add_vectorize_arguments(p: argparse.ArgumentParser) -> None:
 def add_lscat_arguments(p: argparse.ArgumentParser, programs_flags: tuple[str, ...] = ("--programs",)) -> None:
     """The options of the CUDA block-size sweep (shared with jobs/collect_lscat.py, which also says --lscat-dir)."""
     _add_common(p, programs_help="CUDA kernels in the LS-CAT layout: a directory per kernel holding main.cu, "
-                                 "or a folder of such directories (collectors/programs/cuda)",
+                                 "a folder of such directories (collectors/programs/cuda) or an LS-CAT checkout; "
+                                 "a main.cu in LS-CAT's harness form is run once per kernel, --timeout for the run",
                 space_help="restrict the space: matrix=240,496,... block=8x8,1x64,... (BLOCKXxBLOCKY)",
                 timeout=120.0, warmup=0, programs_flags=programs_flags)
     p.add_argument("--arch", default=None, metavar="ARCH",

@@ -74,8 +74,8 @@ def ir_cache_dir() -> Path:
 
 def program_ir(path: str | os.PathLike, opt: int = 2) -> Path:
     """The LLVM IR file of a program: a .ll/.bc as it is; a source compiled with clang at -O`opt` (with -fopenmp
-    when it uses OpenMP; a CUDA kernel for the device, with its folder and the one above searched after the system headers,
-    as in the LS-CAT layout), cached by the source's content, the headers beside it, the flags and the clang."""
+    when it uses OpenMP; a CUDA kernel for the device, with its folder and the one above searched after the system
+    headers, as in the LS-CAT layout), cached by the source's content, the headers beside it, the flags and clang."""
     from mirtune.ir.frontend import SOURCE_SUFFIXES, compile_to_ir, cuda_header_flags, find_clang, mentions_openmp
 
     path = Path(path)

@@ -42,3 +42,11 @@ def test_without_a_gpu_one_line_and_nothing_written(script, tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no GPU on this machine" in err[0]
     assert not out.exists()
+
+
+def test_lscat_harness_form_is_refused_in_one_line(script, tmp_path, capsys):
+    checkout = Path(__file__).resolve().parents[1] / "collectors" / "lscat_checkout"
+    assert script.main(["--programs", str(checkout), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "LS-CAT's harness form" in err[0] and "mirtune collect lscat" in err[0]
+    assert not (tmp_path / "o").exists()
