@@ -17,7 +17,8 @@ a loop-carried dependence distance), the checksum differs and the row is `wrong_
 
 Rows carry the kernel's own description when the file has the generator's header comment (template, element
 type, trip count, outer trip count, whether the trip count is known at compile time, restrict, stride,
-dependence distance); `input_size` is the inner trip count (0 when unknown).
+dependence distance); `input_size` is the inner trip count (0 when unknown). Programs made from GCC's vectorizer
+tests (collectors/gccvect_build.py) carry `origin`: the package, its version and the test's path in it.
 """
 
 from __future__ import annotations
@@ -48,10 +49,12 @@ COLUMNS: dict[str, pa.DataType] = {
     "vf": pa.int64(), "if": pa.int64(), "pragma": pa.string(), "opt": pa.int64(),
     "template": pa.string(), "elem_type": pa.string(), "trip": pa.int64(), "outer": pa.int64(),
     "trip_known": pa.bool_(), "restrict": pa.bool_(), "stride": pa.int64(), "distance": pa.int64(),
+    "origin": pa.string(),
 }
 _META_RE = re.compile(r"template: (?P<template>\w+); type: (?P<type>\w+); trip: (?P<trip>\d+); outer: (?P<outer>\d+); "
                       r"trip known at compile time: (?P<known>yes|no); restrict: (?P<restrict>yes|no); "
                       r"stride: (?P<stride>\d+); distance: (?P<distance>\d+)")
+_ORIGIN_RE = re.compile(r"mirtune gccvect: origin: (?P<origin>[^;]+);")
 
 
 def pragma(vf: int, interleave: int) -> str:
@@ -60,14 +63,17 @@ def pragma(vf: int, interleave: int) -> str:
 
 
 def kernel_meta(source: str) -> dict[str, Any]:
-    """The generator's description of a kernel (row columns); None values for a kernel written by hand."""
+    """The generator's description of a kernel (row columns; None values for a kernel written by hand), and the
+    `origin` of a program made from a GCC test (collectors/gccvect_build.py: package, version, path)."""
     m = _META_RE.search(source)
+    origin = _ORIGIN_RE.search(source)
+    meta: dict[str, Any] = {"origin": origin["origin"].strip() if origin else None}
     if m is None:
-        return {k: None for k in ("template", "elem_type", "trip", "outer", "trip_known", "restrict", "stride",
-                                  "distance")}
+        return {**{k: None for k in ("template", "elem_type", "trip", "outer", "trip_known", "restrict", "stride",
+                                     "distance")}, **meta}
     return {"template": m["template"], "elem_type": m["type"], "trip": int(m["trip"]), "outer": int(m["outer"]),
             "trip_known": m["known"] == "yes", "restrict": m["restrict"] == "yes", "stride": int(m["stride"]),
-            "distance": int(m["distance"])}
+            "distance": int(m["distance"]), **meta}
 
 
 def find_kernels(paths: Sequence[str | os.PathLike]):

@@ -124,6 +124,20 @@ def parse_vectorize_config(text: str) -> dict[str, int]:
     return out
 
 
+def insert_before_loop(text: str, line: int, directive: str) -> str:
+    """The source with `directive` on its own line before line `line` (1-based, indented as it), which must start
+    a loop (for/while/do); UsageError otherwise."""
+    lines = text.splitlines(keepends=True)
+    if not 1 <= line <= len(lines):
+        raise UsageError(f"--line {line} is outside the file (1..{len(lines)})")
+    target = lines[line - 1]
+    if not target.lstrip().startswith(("for", "while", "do")):
+        raise UsageError(f"line {line} does not start a loop (for/while/do): {target.strip()[:60]!r}")
+    indent = target[:len(target) - len(target.lstrip())]
+    newline = "\r\n" if target.endswith("\r\n") else "\n"
+    return "".join(lines[:line - 1] + [indent + directive + newline] + lines[line - 1:])
+
+
 def apply_loop_pragma(text: str, vf: int, interleave: int, line: int | None) -> tuple[str, int]:
     """The source with the loop pragma before line `line` (1-based; indented as that line), else in place of every
     MIRTUNE_LOOP_PRAGMA marker; returns (text, number of loops it reaches). UsageError when there is nowhere."""
@@ -132,14 +146,7 @@ def apply_loop_pragma(text: str, vf: int, interleave: int, line: int | None) -> 
     directive = pragma(vf, interleave)
     lines = text.splitlines(keepends=True)
     if line is not None:
-        if not 1 <= line <= len(lines):
-            raise UsageError(f"--line {line} is outside the file (1..{len(lines)})")
-        target = lines[line - 1]
-        if not target.lstrip().startswith(("for", "while", "do")):
-            raise UsageError(f"line {line} does not start a loop (for/while/do): {target.strip()[:60]!r}")
-        indent = target[:len(target) - len(target.lstrip())]
-        newline = "\r\n" if target.endswith("\r\n") else "\n"
-        return "".join(lines[:line - 1] + [indent + directive + newline] + lines[line - 1:]), 1
+        return insert_before_loop(text, line, directive), 1
     count = sum(1 for ln in lines if ln.strip() == LOOP_MARKER)
     if not count:
         raise NothingToTune("no loop named: pass --line N, the line where the loop to vectorize starts")

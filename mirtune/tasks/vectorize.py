@@ -3,11 +3,14 @@
 Data: the `vectorize` collector's rows (datasets/vectorize: 48 of the 354 generated kernels, on an Intel Xeon VM),
 one group per loop kernel, LLVM's own choice (the kernel with no pragma) as the default configuration. Protocol: leave-one-template-out: a kernel's siblings
 generated from the same template (other element types, trip counts) are held out with it, so a predictor is
-never scored on a near copy of what it trained on. No context features besides the embedding.
+never scored on a near copy of what it trained on. Programs made from GCC's vectorizer tests
+(collectors/gccvect_build.py) are grouped by the test's source-file family instead (`source_family`), so that
+`vect-reduc-*` or `pr*` never straddle train and test. No context features besides the embedding.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -24,8 +27,34 @@ def _label(cfg: dict[str, Any]) -> str:
     return f"vf={cfg['vf']},if={cfg['if']}"
 
 
-SPEC = TaskSpec(name=NAME, sweep="vectorize", config_columns=("vf", "if"),
-                app_of=lambda row: str(row.get("template") or row["program"]), label=_label)
+def source_family(name: str) -> str:
+    """A GCC test's source-file family, from its file name's stem: the '-'/'_'-separated words before the first
+    word that holds a digit, plus that word's letters before its first digit (`vect-reduc-2char.c` ->
+    `vect-reduc`, `pr45752.c` -> `pr`, `slp-perm-3.c` -> `slp-perm`, `vect-tsvc-s000.c` -> `vect-tsvc-s`,
+    `O3-pr39675-2.c` -> `O`). Tests of one family are variants of one idea (other types, sizes, bug reports of
+    one kind), so they must stay on one side of a train/test split."""
+    stem = name.rsplit("/", 1)[-1]
+    stem = stem[:-2] if stem.endswith(".c") else stem
+    words: list[str] = []
+    for word in re.split(r"[-_.]", stem):
+        letters = re.match(r"[A-Za-z]*", word).group(0)  # type: ignore[union-attr]
+        if letters:
+            words.append(letters)
+        if letters != word:
+            break
+    return "-".join(words) or stem
+
+
+def application(row: dict[str, Any]) -> str:
+    """The group a row's program belongs to: a GCC test's family (by its `origin` path), a generated kernel's
+    template, else the program itself."""
+    origin, template = row.get("origin"), row.get("template")
+    if isinstance(origin, str) and origin:
+        return "gcc:" + source_family(origin.split()[-1])
+    return template if isinstance(template, str) and template else str(row["program"])
+
+
+SPEC = TaskSpec(name=NAME, sweep="vectorize", config_columns=("vf", "if"), app_of=application, label=_label)
 
 
 def context_features(module: Any) -> np.ndarray:

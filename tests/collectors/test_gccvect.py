@@ -1,0 +1,126 @@
+"""GCC's vectorizer tests as VF/IF programs: the families, the classification of real tests from the installed
+gcc-12-source, the rewrite (builds, passes its own check with and without a loop pragma) and a tiny real sweep."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from collectors import gccsrc, gccvect, gccvect_build
+from collectors.runner import BuildSpec, build, run_once
+from collectors.sweep import read_rows
+from collectors.vectorize import MARKER, collect_vectorize, kernel_meta, pragma
+from mirtune.commands.apply import apply_loop_pragma
+from mirtune.errors import UsageError
+from mirtune.tasks.vectorize import SPEC, application, source_family
+
+REPO = Path(__file__).resolve().parents[2]
+TESTS = ("no-scevccp-outer-10.c", "vect-tsvc-s000.c")  # two tests that become programs
+
+
+def test_family_is_the_stem_before_the_first_number():
+    cases = {"vect-reduc-2char.c": "vect-reduc", "pr45752.c": "pr", "slp-perm-3.c": "slp-perm",
+             "vect-outer-1a.c": "vect-outer", "vect-35-big-array.c": "vect", "bb-slp-pr65935.c": "bb-slp-pr",
+             "tsvc/vect-tsvc-s000.c": "vect-tsvc-s", "no-scevccp-outer-10b.c": "no-scevccp-outer",
+             "vect_shift_1.c": "vect-shift", "O3-pr39675-2.c": "O"}
+    assert {name: source_family(name) for name in cases} == cases
+
+
+def test_rows_of_gcc_programs_are_grouped_by_family():
+    origin = "gcc-12-source 12.2.0-14+deb12u1 gcc-12.2.0/gcc/testsuite/gcc.dg/vect/vect-reduc-2char.c"
+    assert application({"program": "vect-reduc-2char", "origin": origin, "template": None}) == "gcc:vect-reduc"
+    assert SPEC.app_of({"program": "dot_float_0", "origin": float("nan"), "template": "dot"}) == "dot"
+    assert application({"program": "mine", "origin": None, "template": None}) == "mine"
+
+
+def test_mark_loop_splits_a_nested_loop_and_refuses_a_macro():
+    text = "void f(int *a) {\n  for (int i = 0; i < 4; i++) for (int j = 0; j < 8; j++) a[j] += i;\n}\n"
+    marked = gccvect.mark_loop(text, 2, 31)
+    assert marked.splitlines()[2:4] == [f"    {MARKER}", "    for (int j = 0; j < 8; j++) a[j] += i;"]
+    with pytest.raises(UsageError, match="no loop keyword"):
+        gccvect.mark_loop("#define L for (;;) {}\nvoid g(void) { L; }\n", 2, 16)
+
+
+@pytest.fixture(scope="module")
+def suite() -> gccsrc.Testsuite:
+    if gccsrc.package_version() is None:
+        pytest.skip(f"{gccsrc.PACKAGE} is not installed (scripts/setup_system.sh installs it as root)")
+    return gccsrc.extract()
+
+
+def _lookup(suite: gccsrc.Testsuite):
+    return lambda p: (suite.root / p).read_text(errors="replace") if (suite.root / p).is_file() else None
+
+
+def test_the_installed_sources_are_the_recorded_ones(suite):
+    gccsrc.check_sources(suite)
+    recorded = json.loads(gccsrc.SOURCES.read_text())
+    assert recorded["package"] == "gcc-12-source" and len(recorded["files"]) > 1600
+
+
+@pytest.mark.parametrize("rel, category", [
+    ("no-scevccp-outer-10.c", None),
+    ("tsvc/vect-tsvc-s000.c", None),  # its abort() is in tsvc.h, inlined
+    ("vect-1.c", "compile-only test"),
+    ("bb-slp-30.c", "no abort() check"),
+    ("costmodel/ppc/costmodel-vect-31a.c", "costmodel test of another target"),
+    ("wrapv-vect-7.c", "option that changes the language's semantics"),
+    ("vect-82_64.c", "runs only on another target"),
+    ("vect-bic-bitmask-2.c", "includes a file outside gcc.dg/vect/"),
+])
+def test_classify_real_tests(suite, rel, category):
+    skip = gccvect.classify(rel, (suite.root / rel).read_text(), _lookup(suite))
+    assert (skip.category if skip else None) == category
+
+
+def test_effective_targets_of_other_hardware_are_skipped(suite):
+    reasons = {str(gccvect.classify(str(f.relative_to(suite.root)), f.read_text(errors="replace"), _lookup(suite)))
+               for f in suite.root.glob("*.c")}
+    assert "effective target of another architecture: arm_v8_2a_i8mm_neon_hw" in reasons
+    assert "CPU feature checked at run time: avx512f_runtime" in reasons
+
+
+@pytest.fixture(scope="module")
+def programs(suite, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("gccvect")
+    outcomes = gccvect_build.build_all(out, jobs=2, only=list(TESTS), log=lambda line: None)
+    assert [o.skip for o in outcomes] == [None, None]
+    return out
+
+
+def test_programs_build_and_pass_their_own_check_with_and_without_a_pragma(programs, tmp_path):
+    manifest = json.loads((programs / "manifest.json").read_text())
+    assert {m["name"] for m in manifest} == {"no-scevccp-outer-10", "vect-tsvc-s000"}
+    for entry in manifest:
+        text = (programs / entry["source"]).read_text()
+        lines = text.splitlines()
+        assert lines[entry["loop_line"] - 2].strip() == MARKER and entry["reps"] >= 1
+        assert kernel_meta(text)["origin"].endswith("gcc.dg/vect/" + entry["test"])
+        assert 0 < entry["loop_share"] <= 1 and entry["llvm_decision"]
+        tuned, loops = apply_loop_pragma(text, 8, 2, None)  # `mirtune apply` without --line: the marker
+        assert loops == 1 and "#pragma clang loop vectorize_width(8) interleave_count(2)" in tuned
+        for source, defines in ((text, {}), (text, {MARKER: pragma(2, 4)}), (tuned, {})):
+            res = build(BuildSpec(name=entry["name"], source=source, defines=defines), cache_dir=tmp_path)
+            assert res.status == "ok", res.reason
+            run = run_once([res.exe, "2"])
+            assert run.exit_code == 0 and run.stdout.strip() == gccvect.CHECKSUM
+
+
+def test_a_tiny_sweep_measures_both_programs(programs, tmp_path):
+    out = tmp_path / "sweep"
+    summary = collect_vectorize([programs], out, space=["vf=4", "if=1,2"], repeats=1, warmup=0,
+                                cache_dir=tmp_path / "cache", progress=False)
+    assert summary.measured == 6 and not summary.errors
+    df = read_rows(out)
+    assert set(df["status"]) == {"ok"}, df[["program", "status", "reason"]]
+    assert {application(r) for r in df.to_dict("records")} == {"gcc:no-scevccp-outer", "gcc:vect-tsvc-s"}
+
+
+def test_bad_input_is_one_line(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "collectors.gccvect_build", "--out", str(tmp_path / "o"),
+                           "--jobs", "0"], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.strip().count("\n") == 0 and "Traceback" not in proc.stderr
