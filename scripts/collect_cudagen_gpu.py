@@ -141,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
             spent["build_s"] += res.seconds
         common: dict[str, Any] = {
             **host.row(), "family": k.family, "generator_version": cudagen.GENERATOR_VERSION,
-            "order": position[k.name], "run": run, "build_key": res.key, "build_s": res.seconds,
+            "order": position[k.name], "run": run, "source_repo": k.family, "build_key": res.key,
+            "build_s": res.seconds,
             "build_cached": res.cached, "nvcc_flags": ["-O3", f"-arch={args.arch}"], "repeats": 3, "warmup": 1,
             "timeout_s": args.timeout, "timestamp": timestamp()}
         program = f"{k.family}/{k.name}"
