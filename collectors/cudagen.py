@@ -252,7 +252,7 @@ def _gather(p: dict[str, Any]) -> str:
 
 def _matmulk(p: dict[str, Any]) -> str:
     """out = A (Y x K) B (K x X) with a small K, A and B row- or column-major."""
-    K, t, arr, f = p["k"], *_typed(p["dtype"])
+    K, t, arr, _ = p["k"], *_typed(p["dtype"])
     barr = "((const double *)b)" if p["dtype"] == "double" else "b"
     A = "(long)y * K + k" if p["a"] == "row" else "(long)k * Y + y"
     B = "(long)k * X + x" if p["b"] == "row" else "(long)x * K + k"

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 
 from mirtune.errors import UsageError
 

@@ -692,7 +692,7 @@ class _Program:
                 ctx.append(self.loop(out, "k", "0", "p", self.pick_step()))
                 ctx[-1].__enter__()
                 idx = "(i * m + j) * p + k"
-            env = _Env([f"a[{idx}]", f"b[{idx}]", f"b[j]"], [], ["j"])
+            env = _Env([f"a[{idx}]", f"b[{idx}]", "b[j]"], [], ["j"])
             if self.helpers and self.helpers[-1].arity == -1 and rng.random() < 0.5:
                 e = f"{self.helpers[-1].name}(a + i * m, b, j + 1)"
             else:

@@ -31,12 +31,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
-import pandas as pd
 
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.tasks.csvdata import read_csv

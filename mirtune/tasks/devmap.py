@@ -22,9 +22,8 @@ Metrics, over all 680 test predictions of one head seed, then mean and std over 
 from __future__ import annotations
 
 import functools
-import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
