@@ -199,8 +199,10 @@ def run(args: argparse.Namespace) -> int:
     out = None if to_stdout else Path(args.output) if args.output else _default_output(src)
     if out is not None and _same_file(src, out):
         raise UsageError("refusing to overwrite the input file; choose another -o", str(src))
-    if out is not None and out.is_dir():
-        raise UsageError("output is a directory", str(out))
+    if out is not None:
+        from mirtune.paths import check_output
+
+        check_output(out, "file", "-o")
     # newline="" and surrogateescape keep every byte of the file as it was (CRLF, Latin-1 comments...).
     with open(src, encoding="utf-8", errors="surrogateescape", newline="") as fh:
         text = fh.read()

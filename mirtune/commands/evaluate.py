@@ -342,6 +342,19 @@ def result_json(result: dict[str, Any]) -> str:
     return _NUMBER_LIST.sub(lambda m: "[" + " ".join(m.group(1).split()) + "]", text) + "\n"
 
 
+def checked_outputs(args: argparse.Namespace, default_json: Path | None,
+                    default_plot: Path) -> tuple[Path | None, Path | None]:
+    """(--json, --plot) checked before any work (`check_output`: a folder or a path inside a file is one line);
+    the chart defaults to the JSON's name with .png, else `default_plot`; None where nothing is written."""
+    from mirtune.paths import check_output
+
+    given = args.json or default_json
+    out = check_output(given, option="--json") if given else None
+    if args.no_plot:
+        return out, None
+    return out, check_output(args.plot or (out.with_suffix(".png") if out else default_plot), option="--plot")
+
+
 def int_list(flag: str, text: str | None, minimum: int, example: str) -> list[int] | None:
     """A comma-separated list of whole numbers >= `minimum`, or None when the option is absent."""
     if text is None:
@@ -358,6 +371,7 @@ def int_list(flag: str, text: str | None, minimum: int, example: str) -> list[in
 def run_measured(args: argparse.Namespace) -> int:
     """`mirtune evaluate openmp|vectorize|cuda_blocks`: leave-one-application-out on the collected data, with
     baselines."""
+    from mirtune.paths import write_atomic
     from mirtune.predict import measured_eval
     from mirtune.predict.select import GAIN_HEADS
     from mirtune.progress import note, progress
@@ -382,6 +396,7 @@ def run_measured(args: argparse.Namespace) -> int:
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     data = measured_data(args.task, args.data)
+    out, plot_path = checked_outputs(args, None, Path(f"evaluate_{args.task}.png"))
     embedders = [get_embedder(n, model_dir=args.model_dir if n == "mirencoder" else None,
                               precision=args.precision if n == "mirencoder" else None) for n in names]
     from mirtune.cluster import ray_session
@@ -393,13 +408,10 @@ def run_measured(args: argparse.Namespace) -> int:
     result["command"] = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])
     result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     print(measured_eval.table(result))
-    if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(result_json(result))
-        print(f"wrote {args.json}")
-    if not args.no_plot:
-        plot_path = Path(args.plot) if args.plot else (
-            Path(args.json).with_suffix(".png") if args.json else Path(f"evaluate_{args.task}.png"))
+    if out is not None:
+        write_atomic(out, result_json(result))
+        print(f"wrote {out}")
+    if plot_path is not None:
         plot_path.parent.mkdir(parents=True, exist_ok=True)
         measured_eval.plot(result, plot_path)
         print(f"wrote {plot_path}")
@@ -426,7 +438,7 @@ def measured_data(task: str, given: list[str] | None) -> list[str]:
 def run_tuning(args: argparse.Namespace) -> int:
     """`mirtune evaluate tuning --task openmp|vectorize`: tuning runs replayed on the collected data."""
     from mirtune.cluster import ray_session
-    from mirtune.paths import REPO_DIR
+    from mirtune.paths import REPO_DIR, write_atomic
     from mirtune.predict import tune_replay
     from mirtune.predict.predictor import check_embedding
     from mirtune.predict.select import GAIN_HEADS
@@ -453,6 +465,8 @@ def run_tuning(args: argparse.Namespace) -> int:
         raise UsageError(f"{task} predictors use gain heads: {', '.join(GAIN_HEADS)}; got {args.head!r}")
     data = measured_data(task, args.data)
     parquet_files(data)  # a missing folder is refused before the encoder loads
+    out, plot_path = checked_outputs(args, REPO_DIR / "benchmarks" / "results" / f"evaluate_tuning_{task}.json",
+                                     Path(f"evaluate_tuning_{task}.png"))
     embedder = get_embedder(names[0], model_dir=args.model_dir if names[0] == "mirencoder" else None,
                             precision=args.precision if names[0] == "mirencoder" else None)
     with ray_session(args.address, enabled=not args.no_ray) as use_ray:
@@ -463,12 +477,9 @@ def run_tuning(args: argparse.Namespace) -> int:
     result["command"] = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])
     result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     print(tune_replay.table(result))
-    out = Path(args.json) if args.json else REPO_DIR / "benchmarks" / "results" / f"evaluate_tuning_{task}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(result_json(result))
+    write_atomic(out, result_json(result))
     print(f"wrote {out}")
-    if not args.no_plot:
-        plot_path = Path(args.plot) if args.plot else out.with_suffix(".png")
+    if plot_path is not None:
         plot_path.parent.mkdir(parents=True, exist_ok=True)
         tune_replay.plot(result, plot_path)
         print(f"wrote {plot_path}")
@@ -598,7 +609,7 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
 
 def run_evaluate(args: argparse.Namespace) -> int:
     """Run one evaluation from parsed arguments; print the table; write JSON and the chart."""
-    from mirtune.paths import data_dir
+    from mirtune.paths import data_dir, write_atomic
     from mirtune.progress import note, progress
     from mirtune.tasks.embedders import ABLATIONS, EMBEDDERS, get_embedder
 
@@ -641,6 +652,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     pca = tuple(int_list("--pca", args.pca, 0, "0,4,8,16") or (0,))
     if args.protocol is not None and args.task != "coarsening":
         raise UsageError("--protocol applies to coarsening only")
+    checked_outputs(args, None, Path(f"evaluate_{args.task}.png"))  # before the data and the encoder load
     data = data_dir(args.data_dir)
     if not (data / ("devmap" if args.task == "devmap" else "thread-coarsening")).is_dir():
         raise UsageError(f"{data} has no {'devmap' if args.task == 'devmap' else 'thread-coarsening'}/ folder")
@@ -663,10 +675,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if embedder.row_features is not None and args.task != "devmap":
         raise UsageError(f"the {embedder.name} features are the device-mapping data's per-row counts: devmap only")
     tag = embedder.name
-    plot_path = None
-    if not args.no_plot:
-        plot_path = Path(args.plot) if args.plot else (
-            Path(args.json).with_suffix(".png") if args.json else Path(f"evaluate_{args.task}_{tag}.png"))
+    out, plot_path = checked_outputs(args, None, Path(f"evaluate_{args.task}_{tag}.png"))
     use_ray = not args.no_ray
     started_ray = False
     if use_ray:
@@ -715,10 +724,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
     print(f"\n{args.task} with {tag}: {time.monotonic() - t0:.0f} s "
           f"(embed {result['timing_s']['embed']} s, selection {result['timing_s']['select']} s, "
           f"fits {result['timing_s']['fit']} s)")
-    if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(result_json(result))
-        print(f"wrote {args.json}")
+    if out is not None:
+        write_atomic(out, result_json(result))
+        print(f"wrote {out}")
     if plot_path is not None:
         plot_path.parent.mkdir(parents=True, exist_ok=True)
         (plot_devmap if args.task == "devmap" else plot_coarsening)(result, plot_path)
