@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
 
 from mirtune.errors import UsageError
-from mirtune.paths import check_output
+from mirtune.paths import check_output, write_atomic
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -62,21 +63,25 @@ def run(args: argparse.Namespace) -> int:
             continue
         paths.append(str(path))
         vectors.append(vector)
+    if out is not None and not vectors:  # never replace a good output with an empty one
+        kept = f"{out} left as it was" if out.exists() else "nothing written"
+        print(f"mirtune embed: every input failed: {kept}", file=sys.stderr)
+        return 2
     matrix = np.stack(vectors) if vectors else np.zeros((0, embedding_dim(model.config, args.readout)), np.float32)
     if out is None:
         for p, v in zip(paths, matrix):
             print(p + "\t" + " ".join(f"{x:.6g}" for x in v))
-    elif out.suffix == ".npy":
-        out.parent.mkdir(parents=True, exist_ok=True)
-        np.save(out, matrix)
     else:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+        buf = io.BytesIO()
+        if out.suffix == ".npy":
+            np.save(buf, matrix)
+        else:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
 
-        out.parent.mkdir(parents=True, exist_ok=True)
-        table = pa.table({"path": pa.array(paths, pa.string()),
-                          "embedding": pa.array(list(matrix), pa.list_(pa.float32()))})
-        pq.write_table(table, out)
+            pq.write_table(pa.table({"path": pa.array(paths, pa.string()),
+                                     "embedding": pa.array(list(matrix), pa.list_(pa.float32()))}), buf)
+        write_atomic(out, buf.getvalue())
     if out is not None:
         print(f"wrote {len(paths)} embedding(s) of dimension {matrix.shape[1]} to {out}"
               + (f"; {failed} input(s) failed and were skipped (rows follow the inputs that succeeded)"

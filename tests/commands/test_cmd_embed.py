@@ -251,3 +251,17 @@ def test_embed_detects_openmp_in_a_source_and_says_so(files, model_dir, tmp_path
     assert "uses OpenMP" not in outs["--openmp"][1] and "uses OpenMP" not in outs["--no-openmp"][1]
     np.testing.assert_array_equal(outs[None][0], outs["--openmp"][0])
     assert not np.allclose(outs[None][0], outs["--no-openmp"][0])
+
+
+@pytest.mark.parametrize("suffix", [".npy", ".parquet"])
+def test_every_input_failing_keeps_the_earlier_output(files, model_dir, tmp_path, capsys, cli, suffix):
+    # issue 33 item 9: never replace a good output with an empty one
+    out = tmp_path / f"e{suffix}"
+    assert main(["embed", str(files["a.ll"]), "--model", str(model_dir), "-o", str(out)]) == 0
+    before = out.read_bytes()
+    capsys.readouterr()
+    assert main(["embed", str(files["junk.ll"]), str(files["broken.c"]), "--model", str(model_dir),
+                 "-o", str(out)]) == 2
+    assert out.read_bytes() == before
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and f"every input failed: {out} left as it was" in err, err
