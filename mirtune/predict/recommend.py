@@ -237,6 +237,8 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
                            "openmp task to tune" + ("" if path.suffix in (".ll", ".bc") else
                                                     " (compiled with -fopenmp when the source mentions OpenMP)"),
                            str(path))
+    if task == "vectorize" and not mod.has_loop(module):
+        raise MirtuneError("no loop in this program: nothing for the vectorize task to tune", str(path))
     x = np.concatenate([emb, context_x])[None, :]
     log_gains = predictor.predict_log_gains(x)[0]
     decision = decision_gains(log_gains[None, :], float(predictor.head_config.get("margin", 0.0)),

@@ -62,6 +62,39 @@ def context_features(module: Any) -> np.ndarray:
     return np.zeros(0, dtype=np.float64)
 
 
+_LABEL_RE = re.compile(r'label %("[^"]*"|[-\w.$]+)')
+
+
+def has_loop(module: Any) -> bool:
+    """Whether any defined function of an `IRModule` has a loop: a cycle among its blocks' branch targets."""
+    for fn in module.functions:
+        if fn.is_declaration:
+            continue
+        succ: dict[str | None, list[str]] = {}
+        start = 0
+        for label, count in fn.blocks:
+            succ[label] = [t for ins in fn.instructions[start:start + count] for t in _LABEL_RE.findall(ins)]
+            start += count
+        state: dict[str | None, int] = {}  # 1: on the current path, 2: done
+        for root in succ:
+            if root in state:
+                continue
+            state[root] = 1
+            stack = [(root, iter(succ[root]))]
+            while stack:
+                node, targets = stack[-1]
+                nxt = next(targets, None)
+                if nxt is None:
+                    state[node] = 2
+                    stack.pop()
+                elif state.get(nxt) == 1:
+                    return True
+                elif nxt not in state and nxt in succ:
+                    state[nxt] = 1
+                    stack.append((nxt, iter(succ[nxt])))
+    return False
+
+
 def pragma(vf: int, interleave: int) -> str:
     """The clang loop pragma that forces one configuration."""
     return f"#pragma clang loop vectorize_width({vf}) interleave_count({interleave})"

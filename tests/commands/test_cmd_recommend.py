@@ -156,3 +156,26 @@ def test_devmap_and_coarsening_need_their_platform_and_launch(shared_data, capsy
     assert main(["recommend", str(tc), "--task", "coarsening", "--platform", "Kepler", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["best"]["factor"] in (1, 2, 4, 8, 16, 32) and out["predictor"]["platform"] == "Kepler"
+
+
+def test_vectorize_on_a_program_without_a_loop_says_it_cannot_apply(tmp_path, capsys):
+    # issue 33 item 10: like openmp without a worksharing loop, one line, exit 2
+    src = tmp_path / "noloop.c"
+    src.write_text("int sq(int x) { return x * x; }\nint cube(int x) { return sq(x) * x; }\n")
+    assert main(["recommend", str(src), "--task", "vectorize"]) == 2
+    captured = capsys.readouterr()
+    err = [ln for ln in captured.err.splitlines() if ln.strip()]
+    assert captured.out == "" and len(err) == 1 and "no loop" in err[0] and "noloop.c" in err[0], err
+    assert "nothing for the vectorize task to tune" in err[0]
+
+
+def test_has_loop_reads_the_control_flow():
+    from mirtune.ir.module import IRModule
+    from mirtune.tasks.vectorize import has_loop
+
+    loop = IRModule.from_text("define void @f(i32 %n) {\nentry:\n  br label %l\nl:\n  %i = phi i32 [0, %entry], "
+                              "[%j, %l]\n  %j = add i32 %i, 1\n  %c = icmp slt i32 %j, %n\n  br i1 %c, label %l, "
+                              "label %e\ne:\n  ret void\n}\n")
+    straight = IRModule.from_text("define i32 @g(i1 %c) {\nentry:\n  br i1 %c, label %a, label %b\na:\n  br label "
+                                  "%b\nb:\n  ret i32 0\n}\n")
+    assert has_loop(loop) and not has_loop(straight)
