@@ -67,12 +67,14 @@ def record_weights_sha256(directory: str | os.PathLike, provenance: dict[str, An
 
 
 def verify_weights(directory: str | os.PathLike, provenance: dict[str, Any]) -> str:
-    """"verified" when every weight file matches the sha256 its provenance records, "not recorded" when the
-    provenance records none (a model saved before checksums); WeightsCorrupt naming the file otherwise."""
+    """"verified" when every weight file matches the sha256 its provenance records; WeightsCorrupt naming the file
+    otherwise, or naming the folder when its provenance records none (weights that cannot be checked are refused,
+    as a predictor's are)."""
     recorded = provenance.get(WEIGHTS_SHA_KEY) if isinstance(provenance, dict) else None
-    if not recorded:
-        return "not recorded"
     directory = Path(directory)
+    if not recorded:
+        raise WeightsCorrupt(f"{PROVENANCE_FILE} records no sha256 of the weights ({WEIGHTS_SHA_KEY}), so they "
+                             "cannot be checked: refusing them; re-save or re-train the model", str(directory))
     if not isinstance(recorded, dict):
         raise WeightsCorrupt(f"{WEIGHTS_SHA_KEY} in {PROVENANCE_FILE} is not a mapping of file names to sha256",
                              str(directory / PROVENANCE_FILE))

@@ -296,6 +296,10 @@ def load_predictor(folder: str | os.PathLike, fingerprint: str | None = None) ->
         raise MirtuneError(f"unreadable predictor weights ({type(exc).__name__}: {exc})", str(weights)) from None
     if not all(np.isfinite(a).all() for a in arrays.values()):
         raise MirtuneError("predictor weights hold non-finite values", str(weights))
+    choices = int(np.shape(arrays["gain_mean"])[-1]) if np.ndim(arrays["gain_mean"]) else -1
+    if not (isinstance(labels, list) and isinstance(configs, list) and len(labels) == len(configs) == choices):
+        raise MirtuneError(f"{PREDICTOR_FILE} lists {len(labels)} labels and {len(configs)} configurations for a "
+                           f"head of {choices} choices; refit with `mirtune fit`", str(meta_path))
     return Predictor(task=task, labels=labels, configs=configs, head_config=head_cfg, head=head,
                      features=features, trained_on=meta.get("trained_on", {}))
 

@@ -211,16 +211,32 @@ def test_corrupt_weights_are_refused_on_load_naming_the_file(setup, tmp_path, ca
     assert json.loads(capsys.readouterr().out)["weights"]["check"] == "verified"
 
 
-def test_nan_weights_without_a_recorded_sha256_are_still_refused(setup, tmp_path, capsys, cli_with_model):
+def test_nan_weights_are_refused_even_when_their_sha256_matches(setup, tmp_path, capsys, cli_with_model):
+    from mirtune.model.io import WeightsCorrupt, record_weights_sha256
+
+    old = _copy_model(setup[0], tmp_path / "old")
+    _overwrite_data(old / "model.safetensors")  # 0xFFFFFFFF is a float32 NaN
+    prov = json.loads((old / "provenance.json").read_text())
+    (old / "provenance.json").write_text(json.dumps(record_weights_sha256(old, prov)))
+    with pytest.raises(WeightsCorrupt, match="non-finite"):
+        load_model(old)
+
+
+def test_weights_without_a_recorded_sha256_are_refused(setup, tmp_path, capsys, cli_with_model):
+    # issue 33 item 8: one rule for the encoder and the heads: a missing digest is refused
     from mirtune.model.io import WeightsCorrupt
 
     old = _copy_model(setup[0], tmp_path / "old")
     prov = json.loads((old / "provenance.json").read_text())
-    del prov["weights_sha256"]  # a model saved before checksums were recorded
+    del prov["weights_sha256"]
     (old / "provenance.json").write_text(json.dumps(prov))
-    assert load_model(old).weights_check == "not recorded"
-    assert main(["model", "info", "--model", str(old)]) == 0
-    assert "NOT verified" in capsys.readouterr().out
-    _overwrite_data(old / "model.safetensors")  # 0xFFFFFFFF is a float32 NaN
-    with pytest.raises(WeightsCorrupt, match="non-finite"):
+    with pytest.raises(WeightsCorrupt, match="records no sha256") as err:
         load_model(old)
+    assert "\n" not in err.value.line() and str(old) in err.value.line()
+    from mirtune.model.numpy_encoder import load_numpy_encoder
+
+    with pytest.raises(WeightsCorrupt, match="records no sha256"):
+        load_numpy_encoder(old)
+    assert main(["model", "info", "--model", str(old)]) == 2
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "records no sha256" in lines[0]

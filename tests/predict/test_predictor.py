@@ -149,3 +149,25 @@ def test_leave_one_application_out_reports_the_baselines(omp):
     assert "best fixed" in text and "share of oracle" in text
     assert geomean(share_of_oracle(s, [table.labels.index(c) for c in m["mirencoder"]["chosen"]])) == \
         pytest.approx(m["mirencoder"]["share_of_oracle"])
+
+
+@pytest.mark.parametrize("shorten", ["labels", "configs", "both"])
+def test_a_description_shorter_than_its_head_is_one_line(tmp_path, shorten, capsys):
+    # issue 33 item 8: labels and configurations that do not match the head's choices
+    from mirtune.cli import main
+    from mirtune.predict.recommend import HEADS_DIR
+
+    heads = tmp_path / "heads"
+    shutil.copytree(HEADS_DIR / "openmp", heads / "openmp")
+    meta_path = heads / "openmp" / "predictor.json"
+    meta = json.loads(meta_path.read_text())
+    for key in (("labels", "configs") if shorten == "both" else (shorten,)):
+        meta[key] = meta[key][:3]
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(MirtuneError, match="predictor.json") as exc:
+        load_predictor(heads / "openmp")
+    assert "\n" not in exc.value.line() and "25" in exc.value.line()
+    src = REPO_DIR / "mirtune" / "assets" / "examples" / "heat2d.c"
+    assert main(["recommend", str(src), "--task", "openmp", "--heads", str(heads)]) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(err) == 1 and "internal error" not in err[0], err
