@@ -35,14 +35,16 @@ from collectors.runner import BuildSpec, RunLimits
 from collectors.space import Dimension, parse_space, resolve
 from collectors.sweep import BuildJob, Point, Summary, SweepPlan, run_sweep, run_variant
 from mirtune.errors import UsageError
+from mirtune.source.openmp import LIMITS
 
 SWEEP = "openmp"
 SCHEDULES = ("static", "dynamic", "guided")
 DIMENSIONS: dict[str, Dimension] = {
     "power": Dimension("power", float, (75.0, 100.0, 120.0, 150.0), help="power limit in watts"),
-    "threads": Dimension("threads", int, (1, 4, 8, 16, 32, 64), help="OMP_NUM_THREADS"),
+    "threads": Dimension("threads", int, (1, 4, 8, 16, 32, 64), help="OMP_NUM_THREADS", maximum=LIMITS["threads"]),
     "schedule": Dimension("schedule", str, SCHEDULES, choices=SCHEDULES, help="OMP_SCHEDULE kind"),
-    "chunk": Dimension("chunk", int, (1, 8, 32, 64, 128, 256, 512), help="OMP_SCHEDULE chunk"),
+    "chunk": Dimension("chunk", int, (1, 8, 32, 64, 128, 256, 512), help="OMP_SCHEDULE chunk",
+                       maximum=LIMITS["chunk"]),
 }
 DEFAULT_SIZES = (1, 2)
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")

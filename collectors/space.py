@@ -3,12 +3,13 @@
 A sweep declares its dimensions (name, value type, default values, allowed choices); `parse_space` turns
 `["threads=1,2", "schedule=static", "chunk=1,64"]` (or the same in one whitespace-separated string) into
 `{"threads": (1, 2), "schedule": ("static",), "chunk": (1, 64)}`, and rejects an unknown key, a value of the
-wrong type, a non-positive number, a choice not offered, an empty list or a key given twice, each with one
+wrong type, a non-positive or non-finite number, one above the dimension's maximum, a choice not offered, an empty list or a key given twice, each with one
 clear line (UsageError).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -25,6 +26,7 @@ class Dimension:
     choices: tuple[Any, ...] | None = None
     positive: bool = True
     help: str = ""
+    maximum: float | None = None  # the largest value accepted (None: no bound)
 
     def parse(self, text: str, item: str) -> Any:
         """One value of this dimension from text; UsageError naming `item` when it is not valid."""
@@ -37,10 +39,14 @@ class Dimension:
             except ValueError:
                 what = "an integer" if self.kind is int else "a number"
                 raise UsageError(f"--space {item}: {text!r} is not {what}") from None
+            if self.kind is float and not math.isfinite(value):
+                raise UsageError(f"--space {item}: {text!r} is not a finite number")
             if self.kind is float and value == int(value):
                 value = float(int(value))
             if self.positive and value <= 0:
                 raise UsageError(f"--space {item}: {self.name} must be positive, got {text}")
+            if self.maximum is not None and value > self.maximum:
+                raise UsageError(f"--space {item}: {self.name} must be at most {self.kind(self.maximum)}, got {text}")
         if self.choices is not None and value not in self.choices:
             raise UsageError(f"--space {item}: {text!r} is not a {self.name}; choose from "
                              f"{', '.join(map(str, self.choices))}")

@@ -19,10 +19,11 @@ import sys
 from pathlib import Path
 
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.source.openmp import LIMITS as OPENMP_LIMITS
 
 TASKS = ("openmp", "vectorize")
 CONFIG_KEYS = ("threads", "schedule", "chunk")
-LIMITS = {"threads": 1 << 16, "chunk": (1 << 31) - 1, "vf": 64, "if": 16}  # largest accepted values
+LIMITS = {**OPENMP_LIMITS, "vf": 64, "if": 16}  # largest accepted values (tune and collect --space: the same)
 LOOP_MARKER = "MIRTUNE_LOOP_PRAGMA"
 SOURCE_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".C", ".c++", ".h", ".hh", ".hpp", ".hxx"})
 

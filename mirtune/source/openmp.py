@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from mirtune.errors import UsageError
 
 SCHEDULE_KINDS = ("static", "dynamic", "guided", "auto", "runtime")
+LIMITS = {"threads": 1 << 16, "chunk": (1 << 31) - 1}  # the largest thread count and chunk accepted (a chunk is an int)
 KINDS_WITHOUT_CHUNK = frozenset({"auto", "runtime"})
 TUNABLE_CONSTRUCTS = frozenset({("for",), ("for", "simd"), ("parallel", "for"), ("parallel", "for", "simd")})
 STATUSES = ("tunable", "fixed", "unparsed")

@@ -55,7 +55,11 @@ def test_space_restrictions_parse():
     for bad, message in [("thread=1", "unknown key 'thread'"), ("threads=two", "'two' is not an integer"),
                          ("schedule=auto", "is not a schedule"), ("chunk=0", "must be positive"),
                          ("chunk=", "no values"), ("threads", "expected key=value"),
-                         ("power=x", "not a number")]:
+                         ("power=x", "not a number"),
+                         # issue 33 item 7: the limits `apply` enforces, for every command
+                         ("threads=99999999999999999999", "threads must be at most 65536"),
+                         ("chunk=4294967296", "chunk must be at most 2147483647"),
+                         ("power=inf", "not a finite number"), ("power=nan", "not a finite number")]:
         with pytest.raises(UsageError, match=message):
             parse_space([bad], DIMENSIONS)
     with pytest.raises(UsageError, match="given twice"):

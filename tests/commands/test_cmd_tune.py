@@ -40,6 +40,8 @@ def program(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("argv, message", [
     (["--task", "devmap"], "unknown task 'devmap'"),
     (["--task", "openmp", "--space", "bogus=1"], "unknown"),
+    (["--task", "openmp", "--space", "threads=99999999999999999999"], "threads must be at most 65536"),  # #33 7
+    (["--task", "openmp", "--space", "chunk=4294967296"], "chunk must be at most"),
     (["--task", "openmp", "--check", "regex:("], "bad pattern"),
     (["--task", "openmp", "--budget", "0"], "--budget"),
     (["--task", "openmp", "--line", "3"], "--line applies to --task vectorize"),
