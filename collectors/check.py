@@ -24,15 +24,44 @@ from __future__ import annotations
 import json
 import math
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 from typing import Sequence
 
-from mirtune.errors import UsageError
+from mirtune.errors import MirtuneError, UsageError
 
 KINDS = ("stdout", "checksum", "regex", "file", "none")
 _CHECKSUM_RE = re.compile(r"^\s*checksum:\s*(\S+)\s*$", re.MULTILINE)
 _NUMBER_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?<![A-Za-z])(?:nan|inf(?:inity)?)\b",
                         re.IGNORECASE)
+
+
+class CheckTimeout(MirtuneError):
+    """A `regex:` check that ran past its time limit (a pattern that backtracks on this output)."""
+
+
+# re.findall in a process of its own, which a timeout kills: Python's re cannot be interrupted, and a pattern such as
+# `(a+)+$` backtracks for minutes on a line of 30 a's and a b
+_FINDALL = ("import json, re, sys; text = sys.stdin.buffer.read().decode('utf-8', 'surrogateescape'); "
+            "print(json.dumps(re.findall(sys.argv[1], text, re.MULTILINE)))")
+
+
+def bounded_findall(pattern: str, text: str, timeout_s: float | None) -> list:
+    """`re.findall(pattern, text, re.MULTILINE)`, in a child process killed after `timeout_s` (None: in this
+    process, unbounded); CheckTimeout when it is."""
+    if timeout_s is None:
+        return re.findall(pattern, text, re.MULTILINE)
+    try:
+        proc = subprocess.run([sys.executable, "-I", "-S", "-c", _FINDALL, pattern], capture_output=True,
+                              input=text.encode("utf-8", "surrogateescape"), timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        raise CheckTimeout(f"the --check regex {pattern!r} took more than the {timeout_s:g}s time limit on this "
+                           "output (a pattern that backtracks?)") from None
+    if proc.returncode != 0:
+        last = proc.stderr.decode(errors="replace").strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+        raise MirtuneError(f"the --check regex {pattern!r} failed: {last[0]}")
+    return [tuple(m) if isinstance(m, list) else m for m in json.loads(proc.stdout)]
 
 
 @dataclass(frozen=True)
@@ -78,15 +107,16 @@ class OutputCheck:
                 "regex": f"the matches of {self.arg!r} in stdout",
                 "file": f"the file {self.arg!r} it writes"}[self.kind]
 
-    def answer(self, stdout: str, file_text: str | None = None) -> str | None:
-        """The answer of one run, or None when it has none (no checksum line, no match, no output file)."""
+    def answer(self, stdout: str, file_text: str | None = None, timeout_s: float | None = None) -> str | None:
+        """The answer of one run, or None when it has none (no checksum line, no match, no output file);
+        a `regex:` match that takes more than `timeout_s` raises CheckTimeout (see `bounded_findall`)."""
         if self.kind == "none":
             return ""
         if self.kind == "checksum":
             found = _CHECKSUM_RE.findall(stdout)
             return found[-1] if found else None
         if self.kind == "regex":
-            found = re.findall(self.arg, stdout, re.MULTILINE)
+            found = bounded_findall(self.arg, stdout, timeout_s)
             if not found:
                 return None
             lines = [" ".join(m) if isinstance(m, tuple) else m for m in found]

@@ -65,7 +65,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from collectors.check import OutputCheck, checksums_match  # noqa: F401  (checksums_match: re-exported)
+from collectors.check import CheckTimeout, OutputCheck, checksums_match  # noqa: F401  (checksums_match: re-exported)
 from collectors.host import NvmlStatus, clang_version, cpu_tag, load_nvml, logical_cores
 from mirtune.tasks.measured import spread  # noqa: F401  (re-exported: the cv of a measurement)
 
@@ -1030,8 +1030,11 @@ def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats
             run = run_once(cmd, env, limits, inputs=inputs, capture=check.output_file)
             if run.maxrss_kib is not None:
                 rss.append(run.maxrss_kib)
-            answer = check.answer(run.stdout, run.output_file)
             failure = _process_failure(run, limits)
+            try:  # the answer check runs under the run's time limit too (a regex that backtracks)
+                answer = check.answer(run.stdout, run.output_file, timeout_s=limits.timeout_s)
+            except CheckTimeout as exc:
+                answer, failure = None, failure or ("timeout", exc.line())
             if failure is None:
                 problem = _answer_problem(check, answer, answers, reference)
                 failure = ("wrong_output", problem) if problem else None

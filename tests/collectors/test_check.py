@@ -108,3 +108,26 @@ def test_measure_file_and_regex_checks(cache):
     rcheck = OutputCheck("regex", r"^sum (\S+)", rtol=1e-9)
     r = measure([exe, "data.txt", "1"], repeats=2, warmup=0, check=rcheck, inputs=inputs)
     assert r.status == "ok" and json.loads(r.checksum) == ["3.000000e+00"]
+
+
+def test_a_backtracking_regex_is_bounded_by_the_run_time_limit(cache):
+    # issue 33 item 4: `(a+)+$` on 30 a's and a b backtracks for minutes; the check ends at the time limit
+    import time
+
+    from collectors.check import CheckTimeout
+    from collectors.runner import RunLimits
+
+    check = OutputCheck.parse("regex:(a+)+$")
+    assert check.answer("aaa\n", timeout_s=5.0) == json.dumps(["aaa"])  # an ordinary match, in its own process
+    start = time.monotonic()
+    with pytest.raises(CheckTimeout, match="took more than the 1s time limit"):
+        check.answer("a" * 30 + "b\n", timeout_s=1.0)
+    assert time.monotonic() - start < 5
+    exe = _exe(cache, "thirty_a", r"""
+        #include <stdio.h>
+        int main(void) { printf("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n"); return 0; }
+    """)
+    start = time.monotonic()
+    m = measure([exe], repeats=1, warmup=0, check=check, limits=RunLimits(timeout_s=2.0))
+    assert time.monotonic() - start < 10
+    assert m.status == "timeout" and "--check regex" in m.reason and "2s" in m.reason, m.reason
