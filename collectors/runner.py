@@ -22,10 +22,10 @@ session is a new scheduling group, and on a machine shared with other work a pro
 1.4-1.6x slower than the same program run bare (benchmarks/bench_collect.py). A new process group keeps the
 caller's scheduling group, still receives no terminal signals, and is killed as a whole just the same.
 
-The program is started through a small C launcher (built once per node with clang, like the programs, into a
+The program is started through a small C launcher (built with clang once per process, like the programs, into a
 folder only this user can write, $TMPDIR/mirtune-<uid> with mode 0700, or a fresh private folder when that name
-is someone else's or open to others; the binary's name carries its SHA-256, and owner, mode and digest are
-checked before every use, so a file planted there is never run):
+is someone else's or open to others; owner, mode and the SHA-256 of the bytes this process built, kept in memory,
+are checked before every use, so a file planted there, whatever its name, is never run):
 the launcher forks the program, waits for it with wait4 and writes the program's wait status, wall time
 (CLOCK_MONOTONIC from just before the program's exec, read in the child, to its reaping) and rusage to a file.
 (Reading the start in the launcher instead, once the exec is done, made runs look up to 1000x faster on a
@@ -598,9 +598,10 @@ def _launcher_folder() -> Path:
         return folder
 
 
-def _launcher_ok(exe: Path) -> bool:
+def _launcher_ok(exe: Path, digest: str) -> bool:
     """True when `exe` may run as the launcher: a file of this user's that no one else can change, in a private
-    folder, whose bytes still have the SHA-256 digest its name ends with (recorded when it was built). The bytes
+    folder, whose bytes have the SHA-256 `digest` of the launcher this process built itself (kept in memory, never
+    read from the file's name: a file planted under the right name with its own digest in it fails). The bytes
     are hashed again whenever the file's inode, size, mtime or ctime differ from when they last matched."""
     from collectors.private import UnsafePath, check_private_file, is_private_dir
 
@@ -609,24 +610,28 @@ def _launcher_ok(exe: Path) -> bool:
     try:
         check_private_file(exe)
         st = os.lstat(exe)
-        seen = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        seen = (digest, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
         if _LAUNCHER_VERIFIED.get(str(exe)) == seen:
             return True
         data = exe.read_bytes()
     except (UnsafePath, OSError):
         return False
-    if not exe.name.endswith("-" + hashlib.sha256(data).hexdigest()):
+    if hashlib.sha256(data).hexdigest() != digest:
         return False
     _LAUNCHER_VERIFIED[str(exe)] = seen
     return True
 
 
-_LAUNCHER_VERIFIED: dict[str, tuple[int, ...]] = {}  # launcher path -> its stat when its digest last matched
+_LAUNCHER_VERIFIED: dict[str, tuple] = {}  # launcher path -> (digest, its stat) when its bytes last matched
 
 
 @lru_cache(maxsize=1)
-def _built_launcher() -> str | None:
-    """Find (checked) or build this node's launcher, once per process; None without clang or when it fails."""
+def _built_launcher() -> tuple[str, str] | None:
+    """Build this node's launcher, once per process: (its path, the SHA-256 of the bytes this process built).
+
+    clang's output is the same every time, so processes share one file, launch-<tag>-<digest>: one already there is
+    used only when its bytes are the ones just built, and is replaced otherwise. None without clang or when the
+    build fails."""
     from mirtune.ir.frontend import find_clang
 
     try:
@@ -635,32 +640,32 @@ def _built_launcher() -> str | None:
         return None
     name = hashlib.sha256(f"{_LAUNCHER_C}|{node_tag()}".encode()).hexdigest()[:12]
     folder = _launcher_folder()
-    for exe in sorted(folder.glob(f"launch-{name}-*")):
-        if _launcher_ok(exe):
-            return str(exe)
     tmp = folder / f".launch-{name}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
     try:
         proc = subprocess.run([clang, "-O2", "-w", "-x", "c", "-", "-o", str(tmp)], input=_LAUNCHER_C.encode(),
                               capture_output=True, timeout=120)
         if proc.returncode != 0 or not tmp.exists():
             return None
-        exe = folder / f"launch-{name}-{hashlib.sha256(tmp.read_bytes()).hexdigest()}"
-        os.replace(tmp, exe)
+        digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
+        exe = folder / f"launch-{name}-{digest}"
+        if not _launcher_ok(exe, digest):
+            os.replace(tmp, exe)
     except (OSError, subprocess.SubprocessError):
         return None
     finally:
         tmp.unlink(missing_ok=True)
-    return str(exe) if _launcher_ok(exe) else None
+    return (str(exe), digest) if _launcher_ok(exe, digest) else None
 
 
 def launcher() -> str | None:
-    """The launcher binary for this node, or None: built once with clang into a private per-user folder, and
-    checked before every use (owner, mode, digest); one that fails the check is never run, but rebuilt."""
-    exe = _built_launcher()
-    if exe is not None and not _launcher_ok(Path(exe)):
+    """The launcher binary for this node, or None: built once per process with clang into a private per-user
+    folder, and checked before every use (owner, mode, and the digest of the bytes this process built); one that
+    fails the check is never run, but rebuilt."""
+    built = _built_launcher()
+    if built is not None and not _launcher_ok(Path(built[0]), built[1]):
         _built_launcher.cache_clear()
-        exe = _built_launcher()
-    return exe
+        built = _built_launcher()
+    return built[0] if built is not None else None
 
 
 MAX_INPUT_BYTES = 256 << 20

@@ -441,3 +441,20 @@ def test_the_launcher_folder_is_private_and_the_binary_checked(cache, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert not marker.exists(), "a launcher that does not match its digest was executed"
     assert proc.stdout.splitlines()[-1] == "checksum: 299995.000 True"
+
+
+def test_a_launcher_planted_by_this_user_with_its_own_digest_is_never_run(cache, tmp_path):
+    # issue 33 item 1: a file of ours, in our private folder, named launch-<tag>-<sha256 of its own bytes>, passes
+    # owner, mode and name checks; only the launcher this process built itself may run
+    exe = _exe(cache, "good", GOOD)
+    tmpdir, marker = tmp_path / "tmp", tmp_path / "planted-ran"
+    tmpdir.mkdir()
+    folder = tmpdir / f"mirtune-{os.getuid()}"
+    folder.mkdir(mode=0o700)
+    _plant(folder, marker)
+    proc = _run_in_fresh_process(tmpdir, exe)
+    assert proc.returncode == 0, proc.stderr
+    assert not marker.exists(), "a planted launcher was executed"
+    used, result = proc.stdout.splitlines()[-2:]
+    assert result == "checksum: 299995.000 True"
+    assert Path(used).parent == folder and Path(used).read_bytes()[:4] == b"\x7fELF"
