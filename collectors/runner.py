@@ -4,7 +4,10 @@ Building: `build(spec, cache_dir)` compiles a `BuildSpec` (the source TEXT plus 
 build it without the driver's files) into `cache_dir/<key>-<tag>/prog`. The key hashes the source and the
 flags; the tag hashes this node's CPU model and flags (binaries use -march=native) and its clang version, so a
 cache shared between unlike nodes never hands one of them a binary it cannot run. A compile error is cached
-too (it is deterministic); a missing compiler or a compile timeout is not.
+too (it is deterministic); a missing compiler or a compile timeout is not. A cached binary is used only when it
+and its folder are this user's and writable by no one else and its bytes match the SHA-256 recorded at its build
+(prog.sha256); anything else found there is rebuilt, never run (a cache root every user can write to draws one
+warning).
 
 Running: `run_once()` starts the binary with `subprocess` (no shell) in a fresh private directory, in its own
 process group (not its own session: see below), with a minimal environment, RLIMIT_CORE=0, an address-space limit, a CPU-time limit
@@ -195,14 +198,88 @@ def _atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     os.replace(tmp, path)
 
 
-def cached(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildResult | None:
-    """The cached outcome of building `spec` on this node (a binary or a compile error), or None."""
+_WARNED_OPEN_CACHES: set[str] = set()
+
+
+def _cache_folder(spec: BuildSpec, cache_dir: str | os.PathLike | None) -> tuple[str, str, Path]:
+    """(key, tag, folder) of `spec`'s cache entry; warns once per process (one line on stderr) when the cache's
+    root is a folder every user can write to."""
+    import stat
+    import sys
+
     key, tag = spec.key(), spec_tag(spec)
-    folder = Path(cache_dir or default_cache_dir()) / f"{key}-{tag}"
+    root = Path(cache_dir or default_cache_dir())
+    try:
+        mode = stat.S_IMODE(os.stat(root).st_mode)
+    except OSError:
+        mode = 0
+    if mode & 0o002 and str(root) not in _WARNED_OPEN_CACHES:
+        _WARNED_OPEN_CACHES.add(str(root))
+        print(f"mirtune: warning: the build cache {root} is writable by every user (mode {mode:o}): a binary found "
+              "there runs only when it is yours, writable by no one else and matches the digest recorded at its "
+              "build, else it is rebuilt; set MIRTUNE_BUILD_CACHE to a folder of your own", file=sys.stderr)
+    return key, tag, root / f"{key}-{tag}"
+
+
+def _trusted(path: Path) -> bool:
+    """True when `path` is a regular file of this user's, in a folder of this user's, that no one else can change."""
+    from collectors.private import UnsafePath, check_private_file
+
+    try:
+        check_private_file(path)
+    except UnsafePath:
+        return False
+    return True
+
+
+def _trusted_binary(exe: Path) -> bool:
+    """True when the cached `exe` may run: it and its digest record (prog.sha256, written at its build) are
+    trusted files (`_trusted`) and its bytes match that digest."""
+    record = exe.with_name(exe.name + ".sha256")
+    if not (_trusted(exe) and _trusted(record)):
+        return False
+    try:
+        digest = record.read_text().strip()
+    except OSError:
+        return False
+    return _bytes_match(exe, digest)
+
+
+def _own_entry(folder: Path) -> None:
+    """Make `folder` a cache entry that is this user's and writable by no one else: one that is a link, a file,
+    another user's or open to others is removed first (OSError when it cannot be)."""
+    from collectors.private import UnsafePath, check_own_folder
+
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        check_own_folder(folder)
+        return
+    except UnsafePath:
+        pass
+    if folder.is_symlink() or folder.is_file():
+        folder.unlink()
+    elif folder.exists():
+        shutil.rmtree(folder)
+    os.mkdir(folder, 0o755)
+
+
+def _install_binary(folder: Path, tmp_exe: Path) -> Path:
+    """Move a freshly built (or received) binary into `folder` as prog (mode 0755), with its digest recorded."""
+    exe = folder / "prog"
+    os.chmod(tmp_exe, 0o755)
+    _atomic_write(folder / "prog.sha256", hashlib.sha256(tmp_exe.read_bytes()).hexdigest().encode(), 0o644)
+    os.replace(tmp_exe, exe)
+    return exe
+
+
+def cached(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildResult | None:
+    """The cached outcome of building `spec` on this node (a binary or a compile error), or None: None too when
+    what is there cannot be trusted (see `_trusted_binary`), so that it is rebuilt, never run."""
+    key, tag, folder = _cache_folder(spec, cache_dir)
     exe, failed = folder / "prog", folder / "build_failed.txt"
-    if exe.exists():
-        return BuildResult(key, "ok", "", str(exe), 0.0, True, tag)
-    if failed.exists():
+    if exe.exists() or exe.is_symlink():
+        return BuildResult(key, "ok", "", str(exe), 0.0, True, tag) if _trusted_binary(exe) else None
+    if _trusted(failed):
         return BuildResult(key, "build_failed", failed.read_text().strip(), None, 0.0, True, tag)
     return None
 
@@ -215,10 +292,13 @@ def build(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildR
     hit = cached(spec, cache_dir)
     if hit is not None:
         return hit
-    key, tag = spec.key(), spec_tag(spec)
-    folder = Path(cache_dir or default_cache_dir()) / f"{key}-{tag}"
-    exe, failed = folder / "prog", folder / "build_failed.txt"
-    folder.mkdir(parents=True, exist_ok=True)
+    key, tag, folder = _cache_folder(spec, cache_dir)
+    failed = folder / "build_failed.txt"
+    try:
+        _own_entry(folder)
+    except OSError as exc:
+        return BuildResult(key, "build_failed", f"cannot use the build cache entry {folder}: {exc.strerror} (remove "
+                           "it, or set MIRTUNE_BUILD_CACHE to a folder of your own)", None, 0.0, False, tag, True)
     src = folder / f"{_safe_name(spec.name)}{spec.suffix}"
     _atomic_write(src, spec.source.encode())
     tmp_exe = folder / f".prog.{os.getpid()}.{uuid.uuid4().hex[:8]}"
@@ -244,7 +324,7 @@ def build(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildR
     if not tmp_exe.exists():
         return BuildResult(key, "build_failed", "the compiler wrote no executable", None,
                            time.perf_counter() - start, False, tag)
-    os.replace(tmp_exe, exe)
+    exe = _install_binary(folder, tmp_exe)
     return BuildResult(key, "ok", "", str(exe), time.perf_counter() - start, False, tag)
 
 
@@ -254,12 +334,15 @@ def install(spec: BuildSpec, exe_bytes: bytes | None, built_tag: str | None,
 
     Uses the local cache, else the bytes built elsewhere when that node had the same tag, else builds here.
     """
-    key, tag = spec.key(), spec_tag(spec)
-    folder = Path(cache_dir or default_cache_dir()) / f"{key}-{tag}"
-    exe = folder / "prog"
-    if not exe.exists() and exe_bytes is not None and built_tag == tag:
-        folder.mkdir(parents=True, exist_ok=True)
-        _atomic_write(exe, exe_bytes, 0o755)
+    key, tag, folder = _cache_folder(spec, cache_dir)
+    if cached(spec, cache_dir) is None and exe_bytes is not None and built_tag == tag:
+        try:
+            _own_entry(folder)
+            tmp = folder / f".prog.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+            tmp.write_bytes(exe_bytes)
+            _install_binary(folder, tmp)
+        except OSError:
+            pass  # build() below says why the entry cannot be used
     return build(spec, cache_dir)
 
 
@@ -609,20 +692,28 @@ def _launcher_ok(exe: Path, digest: str) -> bool:
         return False
     try:
         check_private_file(exe)
-        st = os.lstat(exe)
+    except UnsafePath:
+        return False
+    return _bytes_match(exe, digest)
+
+
+def _bytes_match(path: Path, digest: str) -> bool:
+    """True when the bytes of `path` have the SHA-256 `digest`; hashed again only when the file's inode, size,
+    mtime or ctime differ from when they last matched."""
+    try:
+        st = os.lstat(path)
         seen = (digest, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-        if _LAUNCHER_VERIFIED.get(str(exe)) == seen:
+        if _VERIFIED.get(str(path)) == seen:
             return True
-        data = exe.read_bytes()
-    except (UnsafePath, OSError):
+        if hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            return False
+    except OSError:
         return False
-    if hashlib.sha256(data).hexdigest() != digest:
-        return False
-    _LAUNCHER_VERIFIED[str(exe)] = seen
+    _VERIFIED[str(path)] = seen
     return True
 
 
-_LAUNCHER_VERIFIED: dict[str, tuple] = {}  # launcher path -> (digest, its stat) when its bytes last matched
+_VERIFIED: dict[str, tuple] = {}  # path -> (digest, its stat) when its bytes last matched the digest
 
 
 @lru_cache(maxsize=1)

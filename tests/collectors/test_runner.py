@@ -458,3 +458,52 @@ def test_a_launcher_planted_by_this_user_with_its_own_digest_is_never_run(cache,
     used, result = proc.stdout.splitlines()[-2:]
     assert result == "checksum: 299995.000 True"
     assert Path(used).parent == folder and Path(used).read_bytes()[:4] == b"\x7fELF"
+
+
+# --------------------------------------------------------------------------------------------- the build cache (issue 33)
+
+
+def _planted_prog(marker: Path) -> bytes:
+    return f'#!/bin/sh\necho planted >> "{marker}"\necho "checksum: 299995.000"\n'.encode()
+
+
+@pytest.mark.parametrize("attack", ["swapped_bytes", "open_to_others", "another_owner", "open_folder",
+                                    "folder_of_another_owner"])
+def test_a_binary_planted_in_the_build_cache_is_rebuilt_not_run(tmp_path, attack, capfd):
+    # issue 33 item 2: a cache at a folder every user can write to; what is found there must be this user's,
+    # writable by no one else, and have the digest recorded when it was built
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    marker = tmp_path / "planted-ran"
+    spec = BuildSpec(name="good", source=textwrap.dedent(GOOD))
+    first = build(spec, shared)
+    assert first.status == "ok" and not first.cached
+    exe, folder = Path(first.exe), Path(first.exe).parent
+    if attack in ("another_owner", "folder_of_another_owner") and os.getuid() != 0:
+        pytest.skip("needs root to give a file to another user")
+    if attack == "swapped_bytes":
+        exe.write_bytes(_planted_prog(marker))
+    elif attack == "open_to_others":
+        exe.write_bytes(_planted_prog(marker))  # as another user could, once the file is open to them
+        exe.chmod(0o777)
+    elif attack == "another_owner":
+        planted = folder / ".planted"
+        planted.write_bytes(_planted_prog(marker))
+        planted.chmod(0o755)
+        os.chown(planted, 65534, 65534)
+        os.replace(planted, exe)
+    elif attack == "open_folder":
+        folder.chmod(0o777)
+        exe.write_bytes(_planted_prog(marker))
+    else:
+        os.chown(folder, 65534, 65534)
+        exe.write_bytes(_planted_prog(marker))
+    again = build(spec, shared)
+    assert again.status == "ok" and not again.cached, "the planted binary was taken from the cache"
+    run = run_once([again.exe])
+    assert not marker.exists(), "a planted binary was run"
+    assert run.stdout.strip() == "checksum: 299995.000" and run.maxrss_kib is not None
+    assert build(spec, shared).cached  # the rebuilt binary is trusted again
+    err = [ln for ln in capfd.readouterr().err.splitlines() if str(shared) in ln]
+    assert len(err) == 1 and "writable by every user" in err[0], err
