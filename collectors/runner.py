@@ -37,7 +37,9 @@ a child forked straight from a Ray worker inherits the worker's resident pages, 
 max(worker, program) as its ru_maxrss; forked from the small launcher the figure is the program's own. The
 launcher also keeps the fork of a large parent out of the measured time.
 
-Measuring: `measure()` does W warm-up runs and R timed runs, keeps every time, the median and the coefficient
+Measuring: `measure()` holds this machine's timed-run lock (`timed_run_lock`: measurements of two processes, two
+commands each with a Ray cluster of its own, take turns instead of corrupting each other's times), does W warm-up
+runs and R timed runs, keeps every time, the median and the coefficient
 of variation, and checks every run's `checksum:` line against the default configuration's (`reference`).
 The first failing run ends the measurement with its status: `timeout`, `crash` (exit status or signal name),
 `wrong_output` (no checksum, a different checksum, or one that changes between runs). Telemetry: CPU
@@ -48,6 +50,7 @@ fields are None and `gpu_telemetry` says why.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import json
@@ -66,7 +69,7 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from collectors.check import CheckTimeout, OutputCheck, checksums_match  # noqa: F401  (checksums_match: re-exported)
 from collectors.host import NvmlStatus, clang_version, cpu_tag, load_nvml, logical_cores
@@ -1088,6 +1091,39 @@ def _answer_problem(check: OutputCheck, answer: str | None, answers: list[str], 
     return check.stable_problem([*answers, answer])
 
 
+_LOCK_WAIT_SAID: list[bool] = [False]  # whether this process has said that it waits for the lock
+
+
+@contextlib.contextmanager
+def timed_run_lock() -> Iterator[None]:
+    """Hold this machine's timed-run lock (an flock on /tmp/mirtune-<uid>/timed-run.lock, fixed whatever $TMPDIR
+    says), so that measurements of two processes (two `mirtune tune` or `collect`, each with its own Ray cluster)
+    never overlap; the first time a process waits for it, one line on stderr says so."""
+    import fcntl
+    import sys
+
+    from collectors.private import UnsafePath, private_dir
+
+    try:
+        folder = private_dir(Path("/tmp") / f"mirtune-{os.getuid()}")
+    except UnsafePath:
+        folder = _launcher_folder()  # a folder of this process (the launcher's warning said why): no exclusion
+    path = folder / "timed-run.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if not _LOCK_WAIT_SAID[0]:
+                _LOCK_WAIT_SAID[0] = True
+                print(f"mirtune: waiting for another timed run on this machine to finish (runs take turns; lock "
+                      f"{path})", file=sys.stderr, flush=True)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats: int = 3, warmup: int = 1,
             limits: RunLimits = RunLimits(), reference: str | None = None, rtol: float = 1e-9,
             nvml: NvmlStatus | None = None, gpu_index: int = 0, report: str | None = None,
@@ -1115,45 +1151,46 @@ def measure(cmd: Sequence[str], env: Mapping[str, Any] | None = None, *, repeats
     system: list[float] = []
     check = check or OutputCheck("checksum", rtol=rtol)
     answers: list[str] = []
-    try:
-        for i in range(warmup + repeats):
-            timed = i >= warmup
-            if timed and i == warmup:
-                sampler.start()
-            f = _cpu_freq()
-            if f is not None:
-                freqs.append(f)
-            run = run_once(cmd, env, limits, inputs=inputs, capture=check.output_file)
-            if run.maxrss_kib is not None:
-                rss.append(run.maxrss_kib)
-            failure = _process_failure(run, limits)
-            try:  # the answer check runs under the run's time limit too (a regex that backtracks)
-                answer = check.answer(run.stdout, run.output_file, timeout_s=limits.timeout_s)
-            except CheckTimeout as exc:
-                answer, failure = None, failure or ("timeout", exc.line())
-            if failure is None:
-                problem = _answer_problem(check, answer, answers, reference)
-                failure = ("wrong_output", problem) if problem else None
-            value = parse_reported(run.stdout, report) if report else None
-            if failure is None and report and value is None:
-                failure = ("wrong_output", f"no '{report}: <number>' line in the output")
-            if failure is not None:
-                m.status, m.reason = failure
-                m.exit_code, m.signal = run.exit_code, run.signal
-                m.checksum = answer
-                break
-            answers.append(answer)
-            m.exit_code = run.exit_code
-            if timed:
-                m.runtimes_s.append(run.seconds)
-                if value is not None:
-                    m.reported.append(value)
-                user.append(run.user_s)
-                system.append(run.sys_s)
-            else:
-                m.warmup_s.append(run.seconds)
-    finally:
-        sampler.stop()
+    with timed_run_lock():  # one measurement at a time on this machine, whichever process makes it
+        try:
+            for i in range(warmup + repeats):
+                timed = i >= warmup
+                if timed and i == warmup:
+                    sampler.start()
+                f = _cpu_freq()
+                if f is not None:
+                    freqs.append(f)
+                run = run_once(cmd, env, limits, inputs=inputs, capture=check.output_file)
+                if run.maxrss_kib is not None:
+                    rss.append(run.maxrss_kib)
+                failure = _process_failure(run, limits)
+                try:  # the answer check runs under the run's time limit too (a regex that backtracks)
+                    answer = check.answer(run.stdout, run.output_file, timeout_s=limits.timeout_s)
+                except CheckTimeout as exc:
+                    answer, failure = None, failure or ("timeout", exc.line())
+                if failure is None:
+                    problem = _answer_problem(check, answer, answers, reference)
+                    failure = ("wrong_output", problem) if problem else None
+                value = parse_reported(run.stdout, report) if report else None
+                if failure is None and report and value is None:
+                    failure = ("wrong_output", f"no '{report}: <number>' line in the output")
+                if failure is not None:
+                    m.status, m.reason = failure
+                    m.exit_code, m.signal = run.exit_code, run.signal
+                    m.checksum = answer
+                    break
+                answers.append(answer)
+                m.exit_code = run.exit_code
+                if timed:
+                    m.runtimes_s.append(run.seconds)
+                    if value is not None:
+                        m.reported.append(value)
+                    user.append(run.user_s)
+                    system.append(run.sys_s)
+                else:
+                    m.warmup_s.append(run.seconds)
+        finally:
+            sampler.stop()
     if m.status == "ok":
         m.checksum = check.reference(answers) if reference is None else answers[-1]
         m.median_s = statistics.median(m.runtimes_s)

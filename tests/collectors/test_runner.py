@@ -507,3 +507,46 @@ def test_a_binary_planted_in_the_build_cache_is_rebuilt_not_run(tmp_path, attack
     assert build(spec, shared).cached  # the rebuilt binary is trusted again
     err = [ln for ln in capfd.readouterr().err.splitlines() if str(shared) in ln]
     assert len(err) == 1 and "writable by every user" in err[0], err
+
+
+# --------------------------------------------------------------------------------------------- one timed run per machine (issue 33)
+
+
+def test_timed_runs_of_two_processes_never_overlap(cache, tmp_path):
+    # issue 33 item 5: two commands measuring at once on one machine take turns, and say when they wait
+    from collectors.runner import timed_run_lock
+
+    exe = _exe(cache, "stamps", r"""
+        #include <stdio.h>
+        #include <time.h>
+        #include <unistd.h>
+        static double now(void) { struct timespec t; clock_gettime(CLOCK_REALTIME, &t); return t.tv_sec + t.tv_nsec / 1e9; }
+        int main(int argc, char **argv) {
+            double a = now();
+            usleep(150000);
+            double b = now();
+            FILE *f = fopen(argv[1], "a"); fprintf(f, "%.6f %.6f\n", a, b); fclose(f);
+            printf("checksum: 1\n");
+            return 0;
+        }
+    """)
+    log = tmp_path / "stamps.txt"
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(REPO)!r})
+        from collectors.runner import measure
+        m = measure([{exe!r}, {str(log)!r}], repeats=3, warmup=1)
+        print(m.status)
+    """)
+    with timed_run_lock():  # held here first, so that both processes find it taken
+        procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True) for _ in range(2)]
+        time.sleep(1.5)
+        assert not log.exists(), "a run started while another process held the lock"
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 and out.strip() == "ok" for p, (out, _) in zip(procs, outs)), outs
+    spans = sorted(tuple(map(float, ln.split())) for ln in log.read_text().splitlines())
+    assert len(spans) == 8
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), f"timed runs overlapped: {spans}"
+    waits = [ln for _, err in outs for ln in err.splitlines() if "waiting for another timed run" in ln]
+    assert len(waits) == 2, outs
