@@ -17,7 +17,9 @@ open cannot stall the collector. A timer kills everything the run started at the
 is killed after every run, so a program's stray grandchildren never outlive it, not even one that left the group
 or the session (setsid, a daemon's double fork): the launcher (below) is a child subreaper that kills whatever
 the program left behind once it has ended, and at a timeout every descendant is found through /proc (psutil)
-and killed, round after round, before the group (`_killpg`). (Without a launcher, no clang, the child of a
+and killed, round after round, before the group (`_killpg`). Should the process that started the run die first
+(SIGKILL, Ctrl-C of a command whose Ray worker is then stopped), the launcher's death signal is SIGTERM, which it
+catches: it kills the program and everything the program left, in any session, before it ends. (Without a launcher, no clang, the child of a
 program that ended normally after calling setsid() is no longer anyone's to find: only the group is killed.)
 
 Why not a new session: with the kernel's autogroup scheduling (on by default in most distributions), a new
@@ -417,8 +419,9 @@ def _clip(value: int, hard: int) -> int:
     return value if hard == resource.RLIM_INFINITY else min(value, hard)
 
 
-def _preexec(limits: RunLimits):
-    """The function the child runs between fork and exec: limits and death signal (all resolved before fork)."""
+def _preexec(limits: RunLimits, death_signal: int = signal.SIGKILL):
+    """The function the child runs between fork and exec: limits and `death_signal`, sent to it when this thread
+    dies (all resolved before fork)."""
     import psutil
 
     mem = limits.memory_bytes or max(int(psutil.virtual_memory().total), 8 << 30)
@@ -439,7 +442,7 @@ def _preexec(limits: RunLimits):
         for which, pair in settings:
             resource.setrlimit(which, pair)
         if prctl is not None:
-            prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            prctl(_PR_SET_PDEATHSIG, death_signal, 0, 0, 0)
             if os.getppid() != parent:  # the parent died before the death signal was armed
                 os._exit(137)
 
@@ -590,6 +593,18 @@ static int kill_children(pid_t self)
     return n;
 }
 
+/* The program's pid, for the handler below: SIGTERM, SIGINT or SIGHUP (the death signal this process gets when the
+ * process that started it dies, however it dies, or a reaper's SIGTERM) kills the program at once; main then kills
+ * whatever it left behind, in any session, before this process ends: nothing outlives the one who asked for it. */
+static volatile sig_atomic_t child_pid = 0, stop_signal = 0;
+
+static void on_stop(int sig)
+{
+    stop_signal = sig;
+    if (child_pid > 0)
+        kill((pid_t)child_pid, SIGKILL);
+}
+
 /* Kill and reap everything left below this process. Every live descendant has a chain of parents up to here
  * (orphans are re-parented to this subreaper), so none is left once this process has no child. */
 static void kill_leftovers(pid_t self)
@@ -616,6 +631,18 @@ int main(int argc, char **argv)
         return 125;
     pid_t self = getpid();
     prctl(PR_SET_CHILD_SUBREAPER, 1);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigset_t stops, old;
+    sigemptyset(&stops);
+    int stop_signals[] = {SIGTERM, SIGINT, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+        sigaction(stop_signals[i], &sa, NULL); /* no SA_RESTART: wait4 returns, and is retried */
+        sigaddset(&stops, stop_signals[i]);
+    }
+    sigprocmask(SIG_BLOCK, &stops, &old); /* until child_pid is set (the child restores them) */
     /* The child reads the clock just before its exec and sends the time here: on a busy machine this process
      * may get the CPU back long after the program started, so a clock read here would start late. */
     int gate[2];
@@ -627,6 +654,10 @@ int main(int argc, char **argv)
         return 125;
     if (pid == 0) {
         close(gate[0]);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != self)
             _exit(137);
@@ -638,6 +669,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "mirtune-launch: cannot execute %s: %s\n", argv[2], strerror(errno));
         _exit(127);
     }
+    child_pid = pid;
+    sigprocmask(SIG_SETMASK, &old, NULL); /* a stop signal that came meanwhile is handled here */
     close(gate[1]);
     ssize_t got;
     while ((got = read(gate[0], &t0, sizeof t0)) < 0 && errno == EINTR)
@@ -661,6 +694,10 @@ int main(int argc, char **argv)
         ok = fclose(f) == 0;
     }
     kill_leftovers(self);
+    if (stop_signal) { /* end as the signal would have ended this process */
+        signal(stop_signal, SIG_DFL);
+        raise(stop_signal);
+    }
     return ok ? 0 : 125;
 }
 """
@@ -843,7 +880,8 @@ def run_once(cmd: Sequence[str], env: Mapping[str, Any] | None = None, limits: R
         argv = [launch, str(report)] + argv
     try:
         full_env = minimal_env(env, home=str(work))
-        preexec = _preexec(limits)
+        # the launcher, told by SIGTERM, kills the program and everything it left (in any session) before it ends
+        preexec = _preexec(limits, signal.SIGTERM if launch is not None else signal.SIGKILL)
         try:
             with open(out_path, "wb") as fo, open(err_path, "wb") as fe:
                 proc = subprocess.Popen(argv, cwd=work, env=full_env, stdin=subprocess.DEVNULL, stdout=fo,

@@ -550,3 +550,41 @@ def test_timed_runs_of_two_processes_never_overlap(cache, tmp_path):
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), f"timed runs overlapped: {spans}"
     waits = [ln for _, err in outs for ln in err.splitlines() if "waiting for another timed run" in ln]
     assert len(waits) == 2, outs
+
+
+# --------------------------------------------------------------------------------------------- the driver killed (issue 33)
+
+
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
+def test_a_setsid_grandchild_dies_with_a_killed_driver(cache, tmp_path, how):
+    # issue 33 item 3: the process that runs the benchmark is killed (SIGKILL, or the reaper's SIGTERM) while the
+    # program runs; the program's child in a session of its own must not outlive it
+    import signal
+
+    pidfile = tmp_path / f"driver-{how}.pid"
+    exe = _setsid_program(cache, f"setsid_driver_{how.lower()}", pidfile, "for (;;) pause();")
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(REPO)!r})
+        from collectors.runner import RunLimits, run_once
+        run_once([{exe!r}], limits=RunLimits(timeout_s=120))
+    """)
+    driver = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not pidfile.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        pid = _escaped(pidfile)
+        os.kill(driver.pid, getattr(signal, how))
+        driver.wait(timeout=30)
+        deadline = time.monotonic() + 5
+        while not _gone(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _gone(pid), f"the setsid() grandchild {pid} outlived the driver killed by {how}"
+    finally:
+        driver.kill()
+        if pidfile.exists():
+            try:
+                os.kill(int(pidfile.read_text().split()[0]), 9)
+            except ProcessLookupError:
+                pass
