@@ -75,6 +75,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from collectors.check import CheckTimeout, OutputCheck, checksums_match  # noqa: F401  (checksums_match: re-exported)
 from collectors.host import NvmlStatus, clang_version, cpu_tag, load_nvml, logical_cores
+from mirtune.paths import private_temp_dir
 from mirtune.tasks.measured import spread  # noqa: F401  (re-exported: the cv of a measurement)
 
 STATUSES = ("ok", "timeout", "crash", "wrong_output", "build_failed", "unsupported")
@@ -869,7 +870,7 @@ def run_once(cmd: Sequence[str], env: Mapping[str, Any] | None = None, limits: R
     The program runs under the small launcher (see `launcher()`), which reports its exact wall time, status
     and rusage; without a launcher it runs directly and its peak RSS is None (unknown).
     """
-    outer = Path(tempfile.mkdtemp(prefix="mirtune-run-", dir=workdir_parent))
+    outer = private_temp_dir("mirtune-run-", workdir_parent)  # one a killed process left goes at its next start
     work = outer / "cwd"
     work.mkdir()
     write_inputs(work, inputs or {})

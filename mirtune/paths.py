@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import glob
 import os
+import re
+import shutil
+import stat
+import tempfile
 from pathlib import Path
 
 from mirtune.errors import UsageError
@@ -78,3 +83,36 @@ def check_output(path: str | os.PathLike, kind: str = "file", option: str = "-o"
     if kind == "file" and path.exists() and not os.access(path, os.W_OK):
         raise UsageError(f"{option}: no permission to overwrite the file", str(path))
     return path
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this pid exists (another user's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_SWEPT: set[tuple[str, str]] = set()  # (folder, prefix) already cleared of stale folders by this process
+
+
+def private_temp_dir(prefix: str, parent: str | os.PathLike | None = None) -> Path:
+    """A fresh temporary folder (mode 0700) named <prefix><pid>-<random> under `parent` (default: the temporary
+    directory). The first call of a process for a prefix removes this user's folders of that prefix whose process is
+    gone (killed before it could remove its own, SIGKILL included)."""
+    root = Path(parent) if parent is not None else Path(tempfile.gettempdir())
+    if (str(root), prefix) not in _SWEPT:
+        _SWEPT.add((str(root), prefix))
+        pattern = re.compile(re.escape(prefix) + r"(\d+)-[A-Za-z0-9_]+")
+        for d in root.glob(f"{glob.escape(prefix)}*"):
+            m = pattern.fullmatch(d.name)
+            try:
+                st = os.lstat(d)
+            except OSError:
+                continue
+            if m and stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not _alive(int(m.group(1))):
+                shutil.rmtree(d, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=root))

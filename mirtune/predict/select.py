@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import itertools
 import os
-import tempfile
+import shutil
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from mirtune.errors import MirtuneError
+from mirtune.paths import private_temp_dir
 from mirtune.predict.heads import HEADS, GainConfig, GBTConfig, HeadConfig, KNNConfig, fit_predict, limit_threads
 from mirtune.tasks.protocol import Problem, Split, kfold, stratified_kfold  # noqa: F401 (re-exported)
 
@@ -170,7 +171,8 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
 
         init_ray()
         callbacks = [_NoteCallback(len(configs), note)] if note else []
-        with tempfile.TemporaryDirectory(prefix="mirtune-tune-") as storage:
+        storage = private_temp_dir("mirtune-tune-")  # one a killed run left behind goes at the next start
+        try:
             trainable = tune.with_resources(
                 tune.with_parameters(_trainable, problems=list(problems), configs=configs, n_inner=n_inner),
                 {"cpu": 1})
@@ -179,7 +181,7 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
                 param_space={"candidate": tune.grid_search(list(range(len(configs))))},
                 tune_config=tune.TuneConfig(metric="score", mode="max", reuse_actors=True,
                                             max_concurrent_trials=max_concurrent or 0),
-                run_config=tune.RunConfig(name="head-selection", storage_path=storage, verbose=0,
+                run_config=tune.RunConfig(name="head-selection", storage_path=str(storage), verbose=0,
                                           log_to_file=False, callbacks=callbacks))
             results = tuner.fit()
             for r in results:
@@ -187,6 +189,8 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
                     raise MirtuneError(f"a head-selection trial failed: {type(r.error).__name__}: {r.error}")
                 c = r.config["candidate"]
                 table[c] = [r.metrics[_metric_key(i)] for i in range(table.shape[1])]
+        finally:
+            shutil.rmtree(storage, ignore_errors=True)
     else:
         for c, cfg in enumerate(configs):
             scores = score_config(problems, cfg, n_inner)

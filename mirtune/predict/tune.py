@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import os
+import shutil
 import statistics
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -37,6 +38,7 @@ from typing import Any, Callable, Sequence
 
 from collectors.check import OutputCheck
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.paths import private_temp_dir
 
 TASKS = ("openmp", "vectorize")
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
@@ -704,11 +706,17 @@ def _run_tuner(plan: TunePlan, ctx: dict[str, Any], known: dict[tuple, float], s
             f"best so far {best[0]:.3f}x")
 
     trainable = tune.with_resources(tune.with_parameters(_trainable, ctx=ctx), {"cpu": 1, TIMED_RUN_RESOURCE: 1})
-    with tempfile.TemporaryDirectory(prefix="mirtune-tune-") as storage:
+    storage = private_temp_dir("mirtune-tune-")  # one a killed run left behind goes at the next start
+    ray_tune_log = logging.getLogger("ray.tune")
+    level = ray_tune_log.level
+    # Ray Tune's own lines on Ctrl-C ("Resume experiment with: Tuner.restore(path=...)", naming the folder removed
+    # below) are not for mirtune's users: what was measured and how to resume is said by mirtune itself
+    ray_tune_log.setLevel(logging.CRITICAL)
+    try:
         tuner = tune.Tuner(
             trainable,
             tune_config=tune.TuneConfig(search_alg=searcher, num_samples=remaining, metric=METRIC, mode="max"),
-            run_config=tune.RunConfig(name="mirtune-tune", storage_path=storage, verbose=0, log_to_file=False,
+            run_config=tune.RunConfig(name="mirtune-tune", storage_path=str(storage), verbose=0, log_to_file=False,
                                       callbacks=[_row_sink(writer, on_row)],
                                       failure_config=tune.FailureConfig(max_failures=2)))
         grid = tuner.fit()
@@ -717,6 +725,9 @@ def _run_tuner(plan: TunePlan, ctx: dict[str, Any], known: dict[tuple, float], s
         if errors:
             log(f"{len(errors)} trial(s) failed after retries (not the program's answer; rerun to retry): "
                 f"{type(errors[0]).__name__}: {str(errors[0]).strip().splitlines()[-1][:200]}")
+    finally:
+        ray_tune_log.setLevel(level)
+        shutil.rmtree(storage, ignore_errors=True)
     return new_rows, interrupted
 
 

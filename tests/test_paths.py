@@ -1,0 +1,26 @@
+"""mirtune.paths: temporary folders that a killed process left behind are removed by the next one (issue 33 item 12)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+
+from mirtune.paths import private_temp_dir
+
+
+def test_a_killed_process_s_temporary_folder_is_removed_at_the_next_start(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # its pid is free now: the folder it named is stale
+    stale = tmp_path / f"mirtune-tune-{gone.pid}-abcd1234"
+    (stale / "mirtune-tune").mkdir(parents=True)
+    alive = tmp_path / f"mirtune-tune-{os.getppid()}-abcd1234"  # a running process's: kept
+    alive.mkdir()
+    other = tmp_path / "mirtune-tune-something"  # not named by a pid: not ours to judge
+    other.mkdir()
+    fresh = private_temp_dir("mirtune-tune-")
+    assert not stale.exists() and alive.is_dir() and other.is_dir()
+    assert fresh.parent == tmp_path and fresh.name.startswith(f"mirtune-tune-{os.getpid()}-")
+    assert (fresh.stat().st_mode & 0o777) == 0o700
