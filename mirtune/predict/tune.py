@@ -532,21 +532,30 @@ class TuneResult:
 
 def _seeds(task: str, program: Program, space: dict[str, tuple[Any, ...]], k: int,
            heads: str | None, notes: list[str]) -> list[dict[str, Any]]:
-    """The predictor's top-k configurations (the default left out), as points of `space`."""
+    """The configurations measured first, as points of `space` (the default left out): where the space has thread
+    counts, the predictor's best configuration at each of them (in the predictor's order; a count the predictor
+    never ranks takes its best schedule and chunk), so that fewer threads are always tried; then the predictor's
+    top-k."""
     from mirtune.predict.recommend import recommend
 
     if k <= 0:
         return []
-    rec = recommend(program.source, task, top=k + 1, heads=heads)
+    rec = recommend(program.source, task, top=10_000, heads=heads)
     notes.extend(n for n in rec.notes if "held-out" not in n)
-    out = []
+    ranked: list[dict[str, Any]] = []
     for entry in rec.top:
-        if entry["label"] == "default":
-            continue
         cfg = {p: entry.get(p) for p in space}
-        if all(cfg[p] in space[p] for p in space) and cfg not in out:
-            out.append(cfg)
-    return out[:k]
+        if entry["label"] != "default" and all(cfg[p] in space[p] for p in space) and cfg not in ranked:
+            ranked.append(cfg)
+    first: list[dict[str, Any]] = []
+    if "threads" in space and ranked:
+        for cfg in ranked:
+            if all(c["threads"] != cfg["threads"] for c in first):
+                first.append(cfg)
+        for t in space["threads"]:
+            if all(c["threads"] != t for c in first):
+                first.append(dict(ranked[0], threads=t))
+    return first + [c for c in ranked[:k] if c not in first]
 
 
 def _known_results(plan: TunePlan, rows) -> dict[tuple, float]:

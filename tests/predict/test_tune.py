@@ -249,3 +249,18 @@ def test_a_trial_whose_worker_dies_is_run_again(ray_cluster, tmp_path):
     assert res.runs_now == 4 and len(res.measured) == 3 and all(m["status"] == "ok" for m in res.measured)
     rows = read_rows(tmp_path / "o")
     assert len(rows) == 4 and sum(t.num_rows for t in read_parts(tmp_path / "o")) == 4
+
+
+def test_first_runs_span_every_thread_count(tmp_path):
+    """The predictor's best configuration at each thread count comes first, so fewer threads are always tried; a
+    count the predictor never ranks takes its best schedule and chunk (issue: know when fewer threads win)."""
+    from mirtune.predict.tune import _seeds
+
+    src = _write(tmp_path, "sums.c", READS_INPUT)
+    space = search_space("openmp", 4, ["threads=1,2,4"])
+    notes: list[str] = []
+    seeds = _seeds("openmp", Program(src), space, 2, None, notes)
+    assert sorted(s["threads"] for s in seeds[:3]) == [1, 2, 4]
+    assert len(seeds) == len({tuple(sorted(s.items())) for s in seeds}) and len(seeds) <= 3 + 2
+    assert all(s["schedule"] in space["schedule"] and s["chunk"] in space["chunk"] for s in seeds)
+    assert _seeds("openmp", Program(src), space, 0, None, notes) == []          # --top-k 0: plain Optuna
