@@ -188,7 +188,7 @@ def schema_for(columns: Mapping[str, pa.DataType]) -> pa.Schema:
     fields += list(_MEASUREMENT_COLUMNS.items())
     fields += [("repeats", pa.int64()), ("warmup", pa.int64()), ("timeout_s", pa.float64()),
                ("build_key", pa.string()), ("build_s", pa.float64()), ("build_cached", pa.bool_()),
-               ("node_id", pa.string())]
+               ("node_id", pa.string()), ("run_start", pa.float64()), ("run_end", pa.float64())]
     fields += list(_HOST_COLUMNS.items())
     fields += [("timestamp", pa.string())]
     return pa.schema(fields)
@@ -273,6 +273,7 @@ def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: 
             gpu_index = int(ids[0]) if ids else 0
         except Exception:
             gpu_index = 0
+    run_start = time.time()  # the timed run's span (Unix seconds) on this node: runs on one node never overlap
     if res.status != "ok" or res.exe is None:
         m = failed("build_failed", res.reason)
     else:
@@ -290,8 +291,9 @@ def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: 
                     m = measure(cmd, env, **kwargs)
             except pw.PowerError as exc:
                 m = failed("unsupported", f"power limit {point.power_w:g} W: {exc}")
-    return _row(point, m, build, settings["columns"].get(point.build_key, {}), settings,
-                host_info().row(), node_id)
+    row = _row(point, m, build, settings["columns"].get(point.build_key, {}), settings, host_info().row(), node_id)
+    row["run_start"], row["run_end"] = run_start, time.time()
+    return row
 
 
 # --------------------------------------------------------------------------------------------- storage

@@ -85,8 +85,9 @@ def test_rows_are_written_and_a_rerun_adds_nothing(ray_cluster, tmp_path, cache)
     assert set(others["threads"]) == {1, 2}
     assert (others["reference_checksum"] == default["checksum"]).all()
     for col in ("host_cpu_model", "host_clang_version", "host_mirtune_version", "host_ray_version",
-                "timestamp", "node_id", "median_s", "cv"):
+                "timestamp", "node_id", "run_start", "run_end", "median_s", "cv"):
         assert rows[col].notna().all(), col
+    assert (rows["run_start"] <= rows["run_end"]).all()
     assert all(len(r) == 2 for r in rows["runtimes_s"])
     assert (rows["median_s"] > 0).all() and (rows["status"] == "ok").all() and (rows["reason"] == "").all()
     assert (rows["tunable_loops"] == 1).all() and (rows["fixed_loops"] == 0).all()
