@@ -5,7 +5,7 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.mirtune-installed
 PIP     := $(PY) -m pip install -q --disable-pip-version-check
 
-.PHONY: setup run test bench clean
+.PHONY: setup run test test-fast bench clean
 
 $(STAMP): pyproject.toml scripts/setup_system.sh
 	bash scripts/setup_system.sh
@@ -22,6 +22,9 @@ run: setup
 
 test: setup
 	$(PY) -m pytest -q
+
+test-fast: setup
+	$(PY) -m pytest -q -m "not slow"
 
 bench: setup
 	$(PY) benchmarks/bench_graph.py

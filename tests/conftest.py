@@ -1,4 +1,6 @@
-"""Shared fixtures: one private Ray cluster per test session, and the public evaluation data."""
+"""Shared fixtures: one private Ray cluster per test session, and the public evaluation data; and the fast tier:
+the tests listed in slow_tests.txt (those that took a second or more in a full run, `--durations=0`) are marked
+`slow`, so that `make test-fast` (`pytest -m "not slow"`) runs the rest in under two minutes."""
 
 from __future__ import annotations
 
@@ -7,6 +9,16 @@ from pathlib import Path
 import pytest
 
 from mirtune.paths import data_dir
+
+
+SLOW_TESTS = frozenset((Path(__file__).parent / "slow_tests.txt").read_text().split())
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark the tests of slow_tests.txt `slow` (a listed id without parameters marks all of its cases)."""
+    for item in items:
+        if item.nodeid in SLOW_TESTS or item.nodeid.split("[")[0] in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
