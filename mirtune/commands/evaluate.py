@@ -332,14 +332,15 @@ def _parse_folds(task: str, text: str | None) -> list | None:
 
 
 # a list of numbers as json.dumps(indent=...) breaks it over lines; a raw newline never occurs inside a JSON string
-_NUMBER_LIST = re.compile(r"\[\n\s*(-?[\d.eE+-]+(?:,\n\s*-?[\d.eE+-]+)*)\n\s*\]")
+_SCALAR = r'(?:-?[\d.eE+-]+|"(?:[^"\\\n]|\\.)*"|null|true|false|NaN|-?Infinity)'
+_NUMBER_LIST = re.compile(rf"\[\n\s*({_SCALAR}(?:,\n\s*{_SCALAR})*)\n\s*\]")
 
 
 def result_json(result: dict[str, Any]) -> str:
-    """The result as indented JSON with every list of plain numbers on one line (per-row predictions would
-    otherwise take one line per number)."""
+    """The result as indented JSON with every list of plain values (numbers, strings) on one line (per-row
+    predictions and labels would otherwise take one line each)."""
     text = json.dumps(result, indent=2)
-    return _NUMBER_LIST.sub(lambda m: "[" + " ".join(m.group(1).split()) + "]", text) + "\n"
+    return _NUMBER_LIST.sub(lambda m: "[" + re.sub(r",\n\s*", ", ", m.group(1)) + "]", text) + "\n"
 
 
 def checked_outputs(args: argparse.Namespace, default_json: Path | None,

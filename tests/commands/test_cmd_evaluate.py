@@ -188,16 +188,18 @@ def test_quick_coarsening_with_the_trees_head(shared_data, tmp_path, capsys):
     assert all(result["per_gpu"][p] > 0 for p in result["per_gpu"])
 
 
-def test_result_json_puts_number_lists_on_one_line_and_round_trips():
+def test_result_json_puts_value_lists_on_one_line_and_round_trips():
     from mirtune.commands.evaluate import result_json
 
-    result = {"predictions": [[0, 1, -1], [1, 1, 0]], "speedup": [1.5, 2e-05], "names": ["a", "b"],
-              "command": "mirtune evaluate --folds [0,\n 1]", "empty": [], "nan": [float("nan")]}
+    result = {"predictions": [[0, 1, -1], [1, 1, 0]], "speedup": [1.5, 2e-05], "names": ["a", "b  c,\n d"],
+              "command": "mirtune evaluate --folds [0,\n 1]", "empty": [], "nan": [float("nan")],
+              "rows": [{"k": [1, 2]}]}
     text = result_json(result)
-    assert "[0, 1, -1]" in text and "[1.5, 2e-05]" in text
-    assert '"names": [\n' in text  # lists of strings keep json's layout
+    assert "[0, 1, -1]" in text and "[1.5, 2e-05]" in text and "[NaN]" in text
+    assert '"names": ["a", "b  c,\\n d"]' in text      # strings on one line too, their spaces kept
     back = json.loads(text)
     assert back["command"] == result["command"] and back["predictions"] == result["predictions"]
+    assert back["names"] == result["names"] and back["rows"] == result["rows"]
     assert np.isnan(back["nan"][0]) and text.endswith("}\n")
 
 
