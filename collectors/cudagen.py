@@ -106,7 +106,7 @@ def _index_inactive(mode: str) -> list[str]:
     lines = ["    bool active = true;"]
     for line in _index(mode).splitlines():
         if line.endswith(") return;"):
-            lines.append(line.replace("if (", "if (", 1)[: -len(" return;")] + " active = false;")
+            lines.append(line[: -len(" return;")] + " active = false;")
         else:
             lines.append(line)
     return lines

@@ -45,7 +45,7 @@ import pyarrow as pa
 
 from collectors.runner import BuildSpec, RunLimits
 from collectors.space import Dimension, parse_space, resolve
-from collectors.sweep import BuildJob, Point, Summary, SweepPlan, run_sweep
+from collectors.sweep import BuildJob, Point, Summary, SweepPlan, cancel_all, run_sweep
 from mirtune.errors import UsageError
 
 SWEEP = "lscat"
@@ -378,11 +378,7 @@ def _run_harnesses(plan: SweepPlan, runs: list[tuple[CudaKernel, list[Point], li
                         + ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
             writer.maybe_flush()
     except BaseException:
-        for ref in inflight:
-            try:
-                ray.cancel(ref, force=True)
-            except Exception:
-                pass
+        cancel_all(inflight)
         raise
     finally:
         summary.run_s += time.monotonic() - tr

@@ -76,7 +76,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from collectors.check import CheckTimeout, OutputCheck, checksums_match  # noqa: F401  (checksums_match: re-exported)
 from collectors.host import NvmlStatus, clang_version, cpu_tag, load_nvml, logical_cores
 from mirtune.paths import private_temp_dir
-from mirtune.tasks.measured import spread  # noqa: F401  (re-exported: the cv of a measurement)
+from mirtune.tasks.measured import spread
 
 STATUSES = ("ok", "timeout", "crash", "wrong_output", "build_failed", "unsupported")
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"

@@ -540,6 +540,17 @@ class _signals_interrupt:
                     pass
 
 
+def cancel_all(refs: Sequence[Any]) -> None:
+    """Cancel (force) every Ray task still in flight, ignoring those already gone: on an interrupt or an error."""
+    import ray
+
+    for ref in refs:
+        try:
+            ray.cancel(ref, force=True)
+        except Exception:
+            pass
+
+
 def ensure_ray(address: str | None = None) -> bool:
     """Initialise Ray if needed (join `address`/$RAY_ADDRESS or start a private head); True if this call did."""
     import ray
@@ -795,11 +806,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
                         release(p.group, row["status"], row.get("checksum"))
                 writer.maybe_flush()
         except BaseException:
-            for ref in inflight:
-                try:
-                    ray.cancel(ref, force=True)
-                except Exception:
-                    pass
+            cancel_all(inflight)
             raise
         finally:
             writer.flush()

@@ -34,7 +34,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 from collectors import cudagen  # noqa: E402
 from collectors.host import host_info, timestamp  # noqa: E402
-from collectors.lscat import BLOCKS, COLUMNS, MATRICES  # noqa: E402
+from collectors.lscat import BLOCKS, COLUMNS, MATRICES, SWEEP  # noqa: E402
 from collectors.lscat_lines import harness_rows  # noqa: E402
 from collectors.runner import BuildResult, BuildSpec, RunLimits, build, run_once  # noqa: E402
 from collectors.sweep import point_id, schema_for  # noqa: E402
@@ -142,14 +142,13 @@ def main(argv: list[str] | None = None) -> int:
         common: dict[str, Any] = {
             **host.row(), "family": k.family, "generator_version": cudagen.GENERATOR_VERSION,
             "order": position[k.name], "run": run, "source_repo": k.family, "build_key": res.key,
-            "build_s": res.seconds,
-            "build_cached": res.cached, "nvcc_flags": ["-O3", f"-arch={args.arch}"], "repeats": 3, "warmup": 1,
-            "timeout_s": args.timeout, "timestamp": timestamp()}
+            "build_s": res.seconds, "build_cached": res.cached, "nvcc_flags": ["-O3", f"-arch={args.arch}"],
+            "repeats": 3, "warmup": 1, "timeout_s": args.timeout, "timestamp": timestamp()}
         program = f"{k.family}/{k.name}"
         if res.status != "ok":
-            rows = [{"point_id": point_id("lscat", program, k.sha256, m, {}, True), "sweep": "lscat", "program": program, "program_path": str(d),
-                     "program_sha256": k.sha256, "input_size": m, "is_default": True, "status": "build_failed",
-                     "reason": res.reason[:500], **common} for m in matrices]
+            rows = [{"point_id": point_id(SWEEP, program, k.sha256, m, {}, True), "sweep": SWEEP, "program": program,
+                     "program_path": str(d), "program_sha256": k.sha256, "input_size": m, "is_default": True,
+                     "status": "build_failed", "reason": res.reason[:500], **common} for m in matrices]
             line = f"build failed: {res.reason[:200]}"
         else:
             tr = time.monotonic()

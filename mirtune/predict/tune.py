@@ -283,7 +283,8 @@ def paired_measurement(default_cmd: Sequence[str], default_env: dict[str, Any], 
     of the rounds' default time / configuration time. The first failing run of the configuration ends it with
     its status; a failing default run (the default passed before) ends it as `crash` with that reason.
     """
-    from collectors.runner import Measurement, measure, spread
+    from collectors.runner import Measurement, measure
+    from mirtune.tasks.measured import spread
 
     cand: list[float] = []
     base: list[float] = []

@@ -154,36 +154,6 @@ def test_ray_job_submit_as_the_readme_says(loopback_cluster, cluster_figures, tm
 
 # ----------------------------------------------------------------------------------------------- 3. pretrain
 
-TYPES = ("int", "float", "double", "long")
-OPS = ("+", "-", "*")
-
-
-def _program(i: int) -> str:
-    ty, op = TYPES[i % 4], OPS[i % 3]
-    code = (f"{ty} k{i}({ty} *a, {ty} *b, int n) {{ {ty} s = 0;\n"
-            f"  for (int i = {i % 3}; i < n - {i % 2}; i++) {{ if (a[i] > {i}) s = s {op} a[i] * b[i];"
-            f" else b[i] = a[i] {op} {i + 1}; }}\n  return s; }}\n")
-    if i % 2:
-        code += f"void w{i}({ty} *x, int n) {{ for (int j = 0; j < n; j++) x[j] = k{i}(x, x, j) {op} 2; }}\n"
-    return code
-
-
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory) -> Path:
-    from mirtune.ir.frontend import compile_to_ir
-    from mirtune.ir.module import IRModule
-    from mirtune.pretrain.samples import write_corpus
-
-    d = tmp_path_factory.mktemp("corpus")
-    modules = []
-    for i in range(10):
-        (d / f"p{i}.c").write_text(_program(i))
-        for opt in (0, 2):
-            modules.append(IRModule.from_text(compile_to_ir(d / f"p{i}.c", opt=opt), f"p{i}-O{opt}"))
-    write_corpus(d / "corpus", {"train": modules[:16], "heldout": modules[16:]}, vocab_size=400, rows_per_shard=4)
-    return d / "corpus"
-
-
 def _train_workers(cluster) -> dict[str, list[int]]:
     """node name -> pids of Ray Train's worker actors alive on it (through the state API)."""
     names = cluster.node_names()
