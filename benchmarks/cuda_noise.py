@@ -22,6 +22,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from mirtune.errors import MirtuneError  # noqa: E402
 from mirtune.tasks.cuda_blocks import SPEC  # noqa: E402
 from mirtune.tasks.measured import read_rows  # noqa: E402
 
@@ -55,7 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=Path, default=REPO / "datasets" / "cuda-h200-repeats")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
-    r = noise(args.data, args.repeats)
+    try:
+        r = noise(args.data, args.repeats)
+    except MirtuneError as err:
+        print(f"cuda_noise: {err.line()}", file=sys.stderr)
+        return 2
     print(f"{r['kernels']} kernels measured twice ({r['points']} points, {r['groups']} groups): median "
           f"|log ratio| {r['median_abs_log_ratio']:.4f}, p90 {r['p90_abs_log_ratio']:.4f}; the same best block in "
           f"{r['same_best_block']:.0%} of groups; the first run's best block reaches "

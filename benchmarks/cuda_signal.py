@@ -27,6 +27,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from mirtune.errors import MirtuneError  # noqa: E402
 from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix  # noqa: E402
 from mirtune.predict.select import evaluate_outer, select_configs  # noqa: E402
 from mirtune.tasks.cuda_blocks import SPEC  # noqa: E402
@@ -40,16 +41,8 @@ def by_family(share: np.ndarray, apps: list[str]) -> dict[str, float]:
     return {f: round(geomean(share[a == f]), 4) for f in sorted(set(apps))}
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
-    ap.add_argument("--data", default=str(REPO / "datasets" / "cuda-h200"))
-    ap.add_argument("--programs", default=str(REPO / "build" / "cudagen"))
-    ap.add_argument("--embeddings", default="mirencoder,ir2vec,random")
-    ap.add_argument("--folds", type=int, default=10)
-    ap.add_argument("--configs", type=int, default=2, help="candidate head configurations per head kind")
-    ap.add_argument("--json", type=Path, default=None)
-    args = ap.parse_args(argv)
-    t0 = time.monotonic()
+def evaluate(args: argparse.Namespace) -> tuple:
+    """(gain table, method -> chosen configuration per group, head candidates) of the protocol in the module doc."""
     table = load_gain_table([args.data], SPEC, [args.programs])
     kernels = list(table.programs)
     outer = group_kfold(np.arange(len(table)), kernels, args.folds, seed=0)
@@ -67,8 +60,28 @@ def main(argv: list[str] | None = None) -> int:
     methods = {"default 16x16": np.zeros(len(table), dtype=int), "best fixed": best_fixed_per_group(s, outer)}
     methods.update({p.name: preds[p.name][0] for p in problems})
     methods["oracle"] = table.labels_best()
+    return table, methods, len(configs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument("--data", default=str(REPO / "datasets" / "cuda-h200"))
+    ap.add_argument("--programs", default=str(REPO / "build" / "cudagen"))
+    ap.add_argument("--embeddings", default="mirencoder,ir2vec,random")
+    ap.add_argument("--folds", type=int, default=10)
+    ap.add_argument("--configs", type=int, default=2, help="candidate head configurations per head kind")
+    ap.add_argument("--json", type=Path, default=None)
+    args = ap.parse_args(argv)
+    t0 = time.monotonic()
+    try:
+        table, methods, n_configs = evaluate(args)
+    except MirtuneError as err:
+        print(f"cuda_signal: {err.line()}", file=sys.stderr)
+        return 2
+    s = table.speedups
+    kernels = list(table.programs)
     result = {"data": args.data, "protocol": f"{args.folds}-fold over kernels", "groups": len(table),
-              "kernels": len(set(kernels)), "candidates": len(configs), "methods": {}}
+              "kernels": len(set(kernels)), "candidates": n_configs, "methods": {}}
     for name, ch in methods.items():
         share = share_of_oracle(s, ch)
         result["methods"][name] = {"share_of_oracle": round(geomean(share), 4),
@@ -76,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     result["seconds"] = round(time.monotonic() - t0, 1)
     width = max(map(len, methods))
     print(f"cuda_blocks, {result['protocol']}: {len(table)} groups of {result['kernels']} kernels, "
-          f"{len(configs)} head candidates")
+          f"{n_configs} head candidates")
     for name, m in result["methods"].items():
         print(f"  {name:<{width}}  {m['share_of_oracle']:.3f}")
     if args.json:
