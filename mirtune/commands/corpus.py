@@ -1,6 +1,6 @@
 """`mirtune corpus build`: build the pre-training corpus (generated programs and/or source folders) on Ray.
 
-    mirtune corpus build --generate 1000 [--seed 0] [--sources DIR ...] [--vocab-size 8000] \\
+    mirtune corpus build --generate 1000 [--seed 0] [--sources DIR ...] [--sources-from LIST] [--vocab-size 8000] \\
         [--opt-levels 0,1,2,3] [--pipelines mem2reg,unroll,licm,vectorize] [--heldout 0.05] \\
         [--address ADDR] -o CORPUS/
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from mirtune.errors import UsageError
 
@@ -39,6 +40,8 @@ def add_build_arguments(p: argparse.ArgumentParser) -> None:
                    help="generated languages, taking turns (default c,opencl,cuda)")
     p.add_argument("--sources", nargs="+", action="extend", default=[], metavar="DIR",
                    help="folders or files of C/C++/OpenCL/CUDA sources or .ll/.bc IR")
+    p.add_argument("--sources-from", default=None, metavar="LIST",
+                   help="a text file naming one source folder or file per line (for long selections)")
     p.add_argument("--vocab-size", type=int, default=8000, metavar="V", help="tokenizer vocabulary (default 8000)")
     p.add_argument("--min-frequency", type=int, default=2, metavar="F", help=argparse.SUPPRESS)
     p.add_argument("--opt-levels", type=_int_list, default=[0, 1, 2, 3], metavar="0,1,2,3",
@@ -73,6 +76,12 @@ def run_build(args: argparse.Namespace) -> int:
     from mirtune.paths import check_output
 
     check_output(args.out, "dir")
+    if args.sources_from:
+        try:
+            listed = [line.strip() for line in Path(args.sources_from).read_text().splitlines()]
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read the source list: {exc.strerror or exc}", args.sources_from) from None
+        args.sources = [*args.sources, *(x for x in listed if x and not x.startswith("#"))]
     summary = build_corpus(
         args.out, generate_n=args.generate, seed=args.seed, langs=tuple(args.langs), sources=args.sources,
         vocab_size=args.vocab_size, min_frequency=args.min_frequency, opt_levels=args.opt_levels,

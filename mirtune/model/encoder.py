@@ -261,7 +261,7 @@ class GCNWeights(nn.Module):
 
     def forward(self, x: Tensor, adjacency: Tensor) -> Tensor:
         """One layer on its own: adjacency @ (x W) + b."""
-        return torch.sparse.mm(adjacency, self.lin(x)) + self.bias
+        return torch.sparse.mm(adjacency, self.lin(x).to(adjacency.dtype)) + self.bias
 
 
 def undirected_edges(edge_index: list[Tensor], num_nodes: int) -> Tensor:
@@ -276,11 +276,11 @@ def gcn_adjacency(edges: Tensor, num_nodes: int) -> Tensor:
     """GCN's normalised adjacency D^-1/2 (A + I) D^-1/2 as a sparse [N, N] matrix (row = target): every
     existing self-loop replaced by one of weight 1 per node, degrees counted at the target, as GCNConv does."""
     keep = edges[0] != edges[1]
-    loops = torch.arange(num_nodes, dtype=edges.dtype)
+    loops = torch.arange(num_nodes, dtype=edges.dtype, device=edges.device)
     row = torch.cat([edges[0][keep], loops])  # source
     col = torch.cat([edges[1][keep], loops])  # target
-    weight = torch.ones(row.numel())
-    deg = torch.zeros(num_nodes).index_add_(0, col, weight)
+    weight = torch.ones(row.numel(), device=edges.device)
+    deg = torch.zeros(num_nodes, device=edges.device).index_add_(0, col, weight)
     inv = deg.pow(-0.5)
     inv[torch.isinf(inv)] = 0
     norm = inv[row] * weight * inv[col]
@@ -331,7 +331,8 @@ class GraphEncoder(nn.Module):
             first, inverse = distinct_rows(node_ids, node_type)
             x = self.convs[0].lin(self.node_features(node_ids[first], node_type[first]))[inverse]
         for i, conv in enumerate(self.convs):
-            x = torch.sparse.mm(adj, x if i == 0 else conv.lin(x)) + conv.bias
+            # the sparse product in the adjacency's dtype (fp32): under bf16 autocast the dense side is bf16
+            x = torch.sparse.mm(adj, (x if i == 0 else conv.lin(x)).to(adj.dtype)) + conv.bias
             if i < len(self.convs) - 1:
                 x = self.dropout(F.relu(x))
         return x
