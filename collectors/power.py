@@ -28,7 +28,6 @@ import re
 import signal
 import tempfile
 import threading
-import uuid
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +36,7 @@ from typing import Any, Iterator, Protocol
 from collectors.host import NvmlStatus, load_nvml
 from collectors.private import UnsafePath, check_own_folder, check_private_file, private_dir
 from mirtune.errors import MirtuneError
+from mirtune.paths import write_atomic
 
 DEFAULT_POWERCAP_ROOT = "/sys/class/powercap"
 _PACKAGE_ZONE = re.compile(r"^intel-rapl:\d+$")
@@ -314,12 +314,6 @@ def _checked_originals(path: Path, state: Any, controller: PowerController) -> d
     return checked
 
 
-def _write_state(path: Path, ident: str, originals: dict[str, float]) -> None:
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}")
-    tmp.write_text(json.dumps({"controller": ident, "originals": originals}))
-    os.replace(tmp, path)
-
-
 def recover(controller: PowerController, state_file: str | os.PathLike | None = None) -> dict[str, float]:
     """Restore limits left changed by a process that died inside `power_limit`; return what was restored.
 
@@ -400,7 +394,7 @@ def power_limit(watts: float | None, controller: PowerController | None = None, 
         if previous is None:  # a handler installed outside Python: the closest we can put back is the default
             previous = signal.SIG_DFL
     try:
-        _write_state(state, controller.ident(), originals)
+        write_atomic(state, json.dumps({"controller": controller.ident(), "originals": originals}))
         controller.write({d: watts for d in targets})
         yield dict(originals)
     except BaseException:

@@ -75,7 +75,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from collectors.check import CheckTimeout, OutputCheck, checksums_match  # noqa: F401  (checksums_match: re-exported)
 from collectors.host import NvmlStatus, clang_version, cpu_tag, load_nvml, logical_cores
-from mirtune.paths import private_temp_dir
+from mirtune.paths import private_temp_dir, write_atomic
 from mirtune.tasks.measured import spread
 
 STATUSES = ("ok", "timeout", "crash", "wrong_output", "build_failed", "unsupported")
@@ -196,14 +196,6 @@ def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "program"
 
 
-def _atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
-    tmp.write_bytes(data)
-    if mode is not None:
-        os.chmod(tmp, mode)
-    os.replace(tmp, path)
-
-
 _WARNED_OPEN_CACHES: set[str] = set()
 
 
@@ -273,7 +265,7 @@ def _install_binary(folder: Path, tmp_exe: Path) -> Path:
     """Move a freshly built (or received) binary into `folder` as prog (mode 0755), with its digest recorded."""
     exe = folder / "prog"
     os.chmod(tmp_exe, 0o755)
-    _atomic_write(folder / "prog.sha256", hashlib.sha256(tmp_exe.read_bytes()).hexdigest().encode(), 0o644)
+    write_atomic(folder / "prog.sha256", hashlib.sha256(tmp_exe.read_bytes()).hexdigest().encode(), 0o644)
     os.replace(tmp_exe, exe)
     return exe
 
@@ -306,7 +298,7 @@ def build(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildR
         return BuildResult(key, "build_failed", f"cannot use the build cache entry {folder}: {exc.strerror} (remove "
                            "it, or set MIRTUNE_BUILD_CACHE to a folder of your own)", None, 0.0, False, tag, True)
     src = folder / f"{_safe_name(spec.name)}{spec.suffix}"
-    _atomic_write(src, spec.source.encode())
+    write_atomic(src, spec.source.encode())
     tmp_exe = folder / f".prog.{os.getpid()}.{uuid.uuid4().hex[:8]}"
     extra = [f"-I{d}" for d in spec.include_dirs] + list(spec.extra)
     start = time.perf_counter()
@@ -323,7 +315,7 @@ def build(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildR
         tmp_exe.unlink(missing_ok=True)
         transient = "timed out" in reason
         if not transient:
-            _atomic_write(failed, reason.encode())
+            write_atomic(failed, reason.encode())
         return BuildResult(key, "build_failed", reason, None, time.perf_counter() - start, False, tag, transient)
     except MirtuneError as exc:  # no clang, unsupported language: not the program's fault, not cached
         return BuildResult(key, "build_failed", exc.line(), None, time.perf_counter() - start, False, tag, True)

@@ -8,6 +8,7 @@ import re
 import shutil
 import stat
 import tempfile
+import uuid
 from pathlib import Path
 
 from mirtune.errors import UsageError
@@ -47,13 +48,16 @@ def devmap_kernel_files(data: Path | None = None) -> list[Path]:
             for f in sorted((root / "kernels_ir").glob("*.ll"))]
 
 
-def write_atomic(path: str | os.PathLike, data: bytes | str) -> Path:
-    """Write a file whole or not at all (a temporary file beside it, then a rename), creating its folder: a
-    reader never sees half a file, and a killed writer leaves the old one."""
+def write_atomic(path: str | os.PathLike, data: bytes | str, mode: int | None = None) -> Path:
+    """Write a file whole or not at all (a temporary file beside it, named for this process and call, then a
+    rename), creating its folder, with permissions `mode` when given: a reader never sees half a file, a killed
+    writer leaves the old one, and two writers (processes or threads) never share a temporary file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     tmp.write_bytes(data.encode() if isinstance(data, str) else data)
+    if mode is not None:
+        os.chmod(tmp, mode)
     os.replace(tmp, path)
     return path
 

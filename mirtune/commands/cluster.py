@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from mirtune.errors import MirtuneError, ToolMissing, UsageError
+from mirtune.paths import write_atomic
 from mirtune.reaper import reap
 
 _READY = "Ray runtime started."
@@ -228,9 +229,7 @@ def run_start(args: argparse.Namespace) -> int:
              "dashboard": dashboard, "temp_dir": str(temp_dir), "log": str(log), "python": sys.executable,
              "auth": "token" if auth else "disabled", "resources": {TIMED_RUN_RESOURCE: 1},
              "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-    tmp = _state_file().with_suffix(".tmp")
-    tmp.write_text(json.dumps(state, indent=2) + "\n")
-    tmp.replace(_state_file())
+    write_atomic(_state_file(), json.dumps(state, indent=2) + "\n")
     if created_token:
         print(f"generated Ray's authentication token in {created_token} (mode 0600)")
     print(f"Ray head running: address {state['address']}, dashboard {dashboard} (127.0.0.1 only), "

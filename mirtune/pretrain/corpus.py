@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from mirtune.errors import MirtuneError, UsageError
-from mirtune.paths import cache_dir
+from mirtune.paths import cache_dir, write_atomic
 
 STAGE1_VERSION = 1
 STAGE3_VERSION = 1
@@ -529,23 +529,13 @@ def evaluation_hashes(data: Path | None) -> dict[str, str]:
         except MirtuneError:
             continue
     try:
-        _atomic_write(cache, json.dumps({"data_dir": str(data), "files": len(files), "hashes": hashes}))
+        write_atomic(cache, json.dumps({"data_dir": str(data), "files": len(files), "hashes": hashes}))
     except OSError:
         pass
     return hashes
 
 
 # --------------------------------------------------------------------------------------------- driver
-
-
-def _atomic_write(path: Path, data: str | bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    if isinstance(data, str):
-        tmp.write_text(data)
-    else:
-        tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 def _batches(specs: list[dict[str, Any]], batch_size: int, settings_key: str) -> list[tuple[str, list]]:
@@ -693,7 +683,7 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
             done = 0
             stream = _run_ray_map(items, _stage1_task, {"settings": settings})
             for res in bar(stream, total=len(items), desc="compiling") if progress else stream:
-                _atomic_write(stage1 / f"{res['key']}.parquet", res["payload"])
+                write_atomic(stage1 / f"{res['key']}.parquet", res["payload"])
                 summary.variants_built += int(res["n_rows"])
                 done += 1
                 summary.batches_built = done
@@ -786,7 +776,7 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
             tmp_tok = out / ".tokenizer.json.tmp"
             tok.save(tmp_tok)
             os.replace(tmp_tok, tok_path)
-            _atomic_write(state_path, json.dumps({"train_fingerprint": fingerprint, "sha256": tok.sha256}))
+            write_atomic(state_path, json.dumps({"train_fingerprint": fingerprint, "sha256": tok.sha256}))
         tok_json = tok.tk.to_str()
         tok_s = time.monotonic() - t_tok
 
@@ -829,8 +819,8 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
                 skey = res["key"]
                 for split in ("train", "heldout"):
                     if res[f"n_{split}"]:
-                        _atomic_write(samples_dir / f"split={split}" / f"part-{skey}.parquet", res[split])
-                _atomic_write(marks / f"{skey}.json", json.dumps(
+                        write_atomic(samples_dir / f"split={split}" / f"part-{skey}.parquet", res[split])
+                write_atomic(marks / f"{skey}.json", json.dumps(
                     {k: res[k] for k in ("n_stmt", "tokens", "at_limit", "n_train", "n_heldout")}))
         stage3_s = time.monotonic() - t3
         stats = Counter()
@@ -896,7 +886,7 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
                         "batch_size": batch_size},
             "notes": notes,
         }
-        _atomic_write(out / "corpus.json", json.dumps(info, indent=2) + "\n")
+        write_atomic(out / "corpus.json", json.dumps(info, indent=2) + "\n")
         return summary
 
 
@@ -920,4 +910,4 @@ def _write_manifest(out: Path, manifest: list[dict[str, Any]], pa: Any, pq: Any)
             cols[f.name].append(r["content_hash"] if f.name == "id" else r.get(f.name))
     buf = io.BytesIO()
     pq.write_table(pa.Table.from_pydict(cols, schema=schema), buf, compression="zstd")
-    _atomic_write(out / "manifest.parquet", buf.getvalue())
+    write_atomic(out / "manifest.parquet", buf.getvalue())
