@@ -269,7 +269,7 @@ def collect_harness(plan: SweepPlan, kernels: Sequence[CudaKernel], out_dir: str
     `summary.not_timed`. `max_points` stops taking kernels once that many new points are taken."""
     from collectors.host import host_info
     from collectors.runner import failed
-    from collectors.sweep import (PartWriter, _DirLock, _row, _run_builds, _signals_interrupt, read_rows, schema_for,
+    from collectors.sweep import (PartWriter, dir_lock, _row, _run_builds, _signals_interrupt, read_rows, schema_for,
                                   timed_capacity)
 
     t0 = time.monotonic()
@@ -279,7 +279,7 @@ def collect_harness(plan: SweepPlan, kernels: Sequence[CudaKernel], out_dir: str
     for p in plan.points:
         points.setdefault(p.program, []).append(p)
     summary = Summary(out_dir=str(out), total=sum(len(points[k.name]) for k in kernels))
-    with _DirLock(out), _signals_interrupt():  # a stopped run writes the rows it has
+    with dir_lock(out), _signals_interrupt():  # a stopped run writes the rows it has
         existing = read_rows(out)
         done = set(existing["point_id"]) if len(existing) else set()
         todo: list[tuple[CudaKernel, list[Point], list[Point]]] = []  # kernel, its points, those missing

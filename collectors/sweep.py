@@ -38,7 +38,6 @@ as an error in the summary so that a rerun tries it again.
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import hashlib
 import json
 import os
@@ -55,6 +54,7 @@ import pyarrow.parquet as pq
 
 from collectors.runner import BuildResult, BuildSpec, Measurement, RunLimits, failed
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.paths import DirLock
 
 PART_GLOB = "part-*.parquet"
 LOCK_NAME = ".mirtune-sweep.lock"
@@ -332,7 +332,7 @@ def compact(out_dir: str | os.PathLike) -> tuple[int, int]:
     import pandas as pd
 
     out = Path(out_dir)
-    with _DirLock(out):
+    with dir_lock(out):
         paths, tables = [], []
         for path in sorted(out.glob(PART_GLOB)):
             try:
@@ -356,6 +356,11 @@ def compact(out_dir: str | os.PathLike) -> tuple[int, int]:
         for path in paths:
             path.unlink()
         return len(paths), table.num_rows
+
+
+def dir_lock(out_dir: str | os.PathLike) -> DirLock:
+    """The lock that keeps a second sweep (or tuning) from writing into `out_dir` beside this one."""
+    return DirLock(out_dir, LOCK_NAME, "sweep")
 
 
 class PartWriter:
@@ -391,29 +396,6 @@ class PartWriter:
         self.files.append(self.out_dir / name)
         self.written += len(self.rows)
         self.rows = []
-
-
-class _DirLock:
-    """An exclusive lock on the output directory, released when the process ends however it ends."""
-
-    def __init__(self, out_dir: Path) -> None:
-        self.path = out_dir / LOCK_NAME
-        self.fd: int | None = None
-
-    def __enter__(self) -> "_DirLock":
-        self.fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(self.fd)
-            self.fd = None
-            raise UsageError(f"another sweep is writing to {self.path.parent}") from None
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.fd is not None:
-            fcntl.flock(self.fd, fcntl.LOCK_UN)
-            os.close(self.fd)
 
 
 # --------------------------------------------------------------------------------------------- progress
@@ -654,7 +636,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
         raise UsageError("the output must be a directory (Parquet part files are written into it)", str(out))
     out.mkdir(parents=True, exist_ok=True)
     summary = Summary(out_dir=str(out), total=len(plan.points), notes=list(plan.notes))
-    with _DirLock(out), _signals_interrupt():
+    with dir_lock(out), _signals_interrupt():
         existing = read_rows(out)
         done_ids = set(existing["point_id"]) if len(existing) else set()
         references = default_references(existing, plan.points)

@@ -62,6 +62,32 @@ def write_atomic(path: str | os.PathLike, data: bytes | str, mode: int | None = 
     return path
 
 
+class DirLock:
+    """An exclusive lock on a folder for a `with` block: an flock on its file `name`, released when the block
+    ends or the process dies, however it dies; UsageError naming the folder when another `what` holds it."""
+
+    def __init__(self, folder: str | os.PathLike, name: str, what: str) -> None:
+        self.path, self.what = Path(folder) / name, what
+        self.fd: int | None = None
+
+    def __enter__(self) -> "DirLock":
+        import fcntl
+
+        self.fd = os.open(self.path, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self.fd)
+            self.fd = None
+            raise UsageError(f"another {self.what} is writing to this folder", str(self.path.parent)) from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing the only descriptor releases the flock
+            self.fd = None
+
+
 def check_output(path: str | os.PathLike, kind: str = "file", option: str = "-o") -> Path:
     """Check, before any work, that `path` can be written as a file (kind "file") or a folder (kind "dir");
     UsageError (one line naming the path) when it cannot. Nothing is created."""

@@ -1,4 +1,5 @@
-"""mirtune.paths: temporary folders that a killed process left behind are removed by the next one (issue 33 item 12)."""
+"""mirtune.paths: temporary folders that a killed process left behind are removed by the next one (issue 33 item 12);
+a file is written whole; a folder lock keeps a second writer out."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ import subprocess
 import sys
 import tempfile
 
-from mirtune.paths import private_temp_dir
+import pytest
+
+from mirtune.errors import UsageError
+from mirtune.paths import DirLock, private_temp_dir, write_atomic
 
 
 def test_a_killed_process_s_temporary_folder_is_removed_at_the_next_start(tmp_path, monkeypatch):
@@ -24,3 +28,19 @@ def test_a_killed_process_s_temporary_folder_is_removed_at_the_next_start(tmp_pa
     assert not stale.exists() and alive.is_dir() and other.is_dir()
     assert fresh.parent == tmp_path and fresh.name.startswith(f"mirtune-tune-{os.getpid()}-")
     assert (fresh.stat().st_mode & 0o777) == 0o700
+
+
+def test_write_atomic_leaves_no_temporary_file_and_sets_the_mode(tmp_path):
+    path = write_atomic(tmp_path / "a" / "f.txt", "text", mode=0o600)
+    assert path.read_text() == "text" and os.stat(path).st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in path.parent.iterdir()) == ["f.txt"]
+
+
+def test_a_folder_lock_keeps_a_second_writer_out_until_it_is_released(tmp_path):
+    with DirLock(tmp_path, ".lock", "sweep"):
+        with pytest.raises(UsageError, match="another sweep is writing to this folder") as err:
+            with DirLock(tmp_path, ".lock", "sweep"):
+                pass
+        assert err.value.path == str(tmp_path)
+    with DirLock(tmp_path, ".lock", "sweep"):
+        pass

@@ -595,7 +595,7 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
     import ray
 
     from collectors.runner import RunLimits, build
-    from collectors.sweep import PartWriter, _DirLock, ensure_ray, read_rows, schema_for, timed_capacity
+    from collectors.sweep import PartWriter, dir_lock, ensure_ray, read_rows, schema_for, timed_capacity
     from mirtune.cluster import TIMED_RUN_RESOURCE, shutdown_ray
 
     if task not in TASKS:
@@ -620,7 +620,7 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
         n_space = len(all_configs(plan.space))
         seeds = _seeds(task, program, plan.space, top_k, heads, notes)
         out.mkdir(parents=True, exist_ok=True)
-        with _DirLock(out):
+        with dir_lock(out):
             rows = read_rows(out)
             writer = PartWriter(out, schema_for(columns(task)), 1, 0.0)
             settings = {"repeats": repeats, "warmup": warmup, "limits": RunLimits(timeout_s=program.timeout_s),

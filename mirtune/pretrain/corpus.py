@@ -35,7 +35,6 @@ output folder, so the build runs on a cluster with no shared file system.
 from __future__ import annotations
 
 import base64
-import fcntl
 import hashlib
 import io
 import json
@@ -53,7 +52,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from mirtune.errors import MirtuneError, UsageError
-from mirtune.paths import cache_dir, write_atomic
+from mirtune.paths import DirLock, cache_dir, write_atomic
 
 STAGE1_VERSION = 1
 STAGE3_VERSION = 1
@@ -563,24 +562,6 @@ def _run_ray_map(items: list[dict[str, Any]], fn: Any, fn_kwargs: dict[str, Any]
     yield from ds.iter_rows()
 
 
-class _Lock:
-    def __init__(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        self.fh = open(folder / LOCK_NAME, "w")
-
-    def __enter__(self) -> "_Lock":
-        try:
-            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self.fh.close()
-            raise UsageError("another corpus build is writing to this folder", str(Path(self.fh.name).parent))
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        fcntl.flock(self.fh, fcntl.LOCK_UN)
-        self.fh.close()
-
-
 def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int = 0,
                  langs: tuple[str, ...] = ("c", "opencl", "cuda"), sources: Iterable[str | os.PathLike] = (),
                  vocab_size: int = 8000, min_frequency: int = 2, opt_levels: Iterable[int] = DEFAULT_OPT_LEVELS,
@@ -650,7 +631,8 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
                                "max_statements": max_statements, "clang": versions["clang"],
                                "opt": versions["opt"], "llvmlite": versions["llvmlite"]}, sort_keys=True)
 
-    with _Lock(out):
+    out.mkdir(parents=True, exist_ok=True)
+    with DirLock(out, LOCK_NAME, "corpus build"):
         specs = _generated_specs(generate_n, seed, tuple(langs)) if generate_n else []
         src_specs, src_notes = _source_specs(sources, guarded)
         specs += src_specs
