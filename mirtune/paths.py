@@ -10,6 +10,7 @@ import stat
 import tempfile
 import uuid
 from pathlib import Path
+from typing import Any
 
 from mirtune.errors import UsageError
 
@@ -60,6 +61,14 @@ def write_atomic(path: str | os.PathLike, data: bytes | str, mode: int | None = 
         os.chmod(tmp, mode)
     os.replace(tmp, path)
     return path
+
+
+def json_default(value: Any) -> Any:
+    """json.dumps' `default=` for what mirtune writes: numpy (or torch) scalars and arrays as numbers and lists,
+    anything else (a Path, ...) as its text."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return str(value)
 
 
 class DirLock:

@@ -31,7 +31,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from mirtune.errors import MirtuneError, UsageError
-from mirtune.paths import write_atomic
+from mirtune.paths import json_default, write_atomic
 
 FORMAT = "mirtune-predictor-1"
 PREDICTOR_FILE = "predictor.json"
@@ -210,18 +210,8 @@ class Predictor:
         meta = {"format": FORMAT, "task": self.task, "labels": self.labels, "configs": self.configs,
                 "head": self.head_config, "features": self.features, "trained_on": self.trained_on,
                 "weights_sha256": digest}
-        write_atomic(out / PREDICTOR_FILE, json.dumps(meta, indent=1, default=_json_default) + "\n")
+        write_atomic(out / PREDICTOR_FILE, json.dumps(meta, indent=1, default=json_default) + "\n")
         return out
-
-
-def _json_default(v: Any) -> Any:
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, np.floating):
-        return float(v)
-    if isinstance(v, Path):
-        return str(v)
-    raise TypeError(f"not JSON serialisable: {type(v).__name__}")
 
 
 def head_arrays(head) -> dict[str, np.ndarray]:
@@ -260,7 +250,7 @@ def record_never_seen(folder: str | os.PathLike, record: dict[str, Any]) -> Path
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise MirtuneError(f"cannot record into the predictor description ({type(exc).__name__}: {exc})",
                            str(path)) from None
-    write_atomic(path, json.dumps(meta, indent=1, default=_json_default) + "\n")
+    write_atomic(path, json.dumps(meta, indent=1, default=json_default) + "\n")
     return path
 
 

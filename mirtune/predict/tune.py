@@ -38,7 +38,7 @@ from typing import Any, Callable, Sequence
 
 from collectors.check import OutputCheck
 from mirtune.errors import MirtuneError, UsageError
-from mirtune.paths import private_temp_dir
+from mirtune.paths import json_default, private_temp_dir
 
 TASKS = ("openmp", "vectorize")
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
@@ -403,15 +403,7 @@ def _trainable(config: dict[str, Any], ctx: dict[str, Any]) -> None:
 
     row = measure_config(ctx, dict(config))
     score = row[METRIC] if row["status"] == "ok" and row[METRIC] is not None else 0.0
-    tune.report({METRIC: float(score), "row_json": json.dumps(row, default=_json_default)})
-
-
-def _json_default(v: Any) -> Any:
-    if hasattr(v, "item"):
-        return v.item()
-    if hasattr(v, "tolist"):
-        return v.tolist()
-    return str(v)
+    tune.report({METRIC: float(score), "row_json": json.dumps(row, default=json_default)})
 
 
 # --------------------------------------------------------------------------------------------- the search
