@@ -55,6 +55,7 @@ import pyarrow.parquet as pq
 from collectors.runner import BuildResult, BuildSpec, Measurement, RunLimits, failed
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.paths import DirLock
+from mirtune.tasks.measured import oldest_first
 
 PART_GLOB = "part-*.parquet"
 LOCK_NAME = ".mirtune-sweep.lock"
@@ -300,15 +301,14 @@ def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: 
 
 
 def read_rows(out_dir: str | os.PathLike) -> "Any":
-    """Every row in `out_dir`'s part files as a pandas DataFrame, one row per point id (the latest wins)."""
+    """Every row in `out_dir`'s part files as a pandas DataFrame, one row per point id: the latest
+    (`mirtune.tasks.measured.oldest_first`, the rule of every reader of these rows)."""
     import pandas as pd
 
     tables = read_parts(out_dir)
     if not tables:
         return pd.DataFrame()
-    table = pa.concat_tables(tables, promote_options="permissive")
-    df = table.to_pandas()
-    df = df.sort_values("timestamp", kind="stable") if "timestamp" in df else df
+    df = oldest_first(pa.concat_tables(tables, promote_options="permissive").to_pandas())
     return df.drop_duplicates("point_id", keep="last").reset_index(drop=True)
 
 
@@ -346,7 +346,7 @@ def compact(out_dir: str | os.PathLike) -> tuple[int, int]:
         keys = pd.DataFrame({"point_id": table.column("point_id").to_pylist(),
                              "timestamp": table.column("timestamp").to_pylist()
                              if "timestamp" in table.column_names else [""] * table.num_rows})
-        keys = keys.sort_values("timestamp", kind="stable").drop_duplicates("point_id", keep="last")
+        keys = oldest_first(keys).drop_duplicates("point_id", keep="last")
         table = table.take(pa.array(sorted(keys.index.tolist()), type=pa.int64()))
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
         name = f"part-{stamp}-compact-{uuid.uuid4().hex[:8]}.parquet"

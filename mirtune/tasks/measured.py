@@ -165,6 +165,13 @@ def parquet_files(paths: Sequence[str | os.PathLike]) -> list[Path]:
     return files
 
 
+def oldest_first(df):
+    """Rows in the order they were measured, so that where several rows measure the same thing the last, the
+    latest, wins: by `timestamp`, rows with the same stamp (and every row of a table without the column) in the
+    order they were read (part files by name). Every reader of collector rows keeps the last row of a key."""
+    return df.sort_values("timestamp", kind="stable") if "timestamp" in df.columns else df
+
+
 def read_rows(paths: Sequence[str | os.PathLike], sweep: str):
     """All rows of `sweep` in the Parquet files under `paths`, as one DataFrame."""
     import pandas as pd
@@ -233,7 +240,9 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
                            time, *spec.config_columns) if c not in df.columns]
     if missing:
         raise UsageError(f"{spec.sweep} rows lack the column(s) {', '.join(missing)}")
-    df = df.sort_values("timestamp") if "timestamp" in df.columns else df
+    # the latest row of a cell wins (the loop below overwrites); a cell, not a point id (collectors.sweep.read_rows):
+    # the point measured on two hosts is one point id but two groups, since datasets from several machines mix
+    df = oldest_first(df)
     configs: dict[str, dict[str, Any]] = {}
     cells: dict[tuple[str, str, str], dict[str, tuple[float, str, float]]] = {}
     meta: dict[tuple[str, str, str], dict[str, Any]] = {}

@@ -177,3 +177,13 @@ def test_a_source_measured_from_a_copy_of_the_repository_is_found_here(tmp_path)
         assert find_source(str(tmp_path / "frozen" / rel), file_hash(here)) == here
         with pytest.raises(UsageError, match="cannot find the source of"):
             find_source(str(tmp_path / "frozen" / rel), "0" * 64)
+
+
+def test_the_latest_row_wins_and_equal_stamps_keep_the_order_read():
+    from mirtune.tasks.measured import oldest_first
+
+    df = pd.DataFrame({"key": ["a", "a", "b", "b"], "v": [1, 2, 3, 4],
+                       "timestamp": ["2026-01-02", "2026-01-01", "2026-01-01", "2026-01-01"]})
+    last = oldest_first(df).drop_duplicates("key", keep="last").set_index("key")["v"].to_dict()
+    assert last == {"a": 1, "b": 4}            # a: the later stamp, read first; b: the same stamp, the row read last
+    assert oldest_first(df.drop(columns="timestamp"))["v"].tolist() == [1, 2, 3, 4]
