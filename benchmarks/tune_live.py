@@ -45,10 +45,6 @@ DEFAULT_PROGRAMS = ("ppr", "md", "wordboot", "pairs", "kmeans")
 METHODS = ("default", "best fixed", "tune (predictor-seeded)", "tune (plain Optuna)", "oracle")
 
 
-def _label(params: dict | None) -> str:
-    return config_label(params)
-
-
 def timed_rounds(plan: TunePlan, exe: str, configs: list[dict | None], rounds: int, reference: str | None,
                  rng: random.Random, note) -> tuple[dict[str, list[float]], set[str], str]:
     """Run every configuration once per round (fresh random order), checking answers; (times, failed, reference)."""
@@ -60,13 +56,13 @@ def timed_rounds(plan: TunePlan, exe: str, configs: list[dict | None], rounds: i
         if ref.status != "ok":
             raise SystemExit(f"{plan.name}: the default configuration fails: {ref.reason}")
         reference = ref.checksum
-    times: dict[str, list[float]] = {_label(c): [] for c in configs}
+    times: dict[str, list[float]] = {config_label("openmp", c): [] for c in configs}
     failed: set[str] = set()
     for r in range(rounds):
         order = list(configs)
         rng.shuffle(order)
         for cfg in order:
-            name = _label(cfg)
+            name = config_label("openmp", cfg)
             if name in failed:
                 continue
             m = measure(argv, plan.env(cfg), repeats=1, warmup=0, limits=limits, check=check, inputs=plan.files,
@@ -125,7 +121,7 @@ def main() -> int:
                                                     note)
             med = {k: statistics.median(v) for k, v in times.items() if k not in failed and v}
             oracle_label = min(med, key=med.get)
-            oracle = None if oracle_label == "default" else next(c for c in space if _label(c) == oracle_label)
+            oracle = None if oracle_label == "default" else next(c for c in space if config_label("openmp", c) == oracle_label)
             brute_s = time.time() - t0
             tuned = {}
             for key, top_k in (("tune (predictor-seeded)", 3), ("tune (plain Optuna)", 0)):
@@ -137,7 +133,7 @@ def main() -> int:
                               "found": [{k: m2[k] for k in ("label", "speedup", "status")} for m2 in res.measured]}
             chosen = {"default": None, "best fixed": fixed, "oracle": oracle,
                       **{k: v["best"] for k, v in tuned.items()}}
-            distinct = {_label(c): c for c in chosen.values()}
+            distinct = {config_label("openmp", c): c for c in chosen.values()}
             ctimes, cfailed, _ = timed_rounds(plan, built.exe, list(distinct.values()), args.confirm, reference,
                                               rng, note)
             # ratio to the default of the same round, per round, then the median
@@ -146,8 +142,8 @@ def main() -> int:
             entry = {"name": name, "args": m["args"], "space": len(space) + 1, "brute_force_s": round(brute_s, 1),
                      "brute_force_oracle": oracle_label, "brute_force_medians_s": {k: round(v, 5) for k, v in med.items()},
                      "failed": sorted(failed), "tuners": tuned,
-                     "chosen": {k: _label(c) for k, c in chosen.items()},
-                     "speedup_over_default": {k: round(ratio[_label(c)], 4) for k, c in chosen.items()}}
+                     "chosen": {k: config_label("openmp", c) for k, c in chosen.items()},
+                     "speedup_over_default": {k: round(ratio[config_label("openmp", c)], 4) for k, c in chosen.items()}}
             best_ratio = max(entry["speedup_over_default"].values())
             entry["share_of_oracle"] = {k: round(v / best_ratio, 4) for k, v in entry["speedup_over_default"].items()}
             programs.append(entry)

@@ -152,11 +152,13 @@ def all_configs(space: dict[str, tuple[Any, ...]]) -> list[dict[str, Any]]:
     return [dict(zip(space, vals)) for vals in itertools.product(*space.values())]
 
 
-def config_label(params: dict[str, Any] | None) -> str:
-    """`threads=2 schedule=dynamic chunk=8`, or `default`."""
-    if params is None:
-        return "default"
-    return " ".join(f"{k}={v}" for k, v in params.items())
+def config_label(task: str, params: dict[str, Any] | None) -> str:
+    """A configuration's name as the task's predictor and gain table write it (`threads=2,schedule=dynamic,chunk=8`),
+    or `default`."""
+    from mirtune.predict.predictor import task_module
+
+    spec = task_module(task).SPEC
+    return spec.default_label if params is None else spec.label(params)
 
 
 # --------------------------------------------------------------------------------------------- the plan
@@ -704,7 +706,7 @@ def _run_tuner(plan: TunePlan, ctx: dict[str, Any], known: dict[tuple, float], s
         best[0] = max(best[0], s if ok else 0.0)
         what = f"{s:.3f}x over the default" if ok else f"{row['status']}: {row['reason']}"
         seeded = " (predictor)" if params in seeds else ""
-        log(f"[{done_before + len(new_rows)}/{budget}] {config_label(params)}{seeded}: {what}; "
+        log(f"[{done_before + len(new_rows)}/{budget}] {config_label(plan.task, params)}{seeded}: {what}; "
             f"best so far {best[0]:.3f}x")
 
     trainable = tune.with_resources(tune.with_parameters(_trainable, ctx=ctx), {"cpu": 1, TIMED_RUN_RESOURCE: 1})
@@ -746,7 +748,7 @@ def _confirm_best(plan: TunePlan, ctx: dict[str, Any], rows, rounds: int,
         return {}
     row = max(ok, key=_score)
     cfg = plan.ids[row["point_id"]]
-    log(f"confirming {config_label(cfg)} ({row[METRIC]:.3f}x in the search) over {rounds} more interleaved rounds")
+    log(f"confirming {config_label(plan.task, cfg)} ({row[METRIC]:.3f}x in the search) over {rounds} more interleaved rounds")
     remote = ray.remote(confirm_ratios).options(num_cpus=1, resources={TIMED_RUN_RESOURCE: 1}, max_retries=2)
     more = ray.get(remote.remote(ctx, cfg, rounds))
     if isinstance(more, str):
@@ -766,7 +768,7 @@ def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, ru
     best, whose speedup replaces the search's; a configuration that no longer beats the default is dropped)."""
     from mirtune.predict.predictor import task_module
 
-    measured = [{**plan.ids[r["point_id"]], "label": config_label(plan.ids[r["point_id"]]),
+    measured = [{**plan.ids[r["point_id"]], "label": config_label(plan.task, plan.ids[r["point_id"]]),
                  METRIC: round(_score(r), 4), "median_s": r.get("median_s"), "status": r["status"],
                  "reason": r["reason"]}
                 for r in (rows.to_dict("records") if len(rows) else []) if r["point_id"] in plan.ids]
