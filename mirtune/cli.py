@@ -35,7 +35,7 @@ COMMANDS = (
     "fit",
 )
 # Commands whose arguments after `--` are handed to the user's program unparsed.
-PROGRAM_ARGS_COMMANDS = ("tune", "collect")
+PROGRAM_ARGS_COMMANDS = ("recommend", "tune", "collect")
 # Options whose value may itself start with a dash (compiler flags: `--cflags -O3`).
 DASH_VALUE_OPTIONS = ("--cflags",)
 

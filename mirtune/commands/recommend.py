@@ -2,6 +2,7 @@
 program.
 
     mirtune recommend app.c --task openmp          # compiled with -fopenmp first
+    mirtune recommend app.c --task openmp --profile -- in.txt 100   # and a one-run OMPT profile of it
     mirtune recommend kernels/ --task vectorize --json
     mirtune recommend kernel.cl --task devmap --platform nvidia --transfer-bytes 1048576 --wgsize 256
     mirtune recommend kernel.cl --task coarsening --platform Kepler
@@ -10,13 +11,21 @@ program.
 For each program: the best configuration with the predicted speedup over the default, how to apply it
 (environment variables, the `mirtune apply` command, the loop pragma), and the top-K ranking. Inputs that cannot
 be read, compiled or recommended for get one line each on stderr (exit 2) while the others are answered.
+
+`--profile` (task openmp, one C/C++ source) also runs the program once, as `mirtune tune` runs its default
+configuration (the same arguments after `--`, --input files, --check, --timeout), under mirtune's OMPT tool, and
+prints what the run says that the IR cannot: how often its parallel regions start, how long each takes, the share
+of the run inside them, how evenly the threads share the work (`mirtune.profile.ompt`). A run that fails gives
+one line and exit 2. Without `--profile` nothing runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
+from pathlib import Path
 
 from mirtune.errors import UsageError
 from mirtune.tables import format_table
@@ -38,7 +47,83 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--transfer-bytes", type=float, metavar="N", help="devmap: bytes moved to and from the device")
     p.add_argument("--wgsize", type=float, metavar="N", help="devmap: the kernel's work-group size")
     p.add_argument("--matrix", type=float, metavar="N", help="cuda_blocks: the launch's matrix size (XSIZE = YSIZE)")
-    p.set_defaults(func=run)
+    g = p.add_argument_group("profile (task openmp: run the program once; ARGS after `--` are its arguments)")
+    g.add_argument("--profile", action="store_true",
+                   help="run the program once under mirtune's OMPT tool and print its parallel regions' profile")
+    for name, kw in PROFILE_OPTIONS.items():
+        g.add_argument(name, **kw)
+    p.set_defaults(func=run, program_args=[])
+
+
+# Options that say how the program runs: as `mirtune tune` takes them, and only with --profile (None: not given).
+PROFILE_OPTIONS: dict[str, dict] = {
+    "--input": dict(action="append", metavar="PATH", help="a file or folder the program reads, copied into its "
+                                                          "private working folder (repeatable)"),
+    "--cflags": dict(metavar="FLAGS", help="extra compiler flags for the run's build, e.g. '-O3 -lm'"),
+    "--check": dict(metavar="WHAT", help="how the run's answer is checked: stdout (default), checksum, "
+                                         "regex:PATTERN, file:NAME or none"),
+    "--rtol": dict(type=float, help="relative tolerance for numbers in the check (default 1e-6)"),
+    "--timeout": dict(type=float, metavar="S", help="seconds before the run is killed (default 300)"),
+}
+
+
+def print_profile(prof) -> None:
+    """The text form of a profile (what `recommend --profile` prints under the recommendation)."""
+    f = prof.features
+    print(f"  profile: ran the program once under the OMPT tool (OMP_NUM_THREADS={prof.threads}), "
+          f"{f.run_s:.3f} s")
+    if f.region_entries:
+        per = f" {f.time_per_region_s * 1e6:.1f} us per entry," if f.time_per_region_s is not None else ""
+        work = f" threads working {f.work_share:.0%} of their time there," if f.work_share is not None else ""
+        imb = f" imbalance {f.imbalance:.2f}" if f.imbalance is not None else " imbalance -"
+        print(f"    parallel regions: {f.regions} site(s), {f.region_entries} entries ({f.region_entries_per_s:.0f}/s), "
+              f"{f.parallel_share:.1%} of the run,{per}{work}{imb} (max / mean thread work)")
+    else:
+        print("    parallel regions: none entered")
+    if f.loops:
+        it = f"{f.iterations_per_loop:.1f}" if f.iterations_per_loop is not None else "-"
+        imb = f"{f.loop_imbalance:.2f}" if f.loop_imbalance is not None else "-"
+        print(f"    worksharing loops: {f.loops} site(s), {it} iterations per instance, imbalance {imb}")
+    sites = sorted(prof.sites, key=lambda s: -(s.time_s or sum(s.work_s)))[:8]
+    if sites:
+        rows = [[s.kind, s.where, str(s.instances), "-" if not s.instances or s.kind == "loop" else
+                 f"{s.time_s / s.instances * 1e6:.1f}", "-" if s.team is None else f"{s.team:.1f}",
+                 "-" if s.iterations is None else str(s.iterations),
+                 "-" if s.imbalance is None else f"{s.imbalance:.2f}"] for s in sites]
+        print(format_table(["site", "where", "entries", "us per entry", "threads", "iterations", "imbalance"],
+                           rows, rule=False, indent="    "))
+    for n in prof.notes:
+        print(f"    note: {n}")
+    print("    note: the configuration above comes from the IR alone; the shipped predictor does not read the profile")
+
+
+def profile_request(args: argparse.Namespace):
+    """The program that --profile runs (a `mirtune.predict.tune.Program`); UsageError when the options do not
+    apply: --profile with another task, several inputs or one that is not a C/C++ source, or the run's options
+    without --profile."""
+    from mirtune.predict.tune import SOURCE_SUFFIXES
+    from mirtune.profile.ompt import program_to_profile
+
+    given = [n for n in PROFILE_OPTIONS if getattr(args, n[2:]) is not None] + (["'-- ARGS'"] if args.program_args
+                                                                                  else [])
+    if not args.profile:
+        if given:
+            raise UsageError(f"{', '.join(given)}: these say how --profile runs the program; add --profile")
+        return None
+    if args.task != "openmp":
+        raise UsageError(f"--profile applies to --task openmp (it profiles OpenMP parallel regions), not {args.task}")
+    if len(args.inputs) != 1:
+        raise UsageError("--profile runs one program: give one C/C++ source")
+    src = Path(args.inputs[0])
+    if src.suffix not in SOURCE_SUFFIXES:
+        raise UsageError(f"--profile runs the program, so it needs its C/C++ source ({', '.join(SOURCE_SUFFIXES)}), "
+                         "not IR or a folder", str(src))
+    try:
+        cflags = tuple(shlex.split(args.cflags or ""))
+    except ValueError as exc:
+        raise UsageError(f"--cflags: {exc}") from None
+    return program_to_profile(src, args.program_args, args.input or (), cflags, args.check or "stdout",
+                              1e-6 if args.rtol is None else args.rtol, 300.0 if args.timeout is None else args.timeout)
 
 
 def print_recommendation(rec) -> None:
@@ -64,6 +149,16 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(TASKS)}")
     if args.top < 1:
         raise UsageError("--top must be >= 1")
+    program = profile_request(args)
+    prof = None
+    if program is not None:
+        from mirtune.profile.ompt import ProfileError, profile_program
+
+        try:
+            prof = profile_program(program)
+        except ProfileError as exc:
+            raise ProfileError(f"--profile: {exc} (without --profile, recommend answers from the IR alone)",
+                               exc.path) from None
     answers, failed = [], 0
     context = {"transfer_bytes": args.transfer_bytes, "wgsize": args.wgsize, "matrix": args.matrix}
     for _, rec, reason in recommend_many(args.inputs, args.task, args.top, args.heads, args.model, args.platform,
@@ -73,9 +168,11 @@ def run(args: argparse.Namespace) -> int:
             failed += 1
             continue
         if args.json:
-            answers.append(rec.to_dict())
+            answers.append(rec.to_dict() | ({"profile": prof.to_dict()} if prof is not None else {}))
         else:
             print_recommendation(rec)
+            if prof is not None:
+                print_profile(prof)
             sys.stdout.flush()
     if args.json and answers:
         json.dump(answers[0] if len(answers) == 1 else answers, sys.stdout, indent=1)
