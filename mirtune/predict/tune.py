@@ -588,7 +588,7 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
     all its rounds' ratios, and a configuration that no longer beats the default is not recommended."""
     import ray
 
-    from collectors.runner import RunLimits, build
+    from collectors.runner import RunLimits
     from collectors.sweep import PartWriter, dir_lock, ensure_ray, read_rows, schema_for, timed_capacity
     from mirtune.cluster import TIMED_RUN_RESOURCE, shutdown_ray
 
@@ -621,12 +621,7 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
                         "cache_dir": cache_dir}
             default_id = plan.point(None).point_id
             old_default = [r for r in rows.to_dict("records") if r["point_id"] == default_id] if len(rows) else []
-            builds: dict[str, dict[str, Any]] = {}
-            if task == "openmp":  # one binary serves every configuration: build it once, ship it to the nodes
-                res = build(plan.build_spec(None), cache_dir)
-                if res.status != "ok":
-                    raise MirtuneError(f"the program does not build: {res.reason}", str(program.source))
-                builds[res.key] = {"exe_bytes": Path(res.exe).read_bytes(), "tag": res.tag}
+            builds = default_build(plan, cache_dir)
             runs_now = 0
             ctx = {"plan": plan, "settings": settings, "builds": builds, "reference": None}
             if old_default and old_default[-1]["status"] == "ok":
@@ -675,6 +670,27 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
     finally:
         if started:
             shutdown_ray()
+
+
+def default_build(plan: TunePlan, cache_dir: str | None = None) -> dict[str, dict[str, Any]]:
+    """Build the default configuration's binary once per tuning, here, and ship it to every node (a node of
+    another CPU or clang builds its own); {build key: binary and tag}. openmp: one binary serves every
+    configuration, so one that does not build stops the tuning; vectorize: a default that does not build is
+    shipped as nothing, and the node's cached failure becomes its row.
+
+    The source is compiled once more, for the predictor's seeds (`program_ir`, cached by content): IR for no
+    particular CPU, at -O2, from the user's text without --cflags, as the predictor's training programs were
+    compiled. The binary is built with -march=native, the --cflags and the source's folder on the include path
+    (and, for openmp, from the schedule(runtime) rewrite), so neither compile can stand for the other without
+    changing the seeds or the binary that is timed. Both are cached: a rerun of the tuning compiles neither."""
+    from collectors.runner import build
+
+    res = build(plan.build_spec(None), cache_dir)
+    if res.status != "ok":
+        if plan.task == "openmp":
+            raise MirtuneError(f"the program does not build: {res.reason}", str(plan.program.source))
+        return {}
+    return {res.key: {"exe_bytes": Path(res.exe).read_bytes(), "tag": res.tag}}
 
 
 def _run_tuner(plan: TunePlan, ctx: dict[str, Any], known: dict[tuple, float], seeds: list[dict[str, Any]],

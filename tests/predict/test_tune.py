@@ -198,6 +198,33 @@ def test_vectorize_builds_each_configuration(ray_cluster, tmp_path):
     assert rows["build_key"].nunique() == 3                                      # default + two pragmas
 
 
+def test_each_compile_happens_once_per_tuning_and_a_rerun_compiles_nothing(ray_cluster, tmp_path, monkeypatch):
+    """Counted in the caches of a real tuning: the predictor's IR once; the default's binary once, in the driver,
+    which the node installs (its row says cached); each pragma's binary once, by its trial. A rerun reads both
+    caches and compiles nothing."""
+    monkeypatch.setenv("MIRTUNE_IR_CACHE", str(tmp_path / "ir"))
+    src = _write(tmp_path, "kern.c", KERNEL)
+    line = next(i + 1 for i, ln in enumerate(src.read_text().splitlines()) if "a[i] = a[i] * 0.5f" in ln) - 1
+    builds = tmp_path / "builds"
+
+    def run():
+        return tune_program(Program(src, args=("4096",), line=line, check=OutputCheck("stdout", rtol=1e-5)),
+                            "vectorize", budget=3, out_dir=tmp_path / "o", top_k=2, space=["vf=1,4", "if=1"],
+                            repeats=1, warmup=0, confirm=0, cache_dir=str(builds), log=lambda s: None)
+
+    def compiled() -> dict[str, int]:  # build() writes the source beside the binary it compiles; install() does not
+        files = [*builds.glob("*/kern.c"), *(tmp_path / "ir").glob("*.ll")]
+        return {str(f.relative_to(tmp_path)): f.stat().st_mtime_ns for f in files}
+
+    assert run().runs_now == 3
+    rows = read_rows(tmp_path / "o")
+    assert len(compiled()) == 1 + rows["build_key"].nunique() == 4               # the IR, the default, two pragmas
+    default = rows["is_default"].astype(bool)
+    assert rows.loc[default, "build_cached"].tolist() == [True] and not rows.loc[~default, "build_cached"].any()
+    before = compiled()
+    assert run().runs_now == 0 and compiled() == before
+
+
 def test_a_trial_whose_worker_dies_is_run_again(ray_cluster, tmp_path):
     import threading
 
