@@ -86,11 +86,11 @@ def print_profile(prof) -> None:
         print(f"    worksharing loops: {f.loops} site(s), {it} iterations per instance, imbalance {imb}")
     sites = sorted(prof.sites, key=lambda s: -(s.time_s or sum(s.work_s)))[:8]
     if sites:
-        rows = [[s.kind, s.where, str(s.instances), "-" if not s.instances or s.kind == "loop" else
+        rows = [[s.kind, s.function or "?", s.where, str(s.instances), "-" if not s.instances or s.kind == "loop" else
                  f"{s.time_s / s.instances * 1e6:.1f}", "-" if s.team is None else f"{s.team:.1f}",
                  "-" if s.iterations is None else str(s.iterations),
                  "-" if s.imbalance is None else f"{s.imbalance:.2f}"] for s in sites]
-        print(format_table(["site", "where", "entries", "us per entry", "threads", "iterations", "imbalance"],
+        print(format_table(["site", "function", "where", "entries", "us per entry", "threads", "iterations", "imbalance"],
                            rows, rule=False, indent="    "))
     for n in prof.notes:
         print(f"    note: {n}")

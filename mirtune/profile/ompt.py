@@ -128,8 +128,8 @@ def _runtime_starts_tools(lib: Path, cache: str | None) -> bool:
 class Site:
     """One parallel region or worksharing loop (by its code pointer), over the whole run.
 
-    `where` is the object and offset of the code pointer (the return address of the call into the runtime, in the
-    function that holds the construct). Regions: `instances` started, `nested` of them inside another region,
+    `where` is the object and offset of the code pointer (the return address of the call into the runtime), and
+    `function` the function that holds the construct, from the object's symbol table (None when unknown). Regions: `instances` started, `nested` of them inside another region,
     `time_s` the wall time of all instances, `team` the mean team size. Loops: `iterations` over all instances (the
     loop's trip count as the runtime reports it). `work_s` is per team index, in CPU time (so that a thread the
     system preempts does not look busier): for a region, each thread's time in it up to the closing barrier less
@@ -138,6 +138,7 @@ class Site:
 
     kind: str
     where: str
+    function: str | None
     instances: int
     work_s: list[float]
     imbalance: float | None
@@ -204,6 +205,40 @@ def _where(rec: dict[str, Any]) -> str:
     return f"{Path(rec.get('object') or '?').name}+{int(rec.get('offset') or 0):#x}"
 
 
+def _symbolizer() -> str | None:
+    """llvm-symbolizer beside the clang in use, else on PATH."""
+    try:
+        from mirtune.ir.frontend import find_clang
+
+        beside = Path(find_clang().path).resolve().parent / "llvm-symbolizer"
+    except MirtuneError:
+        beside = None
+    return str(beside) if beside is not None and beside.is_file() else shutil.which("llvm-symbolizer")
+
+
+def functions_of(data: dict[str, Any]) -> dict[tuple[str, int], str]:
+    """(object, offset) -> the function that holds each code pointer of a tool file, by llvm-symbolizer over the
+    objects' symbol tables; what it cannot name (or no symbolizer) is left out."""
+    tool = _symbolizer()
+    by_object: dict[str, list[int]] = {}
+    for r in [*data.get("regions", []), *data.get("loops", [])]:
+        if r.get("object") and r.get("offset"):
+            by_object.setdefault(r["object"], []).append(int(r["offset"]))
+    found: dict[tuple[str, int], str] = {}
+    for obj, offsets in by_object.items() if tool else ():
+        # the return address follows the call: one byte back is inside it
+        cmd = [tool, f"--obj={obj}", "--demangle", *(f"{o - 1:#x}" for o in offsets)]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        names = [block.splitlines()[0] for block in proc.stdout.strip().split("\n\n") if block.strip()]
+        for offset, name in zip(offsets, names if len(names) == len(offsets) else []):
+            if name and name != "??":
+                found[(obj, offset)] = name
+    return found
+
+
 def read_profile(data: dict[str, Any], path: str | None = None) -> tuple[list[Site], list[str]]:
     """The sites of a finished tool file, and notes on what it left out; ProfileError (naming `path`, the
     program) for a file in another format or one the runtime never finished."""
@@ -222,16 +257,21 @@ def read_profile(data: dict[str, Any], path: str | None = None) -> tuple[list[Si
     if data.get("dropped_threads"):
         notes.append(f"{data['dropped_threads']} thread(s) beyond a team's requested size were not counted")
     sites = []
+    names = functions_of(data)
+
+    def function(r: dict[str, Any]) -> str | None:
+        return names.get((r.get("object"), int(r.get("offset") or 0)))
+
     for r in data.get("regions", []):
         work = [ns / 1e9 for ns in r["work_ns"]]
-        sites.append(Site(kind="region", where=_where(r), instances=int(r["instances"]), work_s=work,
+        sites.append(Site(kind="region", where=_where(r), function=function(r), instances=int(r["instances"]), work_s=work,
                           imbalance=_imbalance(work), nested=int(r["nested"]), time_s=r["time_ns"] / 1e9,
                           min_s=r["min_ns"] / 1e9 if r["instances"] else None,
                           max_s=r["max_ns"] / 1e9 if r["instances"] else None,
                           team=r["team_sum"] / r["instances"] if r["instances"] else None))
     for r in data.get("loops", []):
         work = [ns / 1e9 for ns in r["work_ns"]]
-        sites.append(Site(kind="loop", where=_where(r), instances=int(r["instances"]), work_s=work,
+        sites.append(Site(kind="loop", where=_where(r), function=function(r), instances=int(r["instances"]), work_s=work,
                           imbalance=_imbalance(work), iterations=int(r["iterations"])))
     return sites, notes
 
@@ -280,10 +320,8 @@ def program_to_profile(source: Path, args: Sequence[str], inputs: Sequence[str],
 def profile_program(program: Program, cache: str | None = None) -> Profile:
     """Build `program` as `tune` builds its default configuration, run it once under the OMPT tool with
     OMP_NUM_THREADS = this machine's cores, and read the profile; ProfileError (one line) when there is none."""
-    from collectors.host import logical_cores
     from collectors.openmp import rewrite_for_runtime_schedule
-    from collectors.runner import BuildSpec, RunLimits, build, measure
-    from mirtune.paths import private_temp_dir
+    from collectors.runner import BuildSpec
     from mirtune.predict.tune import prepare_program
 
     program, files, notes = prepare_program(program)
@@ -294,33 +332,48 @@ def profile_program(program: Program, cache: str | None = None) -> Profile:
         text = source
     spec = BuildSpec(name=src.stem, source=text, suffix=src.suffix, opt=2, extra=program.cflags,
                      include_dirs=(str(src.parent.resolve()),), openmp=True)
+    prof = profile_build(spec, program.args, files, program.check, program.timeout_s, str(src), cache)
+    prof.notes[:0] = notes
+    return prof
+
+
+def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, timeout_s: float, label: str,
+                  cache: str | None = None) -> Profile:
+    """Build `spec` (a `collectors.runner.BuildSpec`) and run it once under the OMPT tool with `args`, its input
+    files and its answer check (`collectors.check.OutputCheck`), OMP_NUM_THREADS = this machine's cores; the
+    profile, or ProfileError naming `label` (the program)."""
+    from collectors.host import logical_cores
+    from collectors.runner import RunLimits, build, measure
+    from mirtune.paths import private_temp_dir
+
     lib = tool_library(cache)
     res = build(spec, cache)
     if res.status != "ok" or res.exe is None:
-        raise ProfileError(f"the program does not build: {res.reason}", str(src))
+        raise ProfileError(f"the program does not build: {res.reason}", label)
     threads = logical_cores()
+    notes: list[str] = []
     folder = private_temp_dir("mirtune-ompt-")
     try:
         out = folder / "profile.json"
         env = {"OMP_NUM_THREADS": threads, **tool_env(lib, out)}
-        m = measure([res.exe, *program.args], env, repeats=1, warmup=0,
-                    limits=RunLimits(timeout_s=program.timeout_s), check=program.check, inputs=files)
+        m = measure([res.exe, *args], env, repeats=1, warmup=0, limits=RunLimits(timeout_s=timeout_s), check=check,
+                    inputs=files)
         if m.status != "ok":
-            raise ProfileError(f"the profiling run ended as {m.status}: {m.reason}", str(src))
+            raise ProfileError(f"the profiling run ended as {m.status}: {m.reason}", label)
         if not out.is_file():
             if not _runtime_starts_tools(lib, cache):
                 raise ProfileError("the OpenMP runtime never started the OMPT tool, not even for a probe program: "
-                                   "this libomp has no OMPT support (LLVM's libomp >= 14 has it)", str(src))
+                                   "this libomp has no OMPT support (LLVM's libomp >= 14 has it)", label)
             data = {"tool": "mirtune-ompt", "format": FORMAT, "finished": True, "runtime": ""}
             notes.append("the program ran no OpenMP construct (its OpenMP runtime never started)")
         else:
             try:
                 data = json.loads(out.read_text())
             except (OSError, ValueError) as exc:
-                raise ProfileError(f"the OMPT tool's file cannot be read: {exc}", str(src)) from None
+                raise ProfileError(f"the OMPT tool's file cannot be read: {exc}", label) from None
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    sites, more = read_profile(data, str(src))
+    sites, more = read_profile(data, label)
     run_s = m.runtimes_s[0]
-    return Profile(input=str(src), features=features_of(data, run_s), sites=sites, threads=threads,
+    return Profile(input=label, features=features_of(data, run_s), sites=sites, threads=threads,
                    runtime=data.get("runtime", ""), notes=notes + more)
