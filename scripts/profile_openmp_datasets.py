@@ -8,7 +8,8 @@ MIRTUNE_SIZE define of sized programs) from the repository's copy of its source,
 input files and answer check at OMP_NUM_THREADS = this machine's cores, and its `ProfileFeatures` become one row.
 A source that changed since it was measured (another SHA-256), a missing input or a run without a profile is a
 row with its status and reason, not a stop. Rows already in --out are kept and not profiled again (a rerun
-resumes); the file is rewritten whole after each program.
+resumes); the file is rewritten whole after each program. `--summary` compares, without running anything, the
+features of the groups where one thread is at least 1.25x faster than the default with the others.
 """
 
 from __future__ import annotations
@@ -110,13 +111,47 @@ def write(rows: list[dict[str, Any]], out: Path) -> None:
     write_atomic(out, buf.getvalue())
 
 
+SUMMARY = ("region_entries_per_s", "time_per_region_s", "work_share", "parallel_share", "imbalance",
+           "iterations_per_loop")
+
+
+def summary(out: Path) -> None:
+    """Print the median features where one thread is >= 1.25x faster than the default (the best one-thread
+    configuration's median time in the dataset) and elsewhere, and each feature's rank correlation with that
+    one-thread gain."""
+    import pandas as pd
+
+    prof = pd.read_parquet(out)
+    prof = prof[prof["status"] == "ok"]
+    gains = []
+    for name in DATASETS:
+        rows = read_rows(REPO / "datasets" / name)
+        rows = rows.assign(variant=(rows["variant"] if "variant" in rows.columns else None)).fillna({"variant": ""})
+        ok = rows[rows["status"] == "ok"]
+        default = ok[ok["is_default"]].groupby(["program", "input_size", "variant"])["median_s"].first()
+        one = ok[~ok["is_default"] & (ok["threads"] == 1)].groupby(["program", "input_size", "variant"])["median_s"].min()
+        gains.append((default / one).dropna().rename("one_thread_gain").reset_index().assign(dataset=name))
+    m = prof.merge(pd.concat(gains), on=list(KEY))
+    m["one_thread_wins"] = m["one_thread_gain"] >= 1.25
+    print(f"{len(m)} profiled groups with a one-thread measurement; one thread >= 1.25x faster in "
+          f"{int(m['one_thread_wins'].sum())}")
+    print(m.groupby("one_thread_wins")[list(SUMMARY)].median().T.to_string(float_format=lambda v: f"{v:.4g}"))
+    print("Spearman correlation with the one-thread gain:")
+    for c in SUMMARY:
+        print(f"  {c}: {m[c].corr(m['one_thread_gain'], method='spearman'):.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Profile what is not yet in --out; exit 1 when some target gave no profile."""
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("--out", default=str(REPO / "datasets" / "openmp-profile" / "profile.parquet"))
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per run before it is killed")
+    ap.add_argument("--summary", action="store_true", help="compare the features where one thread wins; run nothing")
     args = ap.parse_args(argv)
     out = Path(args.out)
+    if args.summary:
+        summary(out)
+        return 0
     import pandas as pd
 
     rows = pd.read_parquet(out).to_dict("records") if out.is_file() else []
