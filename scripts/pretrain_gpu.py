@@ -25,7 +25,6 @@ import io
 import json
 import lzma
 import math
-import os
 import sys
 import tarfile
 import time

@@ -29,6 +29,9 @@ INSTALL_HINT = "install clang (Debian: apt-get install clang-14 libomp-14-dev) o
 _CLANG_NAMES = ("clang", "clang-19", "clang-18", "clang-17", "clang-16", "clang-15", "clang-14")
 MIN_CLANG_MAJOR = 14
 COMPILE_TIMEOUT_S = 120
+# Address-space cap of a compiler process (MiB; $MIRTUNE_COMPILE_MEMORY_MB overrides): a pathological source (GCC's
+# testsuite has some) can drive clang past 20 GB, which would take the machine, and every Ray worker on it, along.
+COMPILE_MEMORY_MB = 4096
 
 # CUDA device code is compiled with CUDA 11.8's headers from PyPI (the `cuda` extra: distribution, folder under
 # nvidia/), assembled into a --cuda-path tree on first use. clang 14 knows CUDA up to 11.5 only, hence the SDK
@@ -276,6 +279,29 @@ def _first_errors(stderr: str, limit: int = 3) -> str:
     return rest[-1] if rest else "clang failed"
 
 
+def compiler_memory_mb() -> int:
+    """The address-space cap of compiler processes in MiB ($MIRTUNE_COMPILE_MEMORY_MB, else COMPILE_MEMORY_MB)."""
+    try:
+        return max(256, int(os.environ.get("MIRTUNE_COMPILE_MEMORY_MB", COMPILE_MEMORY_MB)))
+    except ValueError:
+        return COMPILE_MEMORY_MB
+
+
+def limit_compiler_memory() -> None:
+    """preexec_fn of compiler subprocesses: cap the address space (see COMPILE_MEMORY_MB)."""
+    import resource
+
+    cap = compiler_memory_mb() * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+def _compile_failure(stderr: str, returncode: int) -> str:
+    """clang's first errors, or that it ran out of its memory cap (killed, or LLVM's out-of-memory abort)."""
+    if returncode < 0 or "out of memory" in stderr.lower() or "bad_alloc" in stderr:
+        return f"clang ran out of its {compiler_memory_mb()} MiB memory cap (MIRTUNE_COMPILE_MEMORY_MB)"
+    return _first_errors(stderr)
+
+
 def compile_to_ir(src: str | os.PathLike, out: str | os.PathLike | None = None, *, lang: str | None = None,
                   opt: int = 2, openmp: bool = False, extra: list[str] | None = None,
                   cl_std: str | None = None) -> str:
@@ -294,11 +320,11 @@ def compile_to_ir(src: str | os.PathLike, out: str | os.PathLike | None = None, 
         cmd = compile_command(src, ll, language, opt, openmp, extra, cl_std)
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S,
-                                  stdin=subprocess.DEVNULL)
+                                  stdin=subprocess.DEVNULL, preexec_fn=limit_compiler_memory)
         except subprocess.TimeoutExpired:
             raise CompileError(f"clang timed out after {COMPILE_TIMEOUT_S}s", str(src)) from None
         if proc.returncode != 0 or not ll.exists():
-            raise CompileError(_first_errors(proc.stderr), str(src))
+            raise CompileError(_compile_failure(proc.stderr, proc.returncode), str(src))
         text = ll.read_text()
     if out is not None:
         Path(out).write_text(text)
@@ -319,8 +345,9 @@ def compile_executable(src: str | os.PathLike, out: str | os.PathLike, *, opt: i
     cmd += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]
     cmd += list(extra or []) + [str(src), "-o", str(out), "-lm"]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+                              preexec_fn=limit_compiler_memory)
     except subprocess.TimeoutExpired:
         raise CompileError(f"clang timed out after {timeout}s", str(src)) from None
     if proc.returncode != 0:
-        raise CompileError(_first_errors(proc.stderr), str(src))
+        raise CompileError(_compile_failure(proc.stderr, proc.returncode), str(src))

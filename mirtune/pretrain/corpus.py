@@ -292,10 +292,12 @@ def _clean(message: str, tmp: str, display: str, suffix: str) -> str:
 
 
 def _run_opt(opt: str, ir: str | bytes, passes: str, timeout: float) -> str:
+    from mirtune.ir.frontend import limit_compiler_memory
+
     data = ir.encode() if isinstance(ir, str) else ir
     try:
         proc = subprocess.run([opt, "-S", f"-passes={passes}", "-o", "-", "-"], input=data, capture_output=True,
-                              timeout=timeout)
+                              timeout=timeout, preexec_fn=limit_compiler_memory)
     except subprocess.TimeoutExpired:
         raise TimeoutError(f"opt timed out after {timeout:.0f}s") from None
     if proc.returncode != 0:

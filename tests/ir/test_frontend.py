@@ -83,3 +83,15 @@ def test_missing_clang_says_what_to_install(monkeypatch):
         monkeypatch.delenv("MIRTUNE_CLANG")
         frontend.find_clang.cache_clear()
     assert find_clang().major >= 14
+
+
+def test_a_compile_past_its_memory_cap_is_one_clear_error(tmp_path, monkeypatch):
+    # a 3-million-element initialiser takes clang over 2 GB; under a 400 MiB cap it fails at once, by name
+    src = tmp_path / "big.c"
+    src.write_text("int a[] = {" + ",".join(str(i % 97) for i in range(3_000_000)) + "};\nint main(void){return a[3];}\n")
+    monkeypatch.setenv("MIRTUNE_COMPILE_MEMORY_MB", "400")
+    with pytest.raises(CompileError, match="ran out of its 400 MiB memory cap"):
+        compile_to_ir(src, opt=0)
+    small = tmp_path / "small.c"
+    small.write_text("int main(void){return 0;}\n")
+    assert "define" in compile_to_ir(small, opt=0)  # an ordinary file compiles under the same cap

@@ -1,0 +1,180 @@
+"""The encoder trial: does a pre-trained MIREncoder tell programs apart better than IR2Vec and than a random vector
+per program? One protocol per task, the same heads for every representation.
+
+    .venv/bin/python benchmarks/encoder_trial.py --encoder realcode=build/encoder-gpu-small \
+        [--tasks devmap,vectorize,openmp,cuda_blocks] [--json benchmarks/results/encoder_trial.json]
+
+Representations: the shipped encoder, each `--encoder NAME=DIR`, IR2Vec (where its package is installed), a random
+vector per program (the identity control: it tells a head which program a row is and nothing about its code), and
+no embedding at all (the task's context features alone). Protocols:
+- devmap (both platforms): DeepTune/NCC's published 10 folds, one fixed gradient-boosted trees head
+  (benchmarks/devmap_signal.py's), context features ++ the representation; accuracy.
+- vectorize (the 354 generated loop kernels), openmp (the 108 applications), cuda_blocks (the generated kernels on
+  the H200): the gain-table protocol of `mirtune evaluate` (gain and kNN heads chosen by inner cross-validation,
+  `--configs` candidates each, no Ray), with 10 outer folds grouped by program: every (program, input) group of a
+  program on one side, so a held-out program's siblings (same template, application or kernel family) can be in
+  training, and an embedding that places it near them can use them where the random control cannot. Share of the
+  oracle (geometric mean), beside the default, the best fixed configuration and the oracle.
+Prints the table; saves JSON and a chart (one panel per task).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from devmap_signal import cross_validated  # noqa: E402
+
+from mirtune.errors import MirtuneError, UsageError  # noqa: E402
+from mirtune.paths import data_dir  # noqa: E402
+from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix  # noqa: E402
+from mirtune.predict.select import evaluate_outer, select_configs  # noqa: E402
+from mirtune.tasks.embedders import embed_files, get_embedder  # noqa: E402
+from mirtune.tasks.measured import (best_fixed_per_group, geomean, group_kfold, load_gain_table,  # noqa: E402
+                                    share_of_oracle)
+
+GAIN_TASKS = {
+    "vectorize": ([REPO / "datasets" / "vectorize-epyc"], []),
+    "openmp": ([REPO / "datasets" / d for d in ("openmp-epyc", "openmp-gen", "openmp-apps-epyc",
+                                                "openmp-ordinary-epyc")], []),
+    "cuda_blocks": ([REPO / "datasets" / "cuda-h200"], [REPO / "build" / "cudagen"]),
+}
+
+
+def representations(encoders: list[str], extra: list[str]) -> dict[str, object]:
+    """Name -> embedder: the shipped encoder, each NAME=DIR, then the controls that can run here."""
+    out: dict[str, object] = {"shipped MIREncoder": get_embedder("mirencoder")}
+    for item in encoders:
+        name, sep, folder = item.partition("=")
+        if not sep or not Path(folder).is_dir():
+            raise UsageError(f"--encoder wants NAME=DIR with an existing model folder, got {item!r}")
+        out[name] = get_embedder("mirencoder", model_dir=folder)
+    for name in extra:
+        try:
+            out[name] = get_embedder(name)
+        except MirtuneError as err:  # an optional baseline that is not installed: say so and go on
+            print(f"skipping {name}: {err.line()}")
+    return out
+
+
+def devmap(reps: dict[str, object]) -> dict[str, dict[str, float]]:
+    """Accuracy per platform and representation (context ++ embedding; `none`: context alone)."""
+    from mirtune.tasks.devmap import PLATFORMS, context_features, features, load_platform
+
+    data = data_dir(None)
+    out: dict[str, dict[str, float]] = {}
+    for plat in PLATFORMS:
+        df = load_platform(data, plat)
+        y = df.label.to_numpy()
+        acc = {"none (context features)": float((cross_validated(df, plat, context_features(df)) == y).mean())}
+        for name, emb in reps.items():
+            if name == "none":
+                continue
+            X = features(df, embed_files(emb, df.ir_path.tolist()))
+            acc[name] = float((cross_validated(df, plat, X) == y).mean())
+            print(f"devmap {plat:6s} {name:28s} {100 * acc[name]:6.2f}%", flush=True)
+        out[plat] = acc
+    return out
+
+
+def gain_task(task: str, reps: dict[str, object], configs: int, folds: int) -> dict[str, float]:
+    """Share of the oracle per method on `task`'s gain table, folds grouped by program."""
+    import importlib
+
+    spec = importlib.import_module(f"mirtune.tasks.{task}").SPEC
+    paths, programs = GAIN_TASKS[task]
+    table = load_gain_table(paths, spec, programs)
+    progs = list(table.programs)
+    outer = group_kfold(np.arange(len(table)), progs, folds, seed=0)
+    problems = []
+    for name, emb in reps.items():
+        X = table_matrix(table, task, emb, note=lambda m: None)
+        p = gain_problem(name, table, X, outer, 1)
+        p.inner_splits = lambda tr, n, seed: group_kfold(tr, progs, n, seed)
+        problems.append(p)
+    chosen = select_configs(problems, candidate_configs(("gain", "knn"), configs, anchors=ANCHORS), n_inner=3,
+                            use_ray=False)
+    preds = evaluate_outer(problems, chosen, [0], use_ray=False)
+    s = table.speedups
+    # configuration 0 is the default
+    methods = {"default": np.zeros(len(table), dtype=int), "best fixed": best_fixed_per_group(s, outer)}
+    methods.update({p.name: preds[p.name][0] for p in problems})
+    methods["oracle"] = table.labels_best()
+    res = {name: round(geomean(share_of_oracle(s, ch)), 4) for name, ch in methods.items()}
+    for name, v in res.items():
+        print(f"{task:11s} {name:28s} {v:.3f}", flush=True)
+    return res
+
+
+def plot(result: dict, path: Path) -> None:
+    """One panel per task and platform: the score of each method."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [(f"devmap {p} (accuracy)", v) for p, v in result.get("devmap", {}).items()]
+    panels += [(f"{t} (share of oracle)", result[t]) for t in GAIN_TASKS if t in result]
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.6), squeeze=False)
+    for ax, (title, vals) in zip(axes[0], panels):
+        names = [n for n in vals if n != "oracle"]
+        xs = [vals[n] for n in names]
+        ax.barh(range(len(names)), xs, color=["tab:orange" if "MIREncoder" in n or "=" in n or n in
+                                              result["encoders"] else "tab:gray" for n in names])
+        ax.set_yticks(range(len(names)), names, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlim(max(0.0, min(xs) - 0.05), 1.0)
+        ax.set_title(title, fontsize=9)
+        for i, v in enumerate(xs):
+            ax.text(v, i, f" {v:.3f}", va="center", fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument("--encoder", action="append", default=[], metavar="NAME=DIR", help="a model folder to try")
+    ap.add_argument("--controls", default="ir2vec,random,none", help="baseline representations")
+    ap.add_argument("--tasks", default="devmap,vectorize,openmp,cuda_blocks")
+    ap.add_argument("--configs", type=int, default=2, help="candidate head configurations per head kind")
+    ap.add_argument("--folds", type=int, default=10)
+    ap.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "encoder_trial.json")
+    args = ap.parse_args(argv)
+    t0 = time.monotonic()
+    try:
+        reps = representations(args.encoder, [c for c in args.controls.split(",") if c])
+        result: dict = {"encoders": {e.partition("=")[0]: e.partition("=")[2] for e in args.encoder},
+                        "protocol": {"devmap": "DeepTune folds, fixed trees head",
+                                     "gain tasks": f"{args.folds} folds grouped by program, gain/kNN heads, "
+                                                   f"{args.configs} candidates each"}}
+        for task in args.tasks.split(","):
+            if task == "devmap":
+                result["devmap"] = devmap(reps)
+            elif task in GAIN_TASKS:
+                result[task] = gain_task(task, reps, args.configs, args.folds)
+            else:
+                raise UsageError(f"unknown task {task!r}; choose from devmap, {', '.join(GAIN_TASKS)}")
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps(result, indent=1) + "\n")  # each task saved as it ends
+    except MirtuneError as err:
+        print(f"encoder_trial: {err.line()}", file=sys.stderr)
+        return 2
+    result["seconds"] = round(time.monotonic() - t0, 1)
+    args.json.write_text(json.dumps(result, indent=1) + "\n")
+    plot(result, args.json.with_suffix(".png"))
+    print(f"wrote {args.json} and {args.json.with_suffix('.png')} in {result['seconds']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
