@@ -21,6 +21,7 @@ the corpus description, metrics.csv, heldout.csv, learning_curves.png).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import json
 import lzma
@@ -354,6 +355,16 @@ def finish(args: argparse.Namespace) -> int:
                               state.get("device", "?")])
     res = _finish(tc, enc_cfg, tokenizer, corpus, n_train, n_heldout, fp32, Path(args.out),
                   float(state.get("wall_s", 0.0)), None)
+    prov_path = Path(args.out) / "provenance.json"
+    prov = json.loads(prov_path.read_text())
+    prov["training"].update(device=state.get("device"), planned_steps=state.get("planned_steps"),
+                            moments_restarted=state.get("moments_restarted", False),
+                            wall_s_on_device=state.get("wall_s"))
+    if args.sources_manifest:
+        manifest = Path(args.sources_manifest)
+        prov["corpus"]["sources_manifest"] = {"path": str(manifest),
+                                              "sha256": hashlib.sha256(manifest.read_bytes()).hexdigest()}
+    prov_path.write_text(json.dumps(prov, indent=2, sort_keys=True) + "\n")
     print(f"model folder {res.out} (step {res.steps}, {state['samples']} files seen)")
     return 0
 
@@ -385,6 +396,8 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("returned")
     f.add_argument("--corpus", required=True)
     f.add_argument("--out", required=True)
+    f.add_argument("--sources-manifest", default=None, metavar="FILE",
+                   help="the corpus's source manifest (e.g. datasets/corpus/gcc-sources.json.gz), recorded by hash")
     args = p.parse_args(argv)
     if args.cmd == "pack":
         info = pack(Path(args.corpus), Path(args.out))
