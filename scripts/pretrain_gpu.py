@@ -42,8 +42,9 @@ SPLITS = ("train", "heldout")
 
 
 # ------------------------------------------------------------------------------------------------ pack
-def pack(corpus: Path, out: Path) -> dict[str, Any]:
-    """Write CORPUS's samples (both splits) and tokenizer facts to one lzma file; returns its summary."""
+def pack(corpus: Path, out: Path, max_train: int | None = None) -> dict[str, Any]:
+    """Write CORPUS's samples (both splits) and tokenizer facts to one lzma file; returns its summary.
+    `max_train` keeps every k-th training module so that the file fits what a call carries."""
     import pyarrow.parquet as pq
 
     from mirtune.ir.tokenizer import IRTokenizer
@@ -69,10 +70,16 @@ def pack(corpus: Path, out: Path) -> dict[str, Any]:
     counts = {}
     for split in SPLITS:
         files = sorted((corpus / "samples" / f"split={split}").glob("*.parquet"))
+        total = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+        keep_every = total / max_train if split == "train" and max_train and total > max_train else 1.0
+        seen = 0
         stmt, node, ntype, edges = [], [], [], []
         for f in files:
             t = pq.read_table(f, columns=["stmt_ids", "node_ids", "node_type", "edges"]).to_pydict()
             for s, n, ty, e in zip(t["stmt_ids"], t["node_ids"], t["node_type"], t["edges"]):
+                seen += 1
+                if int((seen - 1) / keep_every) == int(seen / keep_every) and keep_every > 1:
+                    continue
                 stmt.append(index_of(np.asarray(s)))
                 node.append(index_of(np.asarray(n)))
                 ntype.append(np.asarray(ty, dtype=np.int8))
@@ -375,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     a = sub.add_parser("pack", help="CORPUS -> one lzma file for the GPU machine")
     a.add_argument("corpus")
     a.add_argument("out")
+    a.add_argument("--max-train", type=int, default=None, metavar="N", help="keep about N training modules")
     t = sub.add_parser("train", help="train on a packed corpus until --seconds, then save")
     t.add_argument("pack")
     t.add_argument("--out", required=True)
@@ -400,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="the corpus's source manifest (e.g. datasets/corpus/gcc-sources.json.gz), recorded by hash")
     args = p.parse_args(argv)
     if args.cmd == "pack":
-        info = pack(Path(args.corpus), Path(args.out))
+        info = pack(Path(args.corpus), Path(args.out), args.max_train)
         print(json.dumps({k: v for k, v in info.items()}, indent=1))
         return 0
     return train(args) if args.cmd == "train" else finish(args)
