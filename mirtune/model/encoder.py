@@ -261,7 +261,9 @@ class GCNWeights(nn.Module):
 
     def forward(self, x: Tensor, adjacency: Tensor) -> Tensor:
         """One layer on its own: adjacency @ (x W) + b."""
-        return torch.sparse.mm(adjacency, self.lin(x).to(adjacency.dtype)) + self.bias
+        h = self.lin(x)
+        with torch.autocast(device_type=h.device.type, enabled=False):  # no bf16 sparse addmm on CUDA
+            return torch.sparse.mm(adjacency, h.float()) + self.bias
 
 
 def undirected_edges(edge_index: list[Tensor], num_nodes: int) -> Tensor:
@@ -331,8 +333,10 @@ class GraphEncoder(nn.Module):
             first, inverse = distinct_rows(node_ids, node_type)
             x = self.convs[0].lin(self.node_features(node_ids[first], node_type[first]))[inverse]
         for i, conv in enumerate(self.convs):
-            # the sparse product in the adjacency's dtype (fp32): under bf16 autocast the dense side is bf16
-            x = torch.sparse.mm(adj, (x if i == 0 else conv.lin(x)).to(adj.dtype)) + conv.bias
+            h = x if i == 0 else conv.lin(x)
+            # the sparse product in fp32 outside autocast: CUDA has no bf16 sparse addmm
+            with torch.autocast(device_type=h.device.type, enabled=False):
+                x = torch.sparse.mm(adj, h.float()) + conv.bias
             if i < len(self.convs) - 1:
                 x = self.dropout(F.relu(x))
         return x
