@@ -60,6 +60,26 @@ def find_tarball(folder: Path = PACKAGE_DIR) -> Path:
     return found[0]
 
 
+def unpack(tarball: Path, dest: Path, wanted, missing: str) -> str:
+    """Unpack the files of `tarball` whose names `wanted` accepts into dest/<top folder> in one pass over the
+    stream (replacing an earlier unpack whole), mark it done in dest/extracted.json; returns the top folder.
+    UsageError "<tarball> holds <missing>" when nothing matched."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".extract-", dir=dest) as tmp:
+        prefix = ""
+        with tarfile.open(tarball, "r:xz") as tar:
+            for member in tar:
+                if member.isfile() and wanted(member.name):
+                    prefix = member.name.split("/", 1)[0]
+                    tar.extract(member, tmp, filter="data")
+        if not prefix:
+            raise UsageError(f"{tarball} holds {missing}")
+        shutil.rmtree(dest / prefix, ignore_errors=True)
+        os.replace(Path(tmp) / prefix, dest / prefix)
+    write_atomic(dest / "extracted.json", json.dumps({"prefix": prefix}))
+    return prefix
+
+
 def extract(cache: Path | None = None) -> Testsuite:
     """The vect/ testsuite folder, unpacked from the installed package into the cache on first use."""
     version = package_version()
@@ -71,19 +91,7 @@ def extract(cache: Path | None = None) -> Testsuite:
     if done.is_file():
         info = json.loads(done.read_text())
         return Testsuite(dest / info["prefix"] / SUBDIR, PACKAGE, version, tarball.name, info["prefix"])
-    dest.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".extract-", dir=dest) as tmp:
-        prefix = ""
-        with tarfile.open(tarball, "r:xz") as tar:
-            for member in tar:  # one pass over the stream, extracting as it goes
-                if member.isfile() and f"/{SUBDIR}/" in member.name:
-                    prefix = member.name.split("/", 1)[0]
-                    tar.extract(member, tmp, filter="data")
-        if not prefix:
-            raise UsageError(f"{tarball} holds no {SUBDIR}/")
-        shutil.rmtree(dest / prefix, ignore_errors=True)
-        os.replace(Path(tmp) / prefix, dest / prefix)
-    write_atomic(done, json.dumps({"prefix": prefix}))
+    prefix = unpack(tarball, dest, lambda name: f"/{SUBDIR}/" in name, f"no {SUBDIR}/")
     return Testsuite(dest / prefix / SUBDIR, PACKAGE, version, tarball.name, prefix)
 
 

@@ -26,16 +26,12 @@ import argparse
 import gzip
 import hashlib
 import json
-import os
-import shutil
 import sys
-import tarfile
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from collectors.gccsrc import PACKAGE, find_tarball, package_version, INSTALL_HINT  # noqa: E402
+from collectors.gccsrc import INSTALL_HINT, PACKAGE, find_tarball, package_version, unpack  # noqa: E402
 from mirtune.errors import UsageError  # noqa: E402
 from mirtune.paths import REPO_DIR, cache_dir, write_atomic  # noqa: E402
 
@@ -75,19 +71,7 @@ def extract(cache: Path | None = None) -> tuple[Path, str, str]:
     done = dest / "extracted.json"
     if done.is_file():
         return dest / json.loads(done.read_text())["prefix"], version, tarball.name
-    dest.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".extract-", dir=dest) as tmp:
-        prefix = ""
-        with tarfile.open(tarball, "r:xz") as tar:
-            for member in tar:
-                if member.isfile() and _wanted(member.name):
-                    prefix = member.name.split("/", 1)[0]
-                    tar.extract(member, tmp, filter="data")
-        if not prefix:
-            raise UsageError(f"{tarball} holds none of the corpus folders")
-        shutil.rmtree(dest / prefix, ignore_errors=True)
-        os.replace(Path(tmp) / prefix, dest / prefix)
-    write_atomic(done, json.dumps({"prefix": prefix}))
+    prefix = unpack(tarball, dest, _wanted, "none of the corpus folders")
     return dest / prefix, version, tarball.name
 
 
