@@ -340,6 +340,8 @@ def train(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------------------------- finish
 def finish(args: argparse.Namespace) -> int:
+    import torch
+
     from mirtune.ir.tokenizer import IRTokenizer
     from mirtune.model.config import preset
     from mirtune.pretrain.train import (TrainConfig, _count_rows, _finish, _make_model, load_checkpoint,
@@ -353,7 +355,7 @@ def finish(args: argparse.Namespace) -> int:
     net = _make_model(enc_cfg)
     load_checkpoint(ckpt, net, None)  # bf16 weights are cast to the model's fp32 here
     fp32 = Path(args.out) / "checkpoint-fp32"
-    save_checkpoint(fp32, net, __import__("torch").optim.AdamW(net.parameters()), state)
+    save_checkpoint(fp32, net, torch.optim.AdamW(net.parameters()), state)
     n_train = _count_rows(corpus / "samples" / "split=train")
     n_heldout = _count_rows(corpus / "samples" / "split=heldout")
     tc = TrainConfig(corpus=str(corpus), out=args.out, preset=state["preset"], gpus=True,
