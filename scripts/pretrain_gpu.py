@@ -144,13 +144,17 @@ class Packed:
 
 # ----------------------------------------------------------------------------------------------- train
 class _Batches:
-    """Module indices -> collated IRBatch, built in DataLoader workers (statements subsampled per file)."""
+    """Module indices -> collated IRBatch with its sampled non-edges, built in DataLoader workers (statements
+    subsampled per file): the GPU step then does no per-graph work on the host."""
 
     def __init__(self, packed: Packed, split: str, max_statements: int, seed: int) -> None:
         self.packed, self.split, self.max_statements, self.seed = packed, split, max_statements, seed
 
     def __call__(self, indices: list[int]) -> Any:
+        import torch
+
         from mirtune.model.encoder import collate
+        from mirtune.model.objectives import sample_negatives
 
         rng = np.random.default_rng([self.seed, *indices[:4]])
         samples = []
@@ -160,7 +164,9 @@ class _Batches:
             if n > self.max_statements:
                 s["stmt_ids"] = s["stmt_ids"][np.sort(rng.choice(n, self.max_statements, replace=False))]
             samples.append(s)
-        return collate(samples)
+        batch = collate(samples)
+        batch.negatives = sample_negatives(batch, torch.Generator().manual_seed(int(rng.integers(2**62))))
+        return batch
 
 
 def _epoch_batches(n: int, batch_size: int, seed: int, epoch: int) -> list[list[int]]:
@@ -257,6 +263,8 @@ def train(args: argparse.Namespace) -> int:
         for k, v in s.items():
             if isinstance(v, torch.Tensor) and k != "step":
                 s[k] = v.to(device)
+    if device.type == "cuda":
+        net.encoder.text.group_tokens = args.group_tokens
     n_params = sum(p.numel() for p in net.encoder.parameters())
     say(f"{args.preset}: {n_params / 1e6:.1f}M encoder parameters on {state['device']}; "
         f"{packed.count('train')} train / {packed.count('heldout')} held-out modules, "
@@ -267,7 +275,7 @@ def train(args: argparse.Namespace) -> int:
     make = _Batches(packed, "train", args.max_statements, args.seed)
     deadline = t_start + args.seconds
     window: list[tuple[dict[str, float], int]] = []
-    last_eval = time.monotonic()
+    last_eval = last_log = time.monotonic()
     warm_t0: float | None = None
 
     def lr_now(step: int) -> float:
@@ -315,8 +323,12 @@ def train(args: argparse.Namespace) -> int:
                 row = {"step": state["step"], "epoch": state["epoch"], "samples": state["samples"],
                        "time_s": round(state["time_s"], 2), "lr": lr_now(state["step"]), **mean}
                 state["history"].append(row)
+                now = time.monotonic()
+                rate = args.log_every * args.batch_size / max(now - last_log, 1e-6)
+                last_log = now
                 say(f"step {state['step']}/{state['planned_steps']} loss {mean['loss']:.3f} "
-                    f"mlm_acc {mean['mlm_accuracy']:.3f} match_acc {mean['match_accuracy']:.3f}")
+                    f"mlm_acc {mean['mlm_accuracy']:.3f} match_acc {mean['match_accuracy']:.3f} "
+                    f"{rate:.0f} files/s")
             done = bool(state["planned_steps"]) and state["step"] >= state["planned_steps"]
             late = time.monotonic() > deadline - args.reserve
             if done or late or time.monotonic() - last_eval > args.eval_seconds:
@@ -398,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--eval-seconds", type=float, default=30.0)
     t.add_argument("--log-every", type=int, default=50)
     t.add_argument("--workers", type=int, default=8)
+    t.add_argument("--group-tokens", type=int, default=65536,
+                   help="on a GPU, run statements in groups of this many padded positions")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--resume", default=None, metavar="RETURNED", help="a folder holding checkpoint.tar.NN")
     t.add_argument("--weights-dtype", default="bf16", choices=("bf16", "fp16", "fp32"))

@@ -46,11 +46,15 @@ class IRBatch:
     edge_index: list[Tensor]    # per flow (CONTROL, DATA, CALL): [2, E_f] long, global node indices
     num_files: int
     ids: list[str] = field(default_factory=list)
+    # per flow: [2, E'_f] sampled non-edges for graph auto-encoding, drawn where the batch is built (a GPU
+    # training step would otherwise wait on PyG's per-graph sampling loop); None: drawn in the loss
+    negatives: list[Tensor] | None = None
 
     def to(self, device: Any) -> "IRBatch":
         return IRBatch(self.stmt_ids.to(device), self.stmt_file.to(device), self.node_ids.to(device),
                        self.node_type.to(device), self.node_file.to(device),
-                       [e.to(device) for e in self.edge_index], self.num_files, self.ids)
+                       [e.to(device) for e in self.edge_index], self.num_files, self.ids,
+                       None if self.negatives is None else [e.to(device) for e in self.negatives])
 
     @property
     def num_nodes(self) -> int:
@@ -174,25 +178,31 @@ class StatementEncoder(nn.Module):
                                            batch_first=True, norm_first=True)
         self.layers = nn.TransformerEncoder(layer, cfg.n_layers, norm=nn.LayerNorm(cfg.d_model),
                                             enable_nested_tensor=False)
+        self.group_tokens: int | None = None  # forward(): chunks of this many padded positions (GPU training)
 
     def forward(self, ids: Tensor, chunk: int = 64) -> Tensor:
         """States [S, L', d] for ids [S, L] (right padding), L' = the longest statement of the batch.
 
         Statements are sorted by length and run in chunks of `chunk`, each trimmed to its own longest
-        statement: IR statements are mostly short, so this saves most of the padding's work. Padding is
-        masked, so the states of real positions do not depend on the chunking.
+        statement: IR statements are mostly short, so this saves most of the padding's work. With
+        `group_tokens` set, a chunk is instead as many statements as fit that many padded positions: on a GPU
+        each chunk costs launches and a host sync whatever its size, so few large ones pay. Padding is masked,
+        so the states of real positions do not depend on the chunking.
         """
         keep = ids != self.cfg.pad_id
         lengths = keep.sum(1)
         n = ids.shape[0]
         width = max(int(lengths.max().item()) if n else 1, 1)
-        if n <= chunk:
+        if n <= chunk or (self.group_tokens and n * width <= self.group_tokens):
             return self._run(ids[:, :width], keep[:, :width])
         order = torch.argsort(lengths, stable=True)
+        sorted_lengths = lengths[order].tolist()
+        groups = (length_groups(sorted_lengths, self.group_tokens) if self.group_tokens
+                  else ((start, min(start + chunk, n)) for start in range(0, n, chunk)))
         parts = []
-        for start in range(0, n, chunk):
-            idx = order[start:start + chunk]
-            w = max(int(lengths[idx].max().item()), 1)
+        for start, end in groups:
+            idx = order[start:end]
+            w = max(sorted_lengths[end - 1], 1)
             h = self._run(ids[idx, :w], keep[idx, :w])
             parts.append(F.pad(h, (0, 0, 0, width - w)))
         inverse = torch.empty_like(order)

@@ -140,11 +140,42 @@ class FlowDecoders(nn.Module):
         return self.decoder(zf, pairs, sigmoid=False)
 
 
-def reconstruction_loss(decoders: FlowDecoders, z: Tensor, batch: IRBatch,
-                        generator: torch.Generator | None = None) -> ReconstructionResult:
-    """Summed BCE of each flow's edges against as many sampled non-edges of the same graphs; AUC per flow."""
+def sample_negatives(batch: IRBatch, generator: torch.Generator | None = None) -> list[Tensor]:
+    """Per flow, as many sampled non-edges as edges, each inside the graph of its file (an empty [2, 0] for a
+    flow without edges). Seeded by `generator` when given (PyG draws from torch's and Python's global RNGs,
+    which are seeded for the call and restored after it)."""
+    import random
+
     from torch_geometric.utils import batched_negative_sampling
 
+    out = []
+    for pos in batch.edge_index:
+        if pos.shape[1] == 0:
+            out.append(pos.new_zeros((2, 0)))
+            continue
+        if generator is not None:
+            seed = int(torch.randint(0, 2**31 - 1, (1,), generator=generator))
+            saved = random.getstate()
+            try:
+                with torch.random.fork_rng(devices=[]):
+                    torch.manual_seed(seed)
+                    random.seed(seed)
+                    neg = batched_negative_sampling(pos, batch.node_file, num_neg_samples=None)
+            finally:
+                random.setstate(saved)
+        else:
+            neg = batched_negative_sampling(pos, batch.node_file, num_neg_samples=None)
+        # PyG draws zero samples for a graph without edges of this flow as an empty *float* tensor, and
+        # concatenating it makes every pair float; the values are exact node indices, so cast them back.
+        out.append(neg.to(pos.dtype))
+    return out
+
+
+def reconstruction_loss(decoders: FlowDecoders, z: Tensor, batch: IRBatch,
+                        generator: torch.Generator | None = None) -> ReconstructionResult:
+    """Summed BCE of each flow's edges against as many sampled non-edges of the same graphs (the batch's own
+    `negatives` when it has them); AUC per flow."""
+    negatives = batch.negatives if batch.negatives is not None else sample_negatives(batch, generator)
     total = z.sum() * 0.0
     losses, aucs = [], []
     for flow, pos in enumerate(batch.edge_index):
@@ -154,16 +185,7 @@ def reconstruction_loss(decoders: FlowDecoders, z: Tensor, batch: IRBatch,
             losses.append(float("nan"))
             aucs.append(float("nan"))
             continue
-        if generator is not None:  # batched_negative_sampling draws from the global RNG
-            seed = int(torch.randint(0, 2**31 - 1, (1,), generator=generator))
-            with torch.random.fork_rng(devices=[]):
-                torch.manual_seed(seed)
-                neg = batched_negative_sampling(pos, batch.node_file, num_neg_samples=None)
-        else:
-            neg = batched_negative_sampling(pos, batch.node_file, num_neg_samples=None)
-        # PyG draws zero samples for a graph without edges of this flow as an empty *float* tensor, and
-        # concatenating it makes every pair float; the values are exact node indices, so cast them back.
-        neg = neg.to(pos.dtype)
+        neg = negatives[flow]
         pairs = torch.cat([pos, neg], dim=1)
         target = torch.cat([torch.ones(pos.shape[1], device=z.device), torch.zeros(neg.shape[1], device=z.device)])
         logits = decoders.logits(z, flow, pairs).float()

@@ -462,6 +462,8 @@ def train_loop(config: dict[str, Any]) -> None:
         scheduler.last_epoch = state["step"] - 1
         scheduler.step()  # sets the learning rate of the restored step
     net.to(device)
+    if device.type == "cuda" and net.encoder.text is not None:
+        net.encoder.text.group_tokens = 65536  # few large statement chunks: see StatementEncoder.forward
     for s in optimizer.state.values():  # moments follow the parameters to the device
         for k, v in s.items():
             if isinstance(v, torch.Tensor) and k != "step":
@@ -845,8 +847,12 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
                     for name, folder in splits.items()}
 
     from ray.util.queue import Queue
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-    queue = Queue(actor_options={"num_cpus": 0})
+    # The queue lives on the driver's node: on a node that dies mid-run it would take every later progress line
+    # and metrics row with it while training goes on.
+    here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+    queue = Queue(actor_options={"num_cpus": 0, "scheduling_strategy": here})
     train_dict = dataclasses.asdict(tc)
     loop_config = {"train": train_dict, "encoder": enc_cfg.to_dict(), "progress_queue": queue,
                    "storage": str(storage)}

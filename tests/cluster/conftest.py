@@ -107,7 +107,7 @@ class LoopbackCluster:
         self.dashboard = f"http://127.0.0.1:{self.dashboard_port}"
         self.head_pid: int | None = None
         self.workers: dict[str, subprocess.Popen] = {}
-        self.temp_dirs: list[str] = []  # every head's temp folder (the nodes' session folders are inside)
+        self.temp_dirs: list[str] = []  # every node's temp folder (its session folders are inside)
         self.groups: set[int] = set()   # every process group this fixture started
         path = os.pathsep.join([str(BIN), os.environ.get("PATH", "")])
         self.env = {k: v for k, v in os.environ.items()
@@ -149,13 +149,20 @@ class LoopbackCluster:
         """`ray start --address HEAD --node-ip-address IP --num-cpus 1 --resources {mirtune_timed_run: 1}`."""
         t0 = time.monotonic()
         log = self.root / f"{name}.log"
+        temp_dir = str(self.root / f"{name[0]}{name[-1]}")  # short: Ray's socket paths live under it
         cmd = [RAY, "start", "--block", "--address", self.address, "--node-ip-address", WORKER_IPS[name],
-               "--num-cpus", "1", "--resources", json.dumps({"mirtune_timed_run": 1}), "--disable-usage-stats"]
+               "--num-cpus", "1", "--resources", json.dumps({"mirtune_timed_run": 1}), "--disable-usage-stats",
+               # a folder of its own, as on a machine of its own: nodes sharing the head's session folder share
+               # its runtime_resources, where one node cleaning up a job's working_dir can pull it from under
+               # another node's workers ("cannot import name '__version__' from 'mirtune' (unknown location)")
+               "--temp-dir", temp_dir]
         with open(log, "w") as f:
             proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                     start_new_session=True, env=self.env, cwd=str(self.root))
         self.workers[name] = proc
         self.groups.add(proc.pid)
+        if temp_dir not in self.temp_dirs:
+            self.temp_dirs.append(temp_dir)
         deadline = time.monotonic() + _START_S
         while time.monotonic() < deadline:
             if proc.poll() is not None:

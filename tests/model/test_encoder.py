@@ -102,6 +102,20 @@ def test_length_chunking_does_not_change_statement_states(model, samples):
     torch.testing.assert_close(whole[keep], chunked[keep], atol=1e-5, rtol=1e-4)
 
 
+def test_token_groups_do_not_change_statement_states(model, samples):
+    ids = collate(samples).stmt_ids
+    with torch.inference_mode():
+        whole = model.text(ids, chunk=10**6)
+        model.text.group_tokens = 40  # a few statements per group: many groups
+        try:
+            grouped = model.text(ids, chunk=7)
+        finally:
+            model.text.group_tokens = None
+    keep = (ids != model.cfg.pad_id)[:, : whole.shape[1]]
+    assert whole.shape == grouped.shape
+    torch.testing.assert_close(whole[keep], grouped[keep], atol=1e-5, rtol=1e-4)
+
+
 @pytest.mark.parametrize("n_layers", [1, 2])
 def test_cls_only_last_layer_equals_the_full_pass(tokenizer, samples, n_layers):
     import dataclasses

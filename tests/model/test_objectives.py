@@ -13,7 +13,8 @@ from mirtune.ir.tokenizer import IRTokenizer
 from mirtune.model.config import preset
 from mirtune.model.encoder import MIREncoder, collate
 from mirtune.model.objectives import (IGNORE, FlowDecoders, MatchingHead, MLMHead, PretrainingHeads, mask_tokens,
-                                      matching_loss, matching_pairs, mlm_loss, reconstruction_loss, roc_auc)
+                                      matching_loss, matching_pairs, mlm_loss, reconstruction_loss, roc_auc,
+                                      sample_negatives)
 from mirtune.model.samples import module_to_sample, sample_arrays
 
 PROGRAMS = {
@@ -146,12 +147,25 @@ def test_a_graph_without_edges_of_a_flow_beside_others_in_a_batch(samples, token
 
 
 def test_negative_pairs_stay_inside_their_graph(samples, cfg):
-    from torch_geometric.utils import batched_negative_sampling
-
     batch = collate(samples[:3])
-    neg = batched_negative_sampling(batch.edge_index[1], batch.node_file)
-    assert neg.shape[1] > 0
-    assert torch.equal(batch.node_file[neg[0]], batch.node_file[neg[1]])
+    for pos, neg in zip(batch.edge_index, sample_negatives(batch, torch.Generator().manual_seed(0))):
+        assert neg.dtype == pos.dtype and neg.shape[1] == pos.shape[1]
+        assert torch.equal(batch.node_file[neg[0]], batch.node_file[neg[1]])
+
+
+def test_negatives_drawn_with_the_batch_give_the_loss_drawn_inside(samples, cfg):
+    torch.manual_seed(0)
+    batch = collate(samples[:3])
+    enc, dec = MIREncoder(cfg).eval(), FlowDecoders(cfg)
+    with torch.no_grad():
+        z = enc(batch).nodes
+        inside = reconstruction_loss(dec, z, batch, torch.Generator().manual_seed(3))
+        batch.negatives = sample_negatives(batch, torch.Generator().manual_seed(3))
+        given = reconstruction_loss(dec, z, batch, torch.Generator().manual_seed(99))  # generator unused
+        moved = batch.to("cpu")
+    assert given.loss.item() == pytest.approx(inside.loss.item(), rel=1e-6)
+    assert given.per_flow_auc == inside.per_flow_auc
+    assert moved.negatives is not None and all(torch.equal(a, b) for a, b in zip(moved.negatives, batch.negatives))
 
 
 # ------------------------------------------------------------------------------------- matching
