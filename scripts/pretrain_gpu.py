@@ -206,6 +206,16 @@ def _save(out: Path, net: Any, optimizer: Any, state: dict[str, Any], weights_dt
     tmp.rmdir()
 
 
+def _write_profile(profiler: Any, path: Path, steps: int) -> None:
+    """Where the profiled steps' time went: the operators by self CPU time (the host's share) and, on a GPU, by
+    self CUDA time, with the wall time per step."""
+    events = profiler.key_averages()
+    parts = [f"{steps} steps profiled\n", events.table(sort_by="self_cpu_time_total", row_limit=30)]
+    if any(getattr(e, "self_device_time_total", 0) for e in events):
+        parts.append(events.table(sort_by="self_device_time_total", row_limit=30))
+    path.write_text("\n".join(parts))
+
+
 def unpack_checkpoint(folder: Path, dest: Path) -> Path:
     """Join folder/checkpoint.tar.NN and extract it into dest (a checkpoint folder); returns dest."""
     parts = sorted(folder.glob("checkpoint.tar.*"))
@@ -283,6 +293,8 @@ def train(args: argparse.Namespace) -> int:
         return args.lr * _lr_factor(step, total, max(1, total // 20) if state["planned_steps"] else 50)
 
     net.train()
+    profiler, profiled_from = None, 0
+    first_step = state["step"]
     stop = False
     while not stop:
         batches = _epoch_batches(packed.count("train"), args.batch_size, args.seed, state["epoch"])
@@ -295,6 +307,11 @@ def train(args: argparse.Namespace) -> int:
                 continue
             t0 = time.perf_counter()
             step = state["step"]
+            if profiler is None and args.profile_steps and step == first_step + 10:
+                profiler = torch.profiler.profile(record_shapes=False, activities=[
+                    torch.profiler.ProfilerActivity.CPU, *([torch.profiler.ProfilerActivity.CUDA] if use_amp else [])])
+                profiler.__enter__()
+                profiled_from = step
             for g in optimizer.param_groups:
                 g["lr"] = lr_now(step)
             gen = torch.Generator().manual_seed(args.seed * 1_000_003 + step)
@@ -308,6 +325,11 @@ def train(args: argparse.Namespace) -> int:
             state["step"] = step + 1
             state["samples"] += b.num_files
             state["time_s"] += time.perf_counter() - t0
+            if profiler is not None and state["step"] == profiled_from + args.profile_steps:
+                profiler.__exit__(None, None, None)
+                _write_profile(profiler, out / "profile.txt", args.profile_steps)
+                say(f"profiled steps {profiled_from + 1}-{state['step']}: {out / 'profile.txt'}")
+                args.profile_steps = 0
             window.append((metrics, 1))
             if state["step"] == 20:
                 warm_t0 = time.monotonic()
@@ -413,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--group-tokens", type=int, default=65536,
                    help="on a GPU, run statements in groups of this many padded positions")
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--profile-steps", type=int, default=0, metavar="N",
+                   help="run N steps (from the 11th) under torch.profiler; the table goes to OUT/profile.txt")
     t.add_argument("--resume", default=None, metavar="RETURNED", help="a folder holding checkpoint.tar.NN")
     t.add_argument("--weights-dtype", default="bf16", choices=("bf16", "fp16", "fp32"))
     t.add_argument("--no-moments", action="store_true", help="return weights only (for presets too large)")
