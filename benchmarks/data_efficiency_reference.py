@@ -4,7 +4,7 @@
         benchmarks/results/data_efficiency_devmap_scratch_6epochs.json
 
 The study's frozen-head curve (its comparison folds) against the error of `scratch` at fraction 1.0 in the
-reference run (e.g. the same folds trained for more epochs), with `mirtune.predict.data_efficiency.reduction_factor`;
+reference run (e.g. the same folds trained for more epochs), with `mirtune.experiments.data_efficiency.reduction_factor`;
 the folds of the two runs must be the same.
 """
 
@@ -17,7 +17,7 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     """Print the factor per platform and the figures that decide it."""
-    from mirtune.predict.data_efficiency import reduction_factor
+    from mirtune.experiments.data_efficiency import reduction_factor
 
     p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     p.add_argument("study", help="JSON of `mirtune evaluate devmap --label-fractions ...` with the frozen method")

@@ -1,6 +1,6 @@
 """Where should an OpenMP predictor stay without evidence: at the default or at the configuration best on average?
 
-Runs `mirtune evaluate openmp`'s leave-one-application-out protocol (mirtune.predict.measured_eval: heads chosen
+Runs `mirtune evaluate openmp`'s leave-one-application-out protocol (mirtune.experiments.measured_eval: heads chosen
 by inner cross-validation over the other applications) twice on the same data, once with heads anchored on the
 default and once anchored on the one configuration best on average over their training applications, and splits
 both by kind of program (benchmarks/openmp_by_kind.py), with the code-free baselines from the same run.
@@ -23,7 +23,7 @@ from openmp_by_kind import by_kind_with_all as by_kind  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    from mirtune.predict import measured_eval
+    from mirtune.experiments import measured_eval
     from mirtune.tasks import openmp
     from mirtune.tasks.embedders import get_embedder
 

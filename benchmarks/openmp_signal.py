@@ -36,7 +36,7 @@ import numpy as np
 from openmp_by_kind import REPO, by_kind_with_all, kind_of
 
 from mirtune.errors import MirtuneError
-from mirtune.predict import measured_eval
+from mirtune.experiments import measured_eval
 from mirtune.predict.predictor import gain_problem, table_matrix
 from mirtune.predict.select import evaluate_outer
 from mirtune.tasks import openmp

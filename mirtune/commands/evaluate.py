@@ -372,8 +372,8 @@ def int_list(flag: str, text: str | None, minimum: int, example: str) -> list[in
 def run_measured(args: argparse.Namespace) -> int:
     """`mirtune evaluate openmp|vectorize|cuda_blocks`: leave-one-application-out on the collected data, with
     baselines."""
+    from mirtune.experiments import measured_eval
     from mirtune.paths import write_atomic
-    from mirtune.predict import measured_eval
     from mirtune.predict.select import GAIN_HEADS
     from mirtune.progress import note, progress
     from mirtune.tasks.embedders import get_embedder
@@ -439,8 +439,8 @@ def measured_data(task: str, given: list[str] | None) -> list[str]:
 def run_tuning(args: argparse.Namespace) -> int:
     """`mirtune evaluate tuning --task openmp|vectorize`: tuning runs replayed on the collected data."""
     from mirtune.cluster import ray_session
+    from mirtune.experiments import tune_replay
     from mirtune.paths import REPO_DIR, write_atomic
-    from mirtune.predict import tune_replay
     from mirtune.predict.predictor import check_embedding
     from mirtune.predict.select import GAIN_HEADS
     from mirtune.progress import note, progress
@@ -493,13 +493,13 @@ DATA_EFFICIENCY_OPTIONS = ("label_fractions", "compare", "repeats", "e2e_folds",
 
 def run_data_efficiency(args: argparse.Namespace) -> int:
     """`mirtune evaluate devmap|openmp|vectorize --label-fractions F,F [--compare M,M]`: the data-efficiency study
-    (see mirtune.predict.data_efficiency); writes the JSON as the fits finish, then the table and the chart."""
+    (see mirtune.experiments.data_efficiency); writes the JSON as the fits finish, then the table and the chart."""
     import dataclasses
 
     from mirtune.cluster import ray_session
+    from mirtune.experiments import data_efficiency as de
+    from mirtune.experiments.finetune import E2EConfig
     from mirtune.paths import REPO_DIR, check_output, data_dir, write_atomic
-    from mirtune.predict import data_efficiency as de
-    from mirtune.predict.finetune import E2EConfig
     from mirtune.predict.heads import GainConfig, HeadConfig
     from mirtune.progress import note
 
@@ -546,7 +546,7 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
                 raise UsageError(f"{flag} must be >= 1")
             config = dataclasses.replace(config, **{name: value})
     if measured:
-        from mirtune.predict.measured_eval import held_out_problem
+        from mirtune.experiments.measured_eval import held_out_problem
         from mirtune.tasks.measured import parquet_files
 
         data = measured_data(args.task, args.data)
@@ -693,7 +693,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     try:
         seeds = list(range(args.seeds))
         if args.task == "devmap":
-            from mirtune.predict.published_eval import run_devmap
+            from mirtune.experiments.published_eval import run_devmap
             from mirtune.tasks import devmap
 
             result = run_devmap(data, embedder, seeds=seeds, quick=args.quick, folds=folds, use_ray=use_ray,
@@ -702,7 +702,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
             prior = devmap.prior_from_predictions(data)
             table = devmap_table(result, prior)
         else:
-            from mirtune.predict.published_eval import run_coarsening
+            from mirtune.experiments.published_eval import run_coarsening
             from mirtune.tasks import coarsening
 
             result = run_coarsening(data, embedder, seeds=seeds, quick=args.quick, kernels=folds, use_ray=use_ray,

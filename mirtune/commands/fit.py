@@ -81,7 +81,7 @@ def _published_tables(args: argparse.Namespace, embedder) -> list[tuple[str, obj
 
 def held_out(args: argparse.Namespace, embedder, heads: list[str], use_ray: bool, note) -> dict:
     """Leave-one-application-out figures of this kind of predictor on the same data, beside the baselines."""
-    from mirtune.predict import measured_eval
+    from mirtune.experiments import measured_eval
 
     result = measured_eval.run(args.task, args.data, [embedder], heads=heads, program_dirs=args.programs,
                                use_ray=use_ray, n_configs=args.configs, note=note)

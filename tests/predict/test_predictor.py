@@ -129,7 +129,7 @@ def test_fit_save_load_and_refusals(omp, tmp_path):
 
 
 def test_leave_one_application_out_reports_the_baselines(omp):
-    from mirtune.predict import measured_eval
+    from mirtune.experiments import measured_eval
 
     table, _, embedder = omp
     result = measured_eval.run("openmp", [str(REPO_DIR / "datasets" / "openmp")], [embedder], use_ray=False,

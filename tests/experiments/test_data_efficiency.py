@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from mirtune.predict import data_efficiency as de
+from mirtune.experiments import data_efficiency as de
 
 FRACTIONS = [0.05, 0.1, 0.2, 0.5, 1.0]
 
@@ -71,7 +71,7 @@ def test_scratch_starts_random_and_finetune_starts_pretrained():
     import torch
 
     from mirtune.embedding import load_encoder
-    from mirtune.predict.finetune import initial_encoder
+    from mirtune.experiments.finetune import initial_encoder
 
     loaded = load_encoder()
 
@@ -93,7 +93,7 @@ def test_end_to_end_fit_trains_the_encoder_and_predicts(devmap_ir_dir, tmp_path,
     import torch
 
     from mirtune.embedding import load_encoder
-    from mirtune.predict import finetune
+    from mirtune.experiments import finetune
     from mirtune.predict.heads import HeadConfig
 
     monkeypatch.setenv("MIRTUNE_EMBED_CACHE", str(tmp_path))
@@ -117,7 +117,7 @@ def test_end_to_end_fit_trains_the_encoder_and_predicts(devmap_ir_dir, tmp_path,
 
 
 def test_heads_only_study_in_process(shared_data):
-    from mirtune.predict.finetune import E2EConfig
+    from mirtune.experiments.finetune import E2EConfig
     from mirtune.predict.heads import HeadConfig
 
     config = dataclasses.replace(E2EConfig(), head=HeadConfig(epochs=5))
@@ -179,7 +179,7 @@ def test_bad_options_are_one_line_and_exit_2(capsys, monkeypatch, argv, fragment
 
 def _openmp_problem():
     from mirtune.paths import REPO_DIR
-    from mirtune.predict.measured_eval import held_out_problem
+    from mirtune.experiments.measured_eval import held_out_problem
 
     data = [str(REPO_DIR / "datasets" / "openmp")]
     return data, held_out_problem("openmp", data)
@@ -257,7 +257,7 @@ def test_measured_study_on_a_slice_of_openmp():
 def test_measured_study_runs_end_to_end_methods_on_their_folds_only(monkeypatch):
     """The wiring of scratch/finetune on a measured task, with the trainer replaced by a stand-in that picks the
     configuration best on average over its training rows (the real trainer is tested below)."""
-    from mirtune.predict import finetune
+    from mirtune.experiments import finetune
     from mirtune.tasks import openmp
 
     data, problem = _openmp_problem()
@@ -297,7 +297,7 @@ def test_end_to_end_gain_regression_on_a_tiny_slice(tmp_path, monkeypatch):
 
     from mirtune.embedding import load_encoder
     from mirtune.paths import REPO_DIR
-    from mirtune.predict import finetune
+    from mirtune.experiments import finetune
     from mirtune.predict.heads import GainConfig, GainHead, HeadConfig
     from mirtune.predict.predictor import program_ir
     from mirtune.tasks import vectorize

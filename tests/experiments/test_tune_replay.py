@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from mirtune.errors import UsageError
-from mirtune.predict import tune_replay
-from mirtune.predict.tune_replay import STRATEGIES, optuna_runs, rankings, replay, run_value, search_space, shares
+from mirtune.experiments import tune_replay
+from mirtune.experiments.tune_replay import STRATEGIES, optuna_runs, rankings, replay, run_value, search_space, shares
 from mirtune.tasks import openmp
 from mirtune.tasks.measured import GainTable
 

@@ -7,7 +7,7 @@ those of every larger one) trains each method; the fold's test rows are predicte
 protocol. Methods (`METHODS`), all ending in the same MLP head (`heads.HeadConfig()` defaults, no search):
 - frozen: the head on the frozen pre-trained encoder's embeddings ++ the task's context features;
 - scratch: the same encoder architecture trained end to end from random weights on the subset only;
-- finetune: the pre-trained encoder trained end to end on the subset (both: `mirtune.predict.finetune`);
+- finetune: the pre-trained encoder trained end to end on the subset (both: `mirtune.experiments.finetune`);
 - ir2vec: the head on IR2Vec embeddings ++ the context features.
 Every method of one (fold, repeat, fraction) sees the same rows.
 
@@ -155,7 +155,7 @@ def _e2e_job(init: str, model_dir: str | None, train_paths: list[str], train_ctx
     """(test predictions, timings) of one end-to-end model trained on the given rows (`train_y`: labels, or every
     configuration's log gain for objective "gain")."""
     from mirtune.embedding import load_encoder
-    from mirtune.predict import finetune
+    from mirtune.experiments import finetune
     from mirtune.predict.heads import limit_threads
 
     limit_threads(1)
@@ -206,7 +206,7 @@ def run_devmap(data: Path, fractions: Sequence[float], methods: Sequence[str], r
     `e2e_repeats` repeats (default all). `head`: the frozen and ir2vec methods' head configuration (default
     the end-to-end models' MLP head, `config.head`)."""
     from mirtune.embedding import load_encoder
-    from mirtune.predict.finetune import E2EConfig, load_samples
+    from mirtune.experiments.finetune import E2EConfig, load_samples
     from mirtune.tasks import devmap
     from mirtune.tasks.embedders import embed_files, get_embedder
 
@@ -374,7 +374,7 @@ def _frozen_embed_cost(loaded: Any, paths: list[str], subsets: dict[float, np.nd
     one thread (from the encoder inputs, as the end-to-end fits start): the frozen method's cost besides its head."""
     import torch
 
-    from mirtune.predict.finetune import embed_samples, load_samples
+    from mirtune.experiments.finetune import embed_samples, load_samples
 
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -519,8 +519,8 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
     on `e2e_folds` (default `folds`, default all) with the first `e2e_repeats` repeats. `head`: the frozen and
     ir2vec methods' gain head (default `config.gain_head`, the end-to-end models' head). `problem`: what
     `held_out_problem(task, data_paths, program_dirs)` returned, when the caller has it already."""
-    from mirtune.predict.finetune import E2EConfig
-    from mirtune.predict.measured_eval import held_out_problem
+    from mirtune.experiments.finetune import E2EConfig
+    from mirtune.experiments.measured_eval import held_out_problem
     from mirtune.predict.predictor import program_ir, program_matrix
     from mirtune.tasks.embedders import get_embedder
 
@@ -565,7 +565,7 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
     e2e_keys: list[tuple] = []
     if e2e:
         from mirtune.embedding import load_encoder
-        from mirtune.predict.finetune import load_samples
+        from mirtune.experiments.finetune import load_samples
 
         t0 = time.monotonic()
         ir = [str(program_ir(s)) for s in table.sources]
