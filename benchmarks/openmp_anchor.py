@@ -1,6 +1,6 @@
 """Where should an OpenMP predictor stay without evidence: at the default or at the configuration best on average?
 
-Runs `mirtune evaluate openmp`'s leave-one-application-out protocol (mirtune.experiments.measured_eval: heads chosen
+Runs `mirtune evaluate openmp`'s leave-one-application-out protocol (mirtune.predict.held_out: heads chosen
 by inner cross-validation over the other applications) twice on the same data, once with heads anchored on the
 default and once anchored on the one configuration best on average over their training applications, and splits
 both by kind of program (benchmarks/openmp_by_kind.py), with the code-free baselines from the same run.
@@ -23,7 +23,7 @@ from openmp_by_kind import by_kind_with_all as by_kind  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    from mirtune.experiments import measured_eval
+    from mirtune.predict import held_out
     from mirtune.tasks import openmp
     from mirtune.tasks.embedders import get_embedder
 
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[str, dict[str, float]] = {}
     runs = {}
     for anchor in ("default", "best"):
-        result = measured_eval.run("openmp", args.data, [get_embedder("mirencoder")], anchors=(anchor,), note=print)
+        result = held_out.run("openmp", args.data, [get_embedder("mirencoder")], anchors=(anchor,), note=print)
         runs[anchor] = {k: result[k] for k in ("applications", "groups", "chosen_heads", "timing_s")}
         if anchor == "default":
             rows["default configuration"] = by_kind(result, "default")

@@ -36,7 +36,7 @@ import numpy as np
 from openmp_by_kind import REPO, by_kind_with_all, kind_of
 
 from mirtune.errors import MirtuneError
-from mirtune.experiments import measured_eval
+from mirtune.predict import held_out
 from mirtune.predict.predictor import gain_problem, table_matrix
 from mirtune.predict.select import evaluate_outer
 from mirtune.tasks import openmp
@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  blind, {name:29s} {v['programs']:4d} programs {v['naive']:.3f}x (naive); recommend "
                   f"{v['recommended']:.3f}, best fixed {v['best_fixed']:.3f} of the oracle")
         embedders = [get_embedder("mirencoder"), random_embedder(), get_embedder("none")]
-        res = measured_eval.run("openmp", DATA, embedders, use_ray=use_ray, note=lambda m: print(f"  {m}"))
+        res = held_out.run("openmp", DATA, embedders, use_ray=use_ray, note=lambda m: print(f"  {m}"))
         kinds = {m: by_kind_with_all(res, m) for m in res["methods"] if m != "oracle"}
         print("2. share of the oracle by kind, the same heads on the embedding and on two controls:")
         for m, row in kinds.items():

@@ -374,6 +374,7 @@ def run_measured(args: argparse.Namespace) -> int:
     baselines."""
     from mirtune.experiments import measured_eval
     from mirtune.paths import write_atomic
+    from mirtune.predict import held_out
     from mirtune.predict.select import GAIN_HEADS
     from mirtune.progress import note, progress
     from mirtune.tasks.embedders import get_embedder
@@ -403,9 +404,9 @@ def run_measured(args: argparse.Namespace) -> int:
     from mirtune.cluster import ray_session
 
     with ray_session(args.address, enabled=not args.no_ray) as use_ray:
-        result = measured_eval.run(args.task, data, embedders, heads=heads, program_dirs=args.programs,
-                                   use_ray=use_ray, n_configs=args.configs or (4 if args.quick else None),
-                                   n_inner=3 if args.quick else 5, note=note, progress=progress)
+        result = held_out.run(args.task, data, embedders, heads=heads, program_dirs=args.programs,
+                              use_ray=use_ray, n_configs=args.configs or (4 if args.quick else None),
+                              n_inner=3 if args.quick else 5, note=note, progress=progress)
     result["command"] = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])
     result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     print(measured_eval.table(result))
@@ -546,7 +547,7 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
                 raise UsageError(f"{flag} must be >= 1")
             config = dataclasses.replace(config, **{name: value})
     if measured:
-        from mirtune.experiments.measured_eval import held_out_problem
+        from mirtune.predict.held_out import held_out_problem
         from mirtune.tasks.measured import parquet_files
 
         data = measured_data(args.task, args.data)

@@ -81,10 +81,10 @@ def _published_tables(args: argparse.Namespace, embedder) -> list[tuple[str, obj
 
 def held_out(args: argparse.Namespace, embedder, heads: list[str], use_ray: bool, note) -> dict:
     """Leave-one-application-out figures of this kind of predictor on the same data, beside the baselines."""
-    from mirtune.experiments import measured_eval
+    from mirtune.predict.held_out import run as leave_one_application_out
 
-    result = measured_eval.run(args.task, args.data, [embedder], heads=heads, program_dirs=args.programs,
-                               use_ray=use_ray, n_configs=args.configs, note=note)
+    result = leave_one_application_out(args.task, args.data, [embedder], heads=heads, program_dirs=args.programs,
+                                       use_ray=use_ray, n_configs=args.configs, note=note)
     m = result["methods"]
     summary = {name: {k: m[name][k] for k in ("share_of_oracle", "speedup_over_default", "slowdowns")}
                for name in ("default", "best fixed", embedder.name)}

@@ -515,12 +515,12 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
                  problem: tuple | None = None) -> dict[str, Any]:
     """The study on a measured task (openmp, vectorize), leave-one-application-out; returns the JSON-ready result
     (`on_update` gets the result so far after every finished end-to-end fit). `folds`/`e2e_folds`: outer fold
-    indices (held-out applications in the order of `measured_eval.held_out_problem`); the end-to-end methods run
+    indices (held-out applications in the order of `mirtune.predict.held_out.held_out_problem`); the end-to-end methods run
     on `e2e_folds` (default `folds`, default all) with the first `e2e_repeats` repeats. `head`: the frozen and
     ir2vec methods' gain head (default `config.gain_head`, the end-to-end models' head). `problem`: what
     `held_out_problem(task, data_paths, program_dirs)` returned, when the caller has it already."""
     from mirtune.experiments.finetune import E2EConfig
-    from mirtune.experiments.measured_eval import held_out_problem
+    from mirtune.predict.held_out import held_out_problem
     from mirtune.predict.predictor import program_ir, program_matrix
     from mirtune.tasks.embedders import get_embedder
 

@@ -266,7 +266,7 @@ def run(task: str, data_paths: Sequence[str], embedder, heads: Sequence[str] = (
         n_configs: int | None = None, n_inner: int = 5, note: Callable[[str], None] = print,
         progress: Callable | None = None) -> dict[str, Any]:
     """The whole evaluation: embed, choose and fit the predictor per held-out application, replay; JSON-ready."""
-    from mirtune.experiments.measured_eval import held_out_problem
+    from mirtune.predict.held_out import held_out_problem
     from mirtune.predict.predictor import candidate_configs, gain_problem, table_matrix
     from mirtune.predict.select import outer_gains, select_configs
 

@@ -179,7 +179,7 @@ def test_bad_options_are_one_line_and_exit_2(capsys, monkeypatch, argv, fragment
 
 def _openmp_problem():
     from mirtune.paths import REPO_DIR
-    from mirtune.experiments.measured_eval import held_out_problem
+    from mirtune.predict.held_out import held_out_problem
 
     data = [str(REPO_DIR / "datasets" / "openmp")]
     return data, held_out_problem("openmp", data)

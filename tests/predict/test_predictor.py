@@ -130,10 +130,11 @@ def test_fit_save_load_and_refusals(omp, tmp_path):
 
 def test_leave_one_application_out_reports_the_baselines(omp):
     from mirtune.experiments import measured_eval
+    from mirtune.predict import held_out
 
     table, _, embedder = omp
-    result = measured_eval.run("openmp", [str(REPO_DIR / "datasets" / "openmp")], [embedder], use_ray=False,
-                               n_configs=2, n_inner=3, note=lambda *_: None)
+    result = held_out.run("openmp", [str(REPO_DIR / "datasets" / "openmp")], [embedder], use_ray=False,
+                          n_configs=2, n_inner=3, note=lambda *_: None)
     m = result["methods"]
     assert set(m) == {"default", "best fixed", "mirencoder", "oracle"}
     assert m["default"]["share_of_oracle"] == pytest.approx(0.771, abs=0.002)
