@@ -1,6 +1,7 @@
 """Dependencies point one way (README, Layout): the IR layer knows nothing of models or tasks, tasks say what a task
-is and know no heads (no import of mirtune.predict), and within mirtune only the tuner, the profiler and the commands
-that run sweeps use the collectors (which in turn use mirtune)."""
+is and know no heads (no import of mirtune.predict), within mirtune only the tuner, the profiler and the commands
+that run sweeps use the collectors (which in turn use mirtune), and the experiments (mirtune.experiments) sit above the
+product and below the command line: only `mirtune evaluate` imports them, and they import no command."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ def imports(folder: str) -> dict[str, set[str]]:
         for node in ast.walk(ast.parse(f.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module:
                 names.add(node.module)
+                names.update(f"{node.module}.{a.name}" for a in node.names)  # `from mirtune import experiments`
             elif isinstance(node, ast.Import):
                 names.update(a.name for a in node.names)
         out[str(f.relative_to(ROOT.parent))] = names
@@ -41,3 +43,29 @@ def test_only_the_tuner_and_the_sweep_commands_use_the_collectors():
                "mirtune/commands/cluster.py", "mirtune/profile/ompt.py"}
     found = {f: ms for f, ms in imports("").items() if f not in allowed}
     assert offenders(found, ("collectors",)) == []
+
+
+EXPERIMENTS_COMMAND = "mirtune/commands/evaluate.py"  # the experiments' entry point, not the product
+
+
+def product() -> dict[str, set[str]]:
+    """The product's modules: everything under mirtune/ but the experiments and the command that runs them."""
+    return {f: ms for f, ms in imports("").items()
+            if not f.startswith("mirtune/experiments/") and f != EXPERIMENTS_COMMAND}
+
+
+def test_the_product_never_imports_the_experiments():
+    found = product()
+    # what the check sees: the product's modules, `mirtune fit` (which records the held-out figures) among them
+    assert {"mirtune/commands/fit.py", "mirtune/predict/held_out.py", "mirtune/cli.py"} <= set(found)
+    assert not any(f.startswith("mirtune/experiments/") for f in found)
+    # and it finds what it looks for: the experiments' command imports them (lazily, inside its functions)
+    assert offenders({EXPERIMENTS_COMMAND: imports("commands")[EXPERIMENTS_COMMAND]}, ("mirtune.experiments",))
+    assert offenders(found, ("mirtune.experiments",)) == []
+
+
+def test_the_experiments_import_no_command():
+    found = imports("experiments")
+    assert {f"mirtune/experiments/{m}.py" for m in ("published_eval", "measured_eval", "data_efficiency", "finetune",
+                                                    "tune_replay")} <= set(found)
+    assert offenders(found, ("mirtune.commands", "mirtune.cli")) == []
