@@ -15,6 +15,8 @@ no embedding at all (the task's context features alone). Protocols:
   program on one side, so a held-out program's siblings (same template, application or kernel family) can be in
   training, and an embedding that places it near them can use them where the random control cannot. Share of the
   oracle (geometric mean), beside the default, the best fixed configuration and the oracle.
+Beside each score, each encoder's difference from the random control and from IR2Vec with a 95% interval from
+resampling whole programs (benchmarks for devmap): the trial's "more than the noise".
 Prints the table; saves JSON and a chart (one panel per task).
 """
 
@@ -25,6 +27,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -66,28 +69,67 @@ def representations(encoders: list[str], extra: list[str]) -> dict[str, object]:
     return out
 
 
-def devmap(reps: dict[str, object]) -> dict[str, dict[str, float]]:
-    """Accuracy per platform and representation (context ++ embedding; `none`: context alone)."""
+CONTROLS = ("random", "ir2vec")
+
+
+def paired_interval(a: np.ndarray, b: np.ndarray, groups: Sequence[str], stat: Callable[[np.ndarray], float],
+                    n: int = 2000, seed: int = 0) -> list[float]:
+    """[stat(a) - stat(b), low, high]: the difference of two methods' per-row scores and its 95% interval when
+    whole programs (`groups`) are drawn again with replacement, both methods on the same draw (paired). An
+    interval above 0 is a difference larger than what the choice of programs alone moves."""
+    names, index = np.unique(np.asarray(groups), return_inverse=True)
+    members = [np.flatnonzero(index == g) for g in range(len(names))]
+    rng = np.random.default_rng(seed)
+    diffs = np.empty(n)
+    for k in range(n):
+        rows = np.concatenate([members[g] for g in rng.integers(0, len(names), len(names))])
+        diffs[k] = stat(a[rows]) - stat(b[rows])
+    lo, hi = np.percentile(diffs, [2.5, 97.5])
+    return [round(stat(a) - stat(b), 4), round(float(lo), 4), round(float(hi), 4)]
+
+
+def intervals(scores: dict[str, np.ndarray], groups: Sequence[str], stat: Callable[[np.ndarray], float],
+              label: str) -> dict[str, dict[str, list[float]]]:
+    """Each representation that is not a control against each control present, printed and returned."""
+    out: dict[str, dict[str, list[float]]] = {}
+    for name, a in scores.items():
+        if name in CONTROLS or name.startswith("none"):
+            continue
+        for control in CONTROLS:
+            if control in scores:
+                d = paired_interval(a, scores[control], groups, stat)
+                out.setdefault(name, {})[f"vs {control}"] = d
+                print(f"{label:18s} {name:28s} - {control:8s} {d[0]:+.4f}  [{d[1]:+.4f}, {d[2]:+.4f}]", flush=True)
+    return out
+
+
+def devmap(reps: dict[str, object]) -> tuple[dict[str, dict[str, float]], dict[str, dict]]:
+    """Accuracy per platform and representation (context ++ embedding; `none`: context alone), and the paired
+    intervals of each encoder against the controls (kernels resampled by benchmark)."""
     from mirtune.tasks.devmap import PLATFORMS, context_features, features, load_platform
 
     data = data_dir(None)
     out: dict[str, dict[str, float]] = {}
+    spans: dict[str, dict] = {}
     for plat in PLATFORMS:
         df = load_platform(data, plat)
         y = df.label.to_numpy()
-        acc = {"none (context features)": float((cross_validated(df, plat, context_features(df)) == y).mean())}
+        correct = {"none (context features)": cross_validated(df, plat, context_features(df)) == y}
         for name, emb in reps.items():
             if name == "none":
                 continue
             X = features(df, embed_files(emb, df.ir_path.tolist()))
-            acc[name] = float((cross_validated(df, plat, X) == y).mean())
-            print(f"devmap {plat:6s} {name:28s} {100 * acc[name]:6.2f}%", flush=True)
-        out[plat] = acc
-    return out
+            correct[name] = cross_validated(df, plat, X) == y
+            print(f"devmap {plat:6s} {name:28s} {100 * correct[name].mean():6.2f}%", flush=True)
+        out[plat] = {name: float(c.mean()) for name, c in correct.items()}
+        spans[plat] = intervals({k: v.astype(float) for k, v in correct.items()}, df.benchmark.tolist(),
+                                lambda v: float(v.mean()), f"devmap {plat}")
+    return out, spans
 
 
-def gain_task(task: str, reps: dict[str, object], configs: int, folds: int) -> dict[str, float]:
-    """Share of the oracle per method on `task`'s gain table, folds grouped by program."""
+def gain_task(task: str, reps: dict[str, object], configs: int, folds: int) -> tuple[dict[str, float], dict]:
+    """Share of the oracle per method on `task`'s gain table, folds grouped by program, and the paired intervals
+    of each encoder against the controls (programs resampled)."""
     import importlib
 
     spec = importlib.import_module(f"mirtune.tasks.{task}").SPEC
@@ -109,10 +151,11 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int) -> d
     methods = {"default": np.zeros(len(table), dtype=int), "best fixed": best_fixed_per_group(s, outer)}
     methods.update({p.name: preds[p.name][0] for p in problems})
     methods["oracle"] = table.labels_best()
-    res = {name: round(geomean(share_of_oracle(s, ch)), 4) for name, ch in methods.items()}
+    shares = {name: share_of_oracle(s, ch) for name, ch in methods.items()}
+    res = {name: round(geomean(v), 4) for name, v in shares.items()}
     for name, v in res.items():
         print(f"{task:11s} {name:28s} {v:.3f}", flush=True)
-    return res
+    return res, intervals(shares, progs, geomean, task)
 
 
 def plot(result: dict, path: Path) -> None:
@@ -159,9 +202,10 @@ def main(argv: list[str] | None = None) -> int:
                                                    f"{args.configs} candidates each"}}
         for task in args.tasks.split(","):
             if task == "devmap":
-                result["devmap"] = devmap(reps)
+                result["devmap"], result.setdefault("intervals", {})["devmap"] = devmap(reps)
             elif task in GAIN_TASKS:
-                result[task] = gain_task(task, reps, args.configs, args.folds)
+                result[task], result.setdefault("intervals", {})[task] = gain_task(task, reps, args.configs,
+                                                                                    args.folds)
             else:
                 raise UsageError(f"unknown task {task!r}; choose from devmap, {', '.join(GAIN_TASKS)}")
             args.json.parent.mkdir(parents=True, exist_ok=True)
