@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from mirtune.errors import MirtuneError
 from mirtune.model.config import EncoderConfig
+from mirtune.paths import json_default, write_atomic
 
 if TYPE_CHECKING:
     import numpy as np
@@ -189,19 +190,8 @@ def read_json(path: str | os.PathLike, what: str) -> Any:
 
 
 def write_json(path: str | os.PathLike, data: Any) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=_json_default) + "\n")
-    os.replace(tmp, path)
-
-
-def _json_default(obj: Any) -> Any:
-    if hasattr(obj, "item"):
-        return obj.item()
-    if isinstance(obj, (set, tuple)):
-        return list(obj)
-    return str(obj)
+    """`data` as indented JSON with sorted keys, written whole or not at all (mirtune.paths.write_atomic)."""
+    write_atomic(path, json.dumps(data, indent=2, sort_keys=True, default=json_default) + "\n")
 
 
 # ----------------------------------------------------------------------------------- provenance
