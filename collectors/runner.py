@@ -1,8 +1,8 @@
 """Build a program once, and measure one configuration of it properly.
 
 Building: `build(spec, cache_dir)` compiles a `BuildSpec` (the source TEXT plus the flags, so that any node can
-build it without the driver's files) into `cache_dir/<key>-<tag>/prog`. The key hashes the source and the
-flags; the tag hashes this node's CPU model and flags (binaries use -march=native) and its clang version, so a
+build it without the driver's files) into `cache_dir/<key>-<tag>/prog`. The key hashes the source (every file
+of a program of several, and the headers they include) and the flags; the tag hashes this node's CPU model and flags (binaries use -march=native) and its clang version, so a
 cache shared between unlike nodes never hands one of them a binary it cannot run. A compile error is cached
 too (it is deterministic); a missing compiler or a compile timeout is not. A cached binary is used only when it
 and its folder are this user's and writable by no one else and its bytes match the SHA-256 recorded at its build
@@ -94,6 +94,12 @@ class BuildSpec:
     `source` is the text to compile (already rewritten where a sweep rewrites it); the user's file is never
     touched. `include_dirs` lets the copy in the cache still find headers beside the original (they are part
     of the key: the same text next to different headers is a different program).
+
+    A program of several files: `source` is its first translation unit, `units` the others, as (file name in the
+    build folder, text, the original file's path: its folder is searched first for its headers, then
+    `include_dirs`); each is compiled on its own and all are linked into one binary (`compile_program`).
+    `depends` is a digest of the headers they include, so that editing one rebuilds (both enter the key only
+    when set).
     """
 
     name: str
@@ -105,6 +111,8 @@ class BuildSpec:
     extra: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
     compiler: str = "clang"  # or "nvcc" (CUDA programs: host and device code, see `build`)
+    units: tuple[tuple[str, str, str], ...] = ()
+    depends: str = ""
 
     def key(self) -> str:
         """Hash of the source and the flags: the same key means the same binary."""
@@ -114,6 +122,10 @@ class BuildSpec:
              "include_dirs": list(self.include_dirs)}
         if self.compiler != "clang":  # clang keys stay what they were before the field existed
             d["compiler"] = self.compiler
+        if self.units:  # so do the keys of programs of one file
+            d["units"] = [list(u) for u in self.units]
+        if self.depends:
+            d["depends"] = self.depends
         blob = json.dumps(d, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
@@ -285,7 +297,7 @@ def cached(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> Build
 def build(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildResult:
     """Build `spec` into the cache (or find it there); never raises for a bad program."""
     from mirtune.errors import CompileError, MirtuneError
-    from mirtune.ir.frontend import compile_executable
+    from mirtune.ir.frontend import compile_executable, compile_program
 
     hit = cached(spec, cache_dir)
     if hit is not None:
@@ -305,6 +317,15 @@ def build(spec: BuildSpec, cache_dir: str | os.PathLike | None = None) -> BuildR
     try:
         if spec.compiler == "nvcc":
             _compile_nvcc(spec, src, tmp_exe)
+        elif spec.compiler == "clang" and spec.units:
+            units = [(src, [f"-I{d}" for d in spec.include_dirs], src.name)]
+            for name, text, origin in spec.units:
+                path = folder / _safe_name(name)
+                write_atomic(path, text.encode())
+                shown = name if name == Path(origin).name else origin
+                units.append((path, [f"-I{Path(origin).parent}"] + [f"-I{d}" for d in spec.include_dirs], shown))
+            compile_program(units, tmp_exe, opt=spec.opt, openmp=spec.openmp,
+                            defines={str(k): str(v) for k, v in spec.defines.items()}, extra=list(spec.extra))
         elif spec.compiler == "clang":
             compile_executable(src, tmp_exe, opt=spec.opt, openmp=spec.openmp,
                                defines={str(k): str(v) for k, v in spec.defines.items()}, extra=extra)

@@ -229,6 +229,7 @@ def _spec_from_json(text: str) -> BuildSpec:
     d = json.loads(text)
     d["extra"] = tuple(d["extra"])
     d["include_dirs"] = tuple(d["include_dirs"])
+    d["units"] = tuple(tuple(u) for u in d.get("units", ()))
     return BuildSpec(**d)
 
 

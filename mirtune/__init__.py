@@ -23,13 +23,16 @@ def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str
     return _embed(paths, model_dir, precision=precision, readout=readout)
 
 
-def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads: str | os.PathLike | None = None,
+def recommend(path, task: str = "openmp", top: int = 5, heads: str | os.PathLike | None = None,
               model_dir: str | os.PathLike | None = None, platform: str | None = None,
-              context: dict[str, float] | None = None):
+              context: dict[str, float] | None = None, include_dirs=()):
     """The configuration to use for a program without running it (a `mirtune.predict.recommend.Recommendation`).
+    `path` is a file, or a list of the files of one program (linked into one module); `include_dirs` are searched
+    for its headers.
 
     See mirtune.predict.recommend.recommend; imported on first use.
     """
     from mirtune.predict.recommend import recommend as _recommend
 
-    return _recommend(path, task=task, top=top, heads=heads, model_dir=model_dir, platform=platform, context=context)
+    return _recommend(path, task=task, top=top, heads=heads, model_dir=model_dir, platform=platform, context=context,
+                      include_dirs=include_dirs)

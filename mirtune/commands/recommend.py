@@ -7,12 +7,17 @@ program.
     mirtune recommend kernel.cl --task devmap --platform nvidia --transfer-bytes 1048576 --wgsize 256
     mirtune recommend kernel.cl --task coarsening --platform Kepler
     mirtune recommend kernels/sigmoid --task cuda_blocks --matrix 1016 --heads heads/cuda_blocks
+    mirtune recommend main.c solver.c util.c --together --include include/ --task openmp   # one program
 
 For each program: the best configuration with the predicted speedup over the default, how to apply it
 (environment variables, the `mirtune apply` command, the loop pragma), and the top-K ranking. Inputs that cannot
 be read, compiled or recommended for get one line each on stderr (exit 2) while the others are answered.
 
-`--profile` (task openmp, one C/C++ source) also runs the program once, as `mirtune tune` runs its default
+Several INPUTs are several programs, each answered on its own. `--together` says they are the files of ONE program
+(task openmp or vectorize): each C/C++ file is compiled, all are linked into one module with llvm-link, and one
+answer comes for the program. `--include DIR` (repeatable) is a folder of headers, passed to clang as -I.
+
+`--profile` (task openmp, one C/C++ source, or the sources of one program with --together) also runs the program once, as `mirtune tune` runs its default
 configuration (the same arguments after `--`, --input files, --check, --timeout), under mirtune's OMPT tool, and
 prints what the run says that the IR cannot: how often its parallel regions start, how long each takes, the share
 of the run inside them, how evenly the threads share the work (`mirtune.profile.ompt`). A run that fails gives
@@ -37,6 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("recommend", help="recommend a configuration for a program without running it",
                        description=__doc__.strip().splitlines()[0])
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="sources (compiled first), .ll/.bc files or folders")
+    p.add_argument("--together", action="store_true",
+                   help="the INPUTs are the files of one program: compiled, linked into one module and answered once "
+                        "(default: each INPUT is a program of its own)")
+    p.add_argument("--include", action="append", default=[], metavar="DIR",
+                   help="a folder of the programs' headers, passed to clang as -I (repeatable)")
     p.add_argument("--task", required=True, metavar="TASK", help=" | ".join(TASKS))
     p.add_argument("--top", type=int, default=5, metavar="K", help="configurations in the ranking (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object per input (a list for several)")
@@ -112,18 +122,21 @@ def profile_request(args: argparse.Namespace):
         return None
     if args.task != "openmp":
         raise UsageError(f"--profile applies to --task openmp (it profiles OpenMP parallel regions), not {args.task}")
-    if len(args.inputs) != 1:
-        raise UsageError("--profile runs one program: give one C/C++ source")
-    src = Path(args.inputs[0])
-    if src.suffix not in SOURCE_SUFFIXES:
-        raise UsageError(f"--profile runs the program, so it needs its C/C++ source ({', '.join(SOURCE_SUFFIXES)}), "
-                         "not IR or a folder", str(src))
+    if len(args.inputs) != 1 and not args.together:
+        raise UsageError("--profile runs one program: give one C/C++ source (the files of one program: add "
+                         "--together)")
+    for src in map(Path, args.inputs):
+        if src.suffix not in SOURCE_SUFFIXES:
+            raise UsageError(f"--profile runs the program, so it needs its C/C++ source "
+                             f"({', '.join(SOURCE_SUFFIXES)}), not IR or a folder", str(src))
+    sources = [Path(s) for s in args.inputs]
     try:
         cflags = tuple(shlex.split(args.cflags or ""))
     except ValueError as exc:
         raise UsageError(f"--cflags: {exc}") from None
-    return program_to_profile(src, args.program_args, args.input or (), cflags, args.check or "stdout",
-                              1e-6 if args.rtol is None else args.rtol, 300.0 if args.timeout is None else args.timeout)
+    return program_to_profile(sources[0], args.program_args, args.input or (), cflags, args.check or "stdout",
+                              1e-6 if args.rtol is None else args.rtol, 300.0 if args.timeout is None else args.timeout,
+                              extra_sources=sources[1:], include_dirs=[Path(d) for d in args.include])
 
 
 def print_recommendation(rec) -> None:
@@ -149,6 +162,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(TASKS)}")
     if args.top < 1:
         raise UsageError("--top must be >= 1")
+    if args.together and args.task not in ("openmp", "vectorize"):
+        raise UsageError(f"--together (the files of one program) applies to --task openmp or vectorize, not "
+                         f"{args.task}")
     program = profile_request(args)
     prof = None
     if program is not None:
@@ -162,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     answers, failed = [], 0
     context = {"transfer_bytes": args.transfer_bytes, "wgsize": args.wgsize, "matrix": args.matrix}
     for _, rec, reason in recommend_many(args.inputs, args.task, args.top, args.heads, args.model, args.platform,
-                                         context):
+                                         context, together=args.together, include_dirs=args.include):
         if rec is None:
             note(f"mirtune recommend: {reason}")
             failed += 1

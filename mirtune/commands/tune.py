@@ -1,9 +1,14 @@
-"""`mirtune tune SOURCE --task openmp|vectorize --budget N [-- ARGS...]`: spend N real runs to find a faster
+"""`mirtune tune SOURCE... --task openmp|vectorize --budget N [-- ARGS...]`: spend N real runs to find a faster
 configuration, starting from the predictor's best guesses.
 
     mirtune tune kmeans.c --task openmp --budget 12 -- points.txt 2 24 3 100
     mirtune tune app.c --task openmp --budget 20 --input data/ --check 'regex:^result: (\\S+)' -- data/in.txt
     mirtune tune saxpy.c --task vectorize --line 42 --budget 10
+    mirtune tune main.c solver.c util.c --include include/ --task openmp --budget 8 -- 100000
+
+Several SOURCEs are the files of one program: each is compiled (the schedule(runtime) rewrite applied to every
+file) and all are linked into one binary; the predictor reads their IR linked into one module. --include DIR adds
+a header folder (clang's -I, repeatable). Task vectorize tunes a loop of the first SOURCE.
 
 The default configuration runs first (its output is the reference every configuration must reproduce), then the
 predictor's top-K, then Optuna through Ray Tune. Each configuration is timed against the default in interleaved
@@ -27,10 +32,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("tune", help="tune a program with real runs, seeded by the predictor (Ray Tune + Optuna)",
                        description=" ".join(__doc__.strip().split("\n\n")[0].split()),
-                       usage="mirtune tune SOURCE --task TASK [--budget N] [options] [-- ARGS...]",
+                       usage="mirtune tune SOURCE [SOURCE...] --task TASK [--budget N] [options] [-- ARGS...]",
                        epilog="ARGS after `--` are the program's own arguments; a file they name is copied into "
                               "its private working folder (see --input).")
-    p.add_argument("source", metavar="SOURCE", help="the program's C/C++ source")
+    p.add_argument("sources", nargs="+", metavar="SOURCE",
+                   help="the program's C/C++ source; several: the files of one program, compiled and linked together")
+    p.add_argument("--include", action="append", default=[], metavar="DIR",
+                   help="a folder of the program's headers, passed to clang as -I (repeatable)")
     p.add_argument("--task", required=True, metavar="TASK", help=" | ".join(TASKS))
     p.add_argument("--budget", type=int, default=12, metavar="N",
                    help="configurations to measure, the default included (default 12)")
@@ -54,7 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="more interleaved rounds that re-measure the best found before it is recommended (default 3)")
     p.add_argument("--space", action="append", metavar="KEY=V1,V2",
                    help="narrow a dimension, e.g. chunk=1,8,64 (openmp: threads, schedule, chunk; vectorize: vf, if)")
-    p.add_argument("--line", type=int, metavar="N", help="vectorize: the line where the loop to tune starts")
+    p.add_argument("--line", type=int, metavar="N",
+                   help="vectorize: the line where the loop to tune starts (in the first SOURCE)")
     p.add_argument("--seed", type=int, default=0, help="the searcher's random seed")
     p.add_argument("--heads", metavar="DIR", help="predictor folder (default: the shipped one)")
     p.add_argument("--address", metavar="ADDR", help="Ray cluster to join (default $RAY_ADDRESS, else a private one)")
@@ -94,8 +103,10 @@ def run(args: argparse.Namespace) -> int:
         cflags = tuple(shlex.split(args.cflags))
     except ValueError as exc:
         raise UsageError(f"--cflags: {exc}") from None
-    program = Program(Path(args.source), tuple(args.program_args), tuple(args.input), cflags,
-                      OutputCheck.parse(args.check, args.rtol), args.timeout, args.line)
+    sources = [Path(s) for s in args.sources]
+    program = Program(sources[0], tuple(args.program_args), tuple(args.input), cflags,
+                      OutputCheck.parse(args.check, args.rtol), args.timeout, args.line, tuple(sources[1:]),
+                      tuple(Path(d) for d in args.include))
     res = tune_program(program, args.task, args.budget, parallel=args.parallel, out_dir=args.out, top_k=args.top_k,
                        seed=args.seed, space=args.space, repeats=args.repeats, warmup=args.warmup,
                        heads=args.heads, address=args.address, confirm=args.confirm)

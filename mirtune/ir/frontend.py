@@ -351,3 +351,152 @@ def compile_executable(src: str | os.PathLike, out: str | os.PathLike, *, opt: i
         raise CompileError(f"clang timed out after {timeout}s", str(src)) from None
     if proc.returncode != 0:
         raise CompileError(_compile_failure(proc.stderr, proc.returncode), str(src))
+
+
+# --------------------------------------------------------------------------------------------- programs of several files
+
+
+@lru_cache(maxsize=None)
+def find_llvm_link() -> str:
+    """llvm-link of clang's own LLVM ($MIRTUNE_LLVM_LINK, else beside clang's real path, else llvm-link-<major>, else
+    llvm-link of that major version): the modules it writes must stay readable by the tools that read clang's IR."""
+    wanted = os.environ.get("MIRTUNE_LLVM_LINK")
+    clang = find_clang()
+    hint = f"install llvm-{clang.major} (Debian: apt-get install llvm-{clang.major}) or set MIRTUNE_LLVM_LINK"
+    if wanted:
+        path = shutil.which(wanted)
+        if path is None:
+            raise ToolMissing(f"MIRTUNE_LLVM_LINK={wanted} not found; {hint}")
+        return path
+    beside = Path(clang.path).resolve().parent / "llvm-link"
+    candidates = [str(beside)] if beside.is_file() else []
+    candidates += [p for p in (shutil.which(f"llvm-link-{clang.major}"), shutil.which("llvm-link")) if p]
+    for path in candidates:
+        try:
+            out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30,
+                                 stdin=subprocess.DEVNULL).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+        m = re.search(r"LLVM version (\d+)", out)
+        if m and int(m.group(1)) == clang.major:
+            return path
+    raise ToolMissing(f"no llvm-link of LLVM {clang.major} (clang's version) found; {hint}")
+
+
+def link_ir(modules: list[Path], out: str | os.PathLike | None = None, names: list[str] | None = None) -> str:
+    """Link IR files into one module with llvm-link (text); write it to `out` if given and return the text.
+    CompileError (naming the files, `names` when given) when they do not link (a symbol defined twice)."""
+    with tempfile.TemporaryDirectory(prefix="mirtune-link-") as tmp:
+        ll = Path(tmp) / "linked.ll"
+        cmd = [find_llvm_link(), "-S", *map(str, modules), "-o", str(ll)]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S,
+                                  stdin=subprocess.DEVNULL, preexec_fn=limit_compiler_memory)
+        except subprocess.TimeoutExpired:
+            raise CompileError(f"llvm-link timed out after {COMPILE_TIMEOUT_S}s") from None
+        if proc.returncode != 0 or not ll.exists():
+            shown = list(names or map(str, modules))
+            twice = re.search(r"Linking globals named '([^']+)'", proc.stderr)
+            if twice:  # llvm-link does not say where: the modules that define the symbol
+                where = [n for m, n in zip(modules, shown) if _defines(m, twice.group(1))]
+                raise CompileError(f"the files do not link into one program: {twice.group(1)} is defined in "
+                                   f"{' and '.join(where) or 'more than one file'}")
+            text = proc.stderr
+            for m, name in zip(modules, shown):
+                text = text.replace(str(m), name)
+            lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            raise CompileError("the files do not link into one program: " + " | ".join(lines[:3] or ["llvm-link failed"]))
+        text = ll.read_text()
+    if out is not None:
+        Path(out).write_text(text)
+    return text
+
+
+def _defines(module: Path, symbol: str) -> bool:
+    """Whether an IR text file defines the function or global `symbol` (False for bitcode or an unreadable file)."""
+    try:
+        text = module.read_text(errors="replace")
+    except OSError:
+        return False
+    name = re.escape(symbol) if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*", symbol) else re.escape(f'"{symbol}"')
+    return bool(re.search(rf"^(define\b[^\n]*@{name}\(|@{name} = (?!external)[^\n]*\b(global|constant)\b)", text,
+                          re.M))
+
+
+def user_headers(src: str | os.PathLike, flags: list[str] | None = None) -> list[Path] | None:
+    """The headers outside the system's that `src` includes, directly or not (`clang -MM` with `flags`, which say
+    the include folders and defines); None when clang cannot tell (the source does not preprocess: its compile says
+    why)."""
+    src = Path(src)
+    try:
+        language = language_of(src)
+    except UsageError:
+        return None
+    cmd = [find_clang().path, "-MM", *_lang_flags(language), *(flags or []), str(src)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S, stdin=subprocess.DEVNULL,
+                              preexec_fn=limit_compiler_memory, cwd=str(src.parent))
+    except subprocess.TimeoutExpired:
+        return None
+    if proc.returncode != 0:
+        return None
+    body = proc.stdout.replace("\\\n", " ").partition(":")[2]
+    names = [t.replace("\0", " ") for t in body.replace("\\ ", "\0").split()]
+    return [(src.parent / n).resolve() for n in names[1:]]  # the first is the source itself
+
+
+def _link_failure(stderr: str, folder: str) -> str:
+    """The linker's own reason, without the temporary folder: its symbol errors, else its error lines."""
+    lines = [ln.replace(f"{folder}/", "").strip() for ln in stderr.splitlines() if ln.strip()]
+    twice = [re.search(r"([^\s:]+):\([^)]*\): multiple definition of [`']([^'`]+)'; (?:[^\s:]+:)?([^\s:]+):\(", ln)
+             for ln in lines]
+    found = [f"{m.group(2)} is defined in {m.group(3)} and {m.group(1)}" for m in twice if m]
+    found = found or [ln for ln in lines if "multiple definition" in ln or "undefined reference" in ln]
+    found = found or [ln for ln in lines if "error" in ln] or lines[-1:] or ["the linker failed"]
+    return " | ".join(found[:3])
+
+
+def compile_program(units: list[tuple[Path, list[str], str]], out: str | os.PathLike, *, opt: int = 2,
+                    openmp: bool = False, defines: dict[str, str] | None = None, extra: list[str] | None = None,
+                    timeout: float = COMPILE_TIMEOUT_S) -> None:
+    """Build one native executable from several C/C++ translation units, (source, its own flags, its name in
+    messages) each: every unit compiled to an object (-c, as `compile_executable` compiles one file), then all
+    linked (with C++'s runtime when a unit is C++). CompileError naming the unit that does not compile, or
+    saying that the program does not link (a symbol defined twice, one missing)."""
+    clang = find_clang().path
+    base = [f"-O{opt}", "-march=native"] + (["-fopenmp"] if openmp else [])
+    defs = [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]
+    langs = []
+    with tempfile.TemporaryDirectory(prefix="mirtune-objs-") as tmp:
+        objects = []
+        for i, (src, flags, name) in enumerate(units):
+            language = language_of(src)
+            if language not in ("c", "cxx"):
+                raise UsageError(f"cannot build a native executable from {language} source", name)
+            langs.append(language)
+            obj = Path(tmp) / f"{i}-{_safe_stem(src)}.o"
+            cmd = [clang, "-c", *base, *_lang_flags(language), *defs, *flags, *(extra or []), str(src), "-o", str(obj)]
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+                                      preexec_fn=limit_compiler_memory)
+            except subprocess.TimeoutExpired:
+                raise CompileError(f"clang timed out after {timeout}s", name) from None
+            if proc.returncode != 0 or not obj.exists():
+                raise CompileError(f"{name} does not compile: {_compile_failure(proc.stderr, proc.returncode)}", name)
+            objects.append(str(obj))
+        link = [clang, *base, *(["--driver-mode=g++"] if "cxx" in langs else []), *objects, "-o", str(out),
+                *(extra or []), "-lm"]
+        try:
+            proc = subprocess.run(link, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+                                  preexec_fn=limit_compiler_memory)
+        except subprocess.TimeoutExpired:
+            raise CompileError(f"linking timed out after {timeout}s") from None
+        if proc.returncode != 0:
+            stderr = proc.stderr
+            for i, (src, _, name) in enumerate(units):  # the objects by the names of their sources
+                stderr = stderr.replace(f"{tmp}/{i}-{_safe_stem(src)}.o", name)
+            raise CompileError(f"the files do not link into one program: {_link_failure(stderr, tmp)}")
+
+
+def _safe_stem(src: Path) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", src.stem) or "unit"

@@ -102,6 +102,64 @@ def program_ir(path: str | os.PathLike, opt: int = 2) -> Path:
     return out
 
 
+LINKABLE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".C", ".ll", ".bc")
+
+
+def program_ir_linked(sources: Sequence[str | os.PathLike], include_dirs: Sequence[str | os.PathLike] = (),
+                      opt: int = 2) -> Path:
+    """The LLVM IR of a program of several files (or of one whose headers are in `include_dirs`): each C/C++ file
+    compiled as `program_ir` compiles one (-O`opt`, -fopenmp for every file when any uses OpenMP), with
+    `include_dirs` on the include path (clang's -I, after the file's own folder); .ll/.bc files as they are; then
+    all linked into one module with llvm-link (`mirtune.ir.frontend.link_ir`). Cached by every file's content,
+    the headers it includes, the flags, clang and llvm-link.
+
+    One linked module rather than per-file features combined: the encoder and the context features were fitted on
+    programs read as one module each; linked, a call into another file is a call edge to its body in the program
+    graph and the loop counts add up as in one file, where averaging per-file embeddings would be nothing the
+    predictors were trained on. UsageError for a missing or unlinkable file (CUDA, OpenCL), CompileError (one
+    line naming the file) for one that does not compile or files that do not link (a symbol defined twice)."""
+    from mirtune.ir.frontend import compile_to_ir, find_clang, find_llvm_link, link_ir, mentions_openmp, user_headers
+
+    paths = [Path(p) for p in sources]
+    for path in paths:
+        if not path.exists():
+            raise UsageError("no such file", str(path))
+        if not path.is_file():
+            raise UsageError("not a regular file", str(path))
+        if path.suffix not in LINKABLE_SUFFIXES:
+            raise UsageError(f"not a C/C++ source or LLVM IR file ({', '.join(LINKABLE_SUFFIXES)}): the files of "
+                             "one program are linked into one module", str(path))
+    texts = {p: p.read_bytes().decode("utf-8", "surrogateescape") for p in paths if p.suffix not in (".ll", ".bc")}
+    openmp = any(mentions_openmp(t) for t in texts.values())
+    flags = [f"-I{Path(d).resolve()}" for d in include_dirs]
+    clang = find_clang().path
+    modules: list[Path] = []
+    for path in paths:
+        if path.suffix in (".ll", ".bc"):
+            modules.append(path)
+            continue
+        h = hashlib.sha256(texts[path].encode("utf-8", "surrogateescape")
+                           + f"|O{opt}|omp{int(openmp)}|{clang}|{path.suffix}|{flags}".encode())
+        for header in sorted(user_headers(path.resolve(), [f"-I{path.resolve().parent}", *flags]) or []):
+            try:
+                h.update(str(header).encode() + b"\0" + header.read_bytes())
+            except OSError:
+                pass
+        out = ir_cache_dir() / f"{h.hexdigest()[:32]}.ll"
+        if not out.is_file():
+            write_atomic(out, compile_to_ir(path, opt=opt, openmp=openmp, extra=flags or None))
+        modules.append(out)
+    if len(modules) == 1:
+        return modules[0]
+    h = hashlib.sha256(f"linked|{find_llvm_link()}".encode())
+    for m in modules:
+        h.update(b"\0" + hashlib.sha256(m.read_bytes()).digest())
+    out = ir_cache_dir() / f"{h.hexdigest()[:32]}.linked.ll"
+    if not out.is_file():
+        write_atomic(out, link_ir(modules, names=[str(p) for p in paths]))
+    return out
+
+
 def context_matrix(ir_paths: Sequence[Path], task: str) -> np.ndarray:
     """The task's context features of each IR file, [n, n_context]."""
     from mirtune.ir.module import IRModule

@@ -3,8 +3,8 @@
     rec = mirtune.recommend("app.c", task="openmp")
     rec.best["threads"], rec.best["schedule"], rec.predicted_speedup, rec.apply
 
-The program (a source, compiled first with -fopenmp when it uses OpenMP, or a .ll/.bc) is embedded with the frozen
-encoder, its task context features are read from its IR, and the task's predictor (the shipped one in
+The program (a source, compiled first with -fopenmp when it uses OpenMP, or a .ll/.bc; or the files of one program,
+each compiled and all linked into one module, `program_ir_linked`) is embedded with the frozen encoder, its task context features are read from its IR, and the task's predictor (the shipped one in
 mirtune/assets/heads/TASK, or --heads DIR / $MIRTUNE_HEADS) predicts the speedup of every configuration over the
 default. A predictor fitted on another encoder is refused; one fitted on measurements of another kind of host
 is used with a note that says so.
@@ -206,29 +206,62 @@ def _given_context(task: str, context: dict[str, float] | None) -> np.ndarray:
     return np.log1p([float(context["transfer_bytes"]), float(context["wgsize"])])
 
 
-def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads: str | os.PathLike | None = None,
-              model_dir: str | os.PathLike | None = None, platform: str | None = None,
-              context: dict[str, float] | None = None) -> Recommendation:
+def program_label(sources: Sequence[str | os.PathLike]) -> str:
+    """A program in messages: its one source, else its sources joined by ' + ' (the first 3, then how many more
+    beyond 4)."""
+    names = [str(s) for s in sources]
+    if len(names) <= 4:
+        return " + ".join(names)
+    return " + ".join(names[:3]) + f" + {len(names) - 3} more files"
+
+
+def _loops_file(paths: Sequence[Path]) -> str | None:
+    """The first C/C++ source among `paths` that holds an OpenMP worksharing loop (where `mirtune apply` goes)."""
+    from mirtune.source.openmp import find_loops
+
+    for p in paths:
+        if p.suffix not in (".ll", ".bc") and find_loops(p.read_text(errors="replace")):
+            return str(p)
+    return None
+
+
+def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str = "openmp", top: int = 5,
+              heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None,
+              platform: str | None = None, context: dict[str, float] | None = None,
+              include_dirs: Sequence[str | os.PathLike] = ()) -> Recommendation:
     """The recommendation for one program (see the module doc); MirtuneError with one line when it cannot.
     devmap and coarsening need the `platform` (a GPU of the published data); devmap also `context`
-    {"transfer_bytes": N, "wgsize": N}; cuda_blocks {"matrix": N} (and takes an LS-CAT kernel directory too)."""
+    {"transfer_bytes": N, "wgsize": N}; cuda_blocks {"matrix": N} (and takes an LS-CAT kernel directory too).
+    `path` may be a list: the C/C++ files (or .ll/.bc) of one program, linked into one module; `include_dirs` are
+    searched for the headers of its sources (clang's -I). Its `input` is then the files joined by ' + '."""
     import numpy as np
 
     from mirtune.predict.heads import decision_gains
-    from mirtune.predict.predictor import PUBLISHED_TASKS, program_ir, task_module
+    from mirtune.predict.predictor import PUBLISHED_TASKS, program_ir, program_ir_linked, task_module
 
     if task not in TASKS:
         raise UsageError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
     if top < 1:
         raise UsageError("--top must be >= 1")
+    files = [Path(p) for p in path] if isinstance(path, (list, tuple)) else [Path(path)]
+    if not files:
+        raise UsageError("no source file given")
+    linked = len(files) > 1 or bool(include_dirs)
+    if linked and task not in ("openmp", "vectorize"):
+        raise UsageError(f"the files of one program (several files, or --include) are for --task openmp or "
+                         f"vectorize, not {task}")
+    for d in include_dirs:
+        if not Path(d).is_dir():
+            raise UsageError("--include: no such folder", str(d))
     predictor, resolved = load_task_predictor(task, heads, model_dir, platform)
     given = _given_context(task, context) if task in PUBLISHED_TASKS or task == "cuda_blocks" else None
-    path = Path(path)
+    path = files[0]
     if task == "cuda_blocks" and path.is_dir():
         from mirtune.tasks.cuda_blocks import kernel_file
 
         path = kernel_file(path)
-    ir = program_ir(path)
+    ir = program_ir_linked(files, include_dirs) if linked else program_ir(path)
+    label = program_label(files) if linked else str(path)
     emb, module = _embedding(ir, None if predictor.features.get("embedding") == "none" else resolved)
     mod = task_module(task)
     context_x = given if given is not None else mod.context_features(module)
@@ -236,9 +269,9 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
         raise MirtuneError("no OpenMP worksharing loop (omp for / parallel for) in this program: nothing for the "
                            "openmp task to tune" + ("" if path.suffix in (".ll", ".bc") else
                                                     " (compiled with -fopenmp when the source mentions OpenMP)"),
-                           str(path))
+                           label)
     if task == "vectorize" and not mod.has_loop(module):
-        raise MirtuneError("no loop in this program: nothing for the vectorize task to tune", str(path))
+        raise MirtuneError("no loop in this program: nothing for the vectorize task to tune", label)
     x = np.concatenate([emb, context_x])[None, :]
     log_gains = predictor.predict_log_gains(x)[0]
     decision = decision_gains(log_gains[None, :], float(predictor.head_config.get("margin", 0.0)),
@@ -254,6 +287,8 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
     best = int(order[0])
     is_default = best == 0
     source = str(path) if path.suffix not in (".ll", ".bc") else None
+    if len(files) > 1:
+        source = _loops_file(files) if task == "openmp" else (str(path) if path.suffix not in (".ll", ".bc") else None)
     if task == "openmp":
         apply = mod.how_to_apply(params(best), is_default, bool(context_x[1] >= 1.0), source)
     else:
@@ -261,7 +296,7 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
     ranking = [{"rank": r + 1, "label": predictor.labels[i], **params(int(i)),
                 "predicted_speedup": round(float(speedups[i]), 4)} for r, i in enumerate(order[:top])]
     return Recommendation(
-        input=str(path), task=task, best=params(best), label=predictor.labels[best],
+        input=label, task=task, best=params(best), label=predictor.labels[best],
         predicted_speedup=round(float(speedups[best]), 4), is_default=is_default, apply=apply, top=ranking,
         notes=notes, predictor={"head": predictor.head_config, "platform": platform, "trained_on": {
             k: predictor.trained_on.get(k) for k in ("groups", "applications", "logical_cores", "date")}})
@@ -269,22 +304,32 @@ def recommend(path: str | os.PathLike, task: str = "openmp", top: int = 5, heads
 
 def recommend_many(paths: Sequence[str | os.PathLike], task: str = "openmp", top: int = 5,
                    heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None,
-                   platform: str | None = None, context: dict[str, float] | None = None
+                   platform: str | None = None, context: dict[str, float] | None = None, together: bool = False,
+                   include_dirs: Sequence[str | os.PathLike] = ()
                    ) -> Iterator[tuple[Path, Recommendation | None, str | None]]:
     """(path, recommendation, None) or (path, None, one-line reason) for every program under `paths`; a problem
-    with the task itself (unknown, no predictor, missing options) is raised once, before any input."""
+    with the task itself (unknown, no predictor, missing options) is raised once, before any input.
+    `together`: `paths` are the files of one program (one answer, linked; see `recommend`); `include_dirs` are
+    searched for the headers of every source."""
     from mirtune.ir.inputs import expand_inputs
     from mirtune.predict.predictor import PUBLISHED_TASKS
 
     load_task_predictor(task, heads, model_dir, platform)
     if task in PUBLISHED_TASKS or task == "cuda_blocks":
         _given_context(task, context)
+    if together:
+        try:
+            yield Path(paths[0]), recommend(list(paths), task, top, heads, model_dir, platform, context,
+                                            include_dirs), None
+        except MirtuneError as exc:
+            yield Path(paths[0]), None, exc.line()
+        return
     for path, reason in (_kernel_inputs(paths) if task == "cuda_blocks" else expand_inputs(list(paths))):
         if reason is not None:
             yield path, None, f"{path}: {reason}"
             continue
         try:
-            yield path, recommend(path, task, top, heads, model_dir, platform, context), None
+            yield path, recommend(path, task, top, heads, model_dir, platform, context, include_dirs), None
         except MirtuneError as exc:
             yield path, None, exc.line()
 

@@ -51,7 +51,11 @@ class Program:
 
     `args` are passed as they are (relative paths resolve in the run's private working folder, where `inputs`
     are written under their own names); `cflags` are added to clang's command line; `line` is the loop to
-    vectorize (task vectorize; else the MIRTUNE_LOOP_PRAGMA markers).
+    vectorize (task vectorize; else the MIRTUNE_LOOP_PRAGMA markers), in `source`.
+
+    A program of several files: `source` is the first, `extra_sources` the others; every file is compiled (the
+    schedule(runtime) rewrite applied to each) and all are linked into one binary. `include_dirs` are searched
+    for headers (clang's -I), after each file's own folder.
     """
 
     source: Path
@@ -61,15 +65,24 @@ class Program:
     check: OutputCheck = OutputCheck("stdout", rtol=1e-6)
     timeout_s: float = 300.0
     line: int | None = None
+    extra_sources: tuple[Path, ...] = ()
+    include_dirs: tuple[Path, ...] = ()
+
+    @property
+    def sources(self) -> tuple[Path, ...]:
+        """Every source file of the program, the first one first."""
+        return (self.source, *self.extra_sources)
+
+    @property
+    def label(self) -> str:
+        """The program in messages: its source, or its sources joined by ' + '."""
+        from mirtune.predict.recommend import program_label
+
+        return program_label(self.sources)
 
 
-def prepare_program(program: Program) -> tuple[Program, dict[str, bytes], list[str]]:
-    """Check a program before anything runs; (program, input files, notes).
-
-    An argument that names an existing file which is not among the inputs is added to them and rewritten to its
-    name (the program runs in a private folder, where it would not find it), with a note that says so.
-    """
-    src = program.source
+def check_source(src: Path) -> None:
+    """UsageError (one line naming the file) unless `src` is a readable, non-empty C/C++ source file."""
     if not src.exists():
         raise UsageError("no such file", str(src))
     if not src.is_file() or src.suffix not in SOURCE_SUFFIXES:
@@ -79,6 +92,33 @@ def prepare_program(program: Program) -> tuple[Program, dict[str, bytes], list[s
         raise UsageError("a binary file, not a C/C++ source", str(src))
     if not data.strip():
         raise UsageError("empty source file", str(src))
+
+
+def check_program_files(sources: Sequence[Path], include_dirs: Sequence[Path] = ()) -> None:
+    """UsageError (one line) for a source that `check_source` refuses, one given twice, or an --include that is
+    not a folder."""
+    seen: dict[Path, Path] = {}
+    for src in sources:
+        check_source(src)
+        real = src.resolve()
+        if real in seen:
+            raise UsageError(f"given twice (also as {seen[real]})" if str(seen[real]) != str(src) else "given twice",
+                             str(src))
+        seen[real] = src
+    for d in include_dirs:
+        if not Path(d).is_dir():
+            raise UsageError("--include: no such folder", str(d))
+
+
+def prepare_program(program: Program) -> tuple[Program, dict[str, bytes], list[str]]:
+    """Check a program before anything runs; (program, input files, notes).
+
+    An argument that names an existing file which is not among the inputs is added to them and rewritten to its
+    name (the program runs in a private folder, where it would not find it), with a note that says so.
+    """
+    src = program.source
+    check_program_files(program.sources, program.include_dirs)
+    own = {s.resolve() for s in program.sources}
     if not (program.timeout_s > 0 and math.isfinite(program.timeout_s)):
         raise UsageError("--timeout must be a positive number of seconds")
     notes: list[str] = []
@@ -87,7 +127,7 @@ def prepare_program(program: Program) -> tuple[Program, dict[str, bytes], list[s
     args = []
     for a in program.args:
         p = Path(a)
-        if a and not a.startswith("-") and p.is_file() and p.name not in names and p.resolve() != src.resolve():
+        if a and not a.startswith("-") and p.is_file() and p.name not in names and p.resolve() not in own:
             inputs.append(a)
             names.add(p.name)
             notes.append(f"argument {a!r} names a file: it is copied into each run's private folder as "
@@ -100,15 +140,21 @@ def prepare_program(program: Program) -> tuple[Program, dict[str, bytes], list[s
 
     files = read_inputs(inputs)
     prog = Program(src, tuple(args), tuple(inputs), tuple(program.cflags), program.check, program.timeout_s,
-                   program.line)
+                   program.line, tuple(program.extra_sources), tuple(program.include_dirs))
     return prog, files, notes
 
 
 def variant_of(program: Program, files: dict[str, bytes]) -> str:
-    """What tells apart two ways of running one source: arguments, input contents, check, flags, loop line."""
+    """What tells apart two ways of running one source: arguments, input contents, check, flags, loop line (and,
+    only where given, the other files of the program and the include folders)."""
     from collectors.sweep import run_variant
 
-    return run_variant(program.args, files, program.check, cflags=list(program.cflags), line=program.line)
+    more: dict[str, Any] = {}
+    if program.extra_sources:
+        more["sources"] = [str(s.resolve()) for s in program.sources]
+    if program.include_dirs:
+        more["include_dirs"] = [str(Path(d).resolve()) for d in program.include_dirs]
+    return run_variant(program.args, files, program.check, cflags=list(program.cflags), line=program.line, **more)
 
 
 # --------------------------------------------------------------------------------------------- the space
@@ -179,6 +225,9 @@ class TunePlan:
     variant: str
     build_columns: dict[str, Any] = field(default_factory=dict)
     rewritten: bool = False  # the build text differs from the user's file (schedule(runtime) written in)
+    units: tuple[tuple[str, str, str], ...] = ()  # the other files' build texts (collectors.runner.BuildSpec.units)
+    depends: str = ""  # digest of the headers the files include (programs of several files, or with --include)
+    loops_in: str = ""  # the file whose worksharing loops the rewrite reached (`mirtune apply` for the answer)
 
     @cached_property
     def ids(self) -> dict[str, dict[str, Any]]:
@@ -187,15 +236,10 @@ class TunePlan:
 
     def build_spec(self, params: dict[str, Any] | None):
         """The BuildSpec of a configuration (None: the default)."""
-        from collectors.runner import BuildSpec
-
-        src = self.program.source
-        common = dict(name=self.name, suffix=src.suffix, opt=2, extra=self.program.cflags,
-                      include_dirs=(str(src.parent.resolve()),))
         if self.task == "openmp":
-            return BuildSpec(source=self.text, openmp=True, **common)
+            return program_spec(self.program, self.name, self.text, self.units, self.depends, openmp=True)
         text = self.text if params is None else _with_pragma(self.text, params, self.program.line)
-        return BuildSpec(source=text, **common)
+        return program_spec(self.program, self.name, text, self.units, self.depends, openmp=False)
 
     def env(self, params: dict[str, Any] | None) -> dict[str, Any]:
         """The environment that applies a configuration."""
@@ -237,28 +281,116 @@ def _with_pragma(text: str, params: dict[str, Any], line: int | None) -> str:
     return apply_loop_pragma(text, int(params["vf"]), int(params["if"]), line)[0]
 
 
+def unit_names(sources: Sequence[Path]) -> list[str]:
+    """Each source's file name in the build folder: its own name (as the build cache writes it), made unique
+    (`name_2.c`) where two files of the program share one."""
+    from collectors.runner import _safe_name
+
+    names: list[str] = []
+    for i, src in enumerate(sources):
+        name = _safe_name(src.stem) + src.suffix
+        if name in names:
+            name = f"{_safe_name(src.stem)}_{i + 1}{src.suffix}"
+        names.append(name)
+    return names
+
+
+def program_units(program: Program, texts: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
+    """The files after the first, as a BuildSpec's `units`: (name in the build folder, text to build, the file)."""
+    names = unit_names(program.sources)
+    return tuple((name, text, str(src.resolve())) for name, text, src in zip(names[1:], texts[1:], program.sources[1:]))
+
+
+def program_spec(program: Program, name: str, text: str, units: tuple[tuple[str, str, str], ...], depends: str,
+                 openmp: bool):
+    """The BuildSpec of a program: `text` for its first file, `units` for the others (`program_units`), the first
+    file's folder and then the --include folders on the include path, --cflags; -O2."""
+    from collectors.runner import BuildSpec
+
+    src = program.source
+    include_dirs = (str(src.parent.resolve()), *(str(Path(d).resolve()) for d in program.include_dirs))
+    return BuildSpec(name=name, source=text, suffix=src.suffix, opt=2, extra=program.cflags,
+                     include_dirs=include_dirs, openmp=openmp, units=units, depends=depends)
+
+
+def headers_digest(program: Program) -> str:
+    """A digest of every header outside the system's that the program's files include (`clang -MM`, with their
+    include folders and --cflags), by path and content: part of the build's key, so that editing one rebuilds."""
+    from mirtune.ir.frontend import user_headers
+
+    h = hashlib.sha256()
+    found: set[Path] = set()
+    for src in program.sources:
+        flags = [f"-I{src.parent.resolve()}", *(f"-I{Path(d).resolve()}" for d in program.include_dirs),
+                 *program.cflags]
+        found.update(user_headers(src.resolve(), flags) or [])
+    for header in sorted(found):
+        try:
+            h.update(str(header).encode() + b"\0" + header.read_bytes() + b"\0")
+        except OSError:
+            continue
+    return h.hexdigest()[:24]
+
+
+def program_sha256(sources: Sequence[Path], texts: Sequence[str]) -> str:
+    """The program's identity in dataset rows: its one source's sha256 (as before programs of several files), else
+    the sha256 of every file's name and content."""
+    if len(texts) == 1:
+        return hashlib.sha256(texts[0].encode()).hexdigest()
+    blob = json.dumps([[s.name, hashlib.sha256(t.encode()).hexdigest()] for s, t in zip(sources, texts)])
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
 def make_plan(task: str, program: Program, files: dict[str, bytes], cores: int,
               space: Sequence[str] | str | None = None) -> TunePlan:
-    """The plan of one tuning; UsageError for a bad space, MirtuneError when nothing can be tuned."""
+    """The plan of one tuning; UsageError for a bad space, MirtuneError when nothing can be tuned.
+
+    openmp: every file of the program is rewritten (schedule(runtime) on its worksharing loops without a
+    schedule clause); the program has something to tune when any file has such a loop. vectorize: the loop pragma
+    goes into the first file (`line` counts its lines); the others are built as they are."""
     if task not in TASKS:
         raise UsageError(f"unknown task {task!r} for tune; choose from {', '.join(TASKS)}")
     values = search_space(task, cores, space)
-    source = program.source.read_text(errors="replace")
-    text, cols = source, {}
+    sources = program.sources
+    originals = [s.read_text(errors="replace") for s in sources]
+    texts, cols, loops_in = list(originals), {}, ""
     if task == "openmp":
         from collectors.openmp import rewrite_for_runtime_schedule
 
-        text, cols, failure = rewrite_for_runtime_schedule(source)
-        if failure:
-            raise MirtuneError(failure, str(program.source))
+        parts = []
+        for i, (src, original) in enumerate(zip(sources, originals)):
+            texts[i], part, failure = rewrite_for_runtime_schedule(original)
+            if failure:
+                raise MirtuneError(failure, str(src))
+            parts.append(part)
+            if not loops_in and (part.get("tunable_loops") or 0) > 0:
+                loops_in = str(src)
+        cols = _merged_columns(parts, sources)
         if cols.get("tunable_loops") == 0:
             raise MirtuneError("no worksharing loop that OMP_SCHEDULE can reach: only the thread count would "
-                               "change; nothing for the openmp task to tune", str(program.source))
+                               "change; nothing for the openmp task to tune", program.label)
     else:
-        _with_pragma(source, {"vf": 1, "if": 1}, program.line)  # UsageError when there is no loop to tune
+        _with_pragma(originals[0], {"vf": 1, "if": 1}, program.line)  # UsageError when there is no loop to tune
+    units = program_units(program, texts)
+    several = bool(program.extra_sources or program.include_dirs)
     return TunePlan(task=task, program=program, files=files, space=values, cores=cores, name=program.source.stem,
-                    sha256=hashlib.sha256(source.encode()).hexdigest(), text=text,
-                    variant=variant_of(program, files), build_columns=cols, rewritten=text != source)
+                    sha256=program_sha256(sources, originals), text=texts[0],
+                    variant=variant_of(program, files), build_columns=cols,
+                    rewritten=any(t != o for t, o in zip(texts, originals)), units=units,
+                    depends=headers_digest(program) if several else "", loops_in=loops_in)
+
+
+def _merged_columns(parts: list[dict[str, Any]], sources: Sequence[Path]) -> dict[str, Any]:
+    """The rewrite's row columns of a program of several files: loop counts summed, problems named by file."""
+    if len(parts) == 1:
+        return parts[0]
+
+    def total(key: str) -> int | None:
+        values = [p.get(key) for p in parts]
+        return None if any(v is None for v in values) else int(sum(values))
+
+    problems = [f"{src.name}: {problem}" for src, p in zip(sources, parts) for problem in p.get("rewrite_problems") or []]
+    return {"tunable_loops": total("tunable_loops"), "fixed_loops": total("fixed_loops"), "rewrite_problems": problems}
 
 
 def columns(task: str) -> dict[str, Any]:
@@ -535,7 +667,9 @@ def _seeds(task: str, program: Program, space: dict[str, tuple[Any, ...]], k: in
 
     if k <= 0:
         return []
-    rec = recommend(program.source, task, top=10_000, heads=heads)
+    several = program.extra_sources or program.include_dirs
+    rec = recommend(program.sources if several else program.source, task, top=10_000, heads=heads,
+                    include_dirs=program.include_dirs)
     notes.extend(n for n in rec.notes if "held-out" not in n)
     ranked: list[dict[str, Any]] = []
     for entry in rec.top:
@@ -639,7 +773,7 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
             if default_row["status"] != "ok":
                 raise MirtuneError(f"the default configuration ended as {default_row['status']} "
                                    f"({default_row['reason']}): nothing to compare against (its row is in {out})",
-                                   str(program.source))
+                                   program.label)
             ctx["reference"] = default_row["checksum"]
             volatile = program.check.volatile_lines(ctx["reference"])
             if volatile:
@@ -682,13 +816,15 @@ def default_build(plan: TunePlan, cache_dir: str | None = None) -> dict[str, dic
     particular CPU, at -O2, from the user's text without --cflags, as the predictor's training programs were
     compiled. The binary is built with -march=native, the --cflags and the source's folder on the include path
     (and, for openmp, from the schedule(runtime) rewrite), so neither compile can stand for the other without
-    changing the seeds or the binary that is timed. Both are cached: a rerun of the tuning compiles neither."""
+    changing the seeds or the binary that is timed. Both are cached: a rerun of the tuning compiles neither.
+    A program of several files: every file is compiled to an object and all are linked (one line naming the file
+    that does not compile, or saying that they do not link); its IR is every file's, linked (`program_ir_linked`)."""
     from collectors.runner import build
 
     res = build(plan.build_spec(None), cache_dir)
     if res.status != "ok":
         if plan.task == "openmp":
-            raise MirtuneError(f"the program does not build: {res.reason}", str(plan.program.source))
+            raise MirtuneError(f"the program does not build: {res.reason}", plan.program.label)
         return {}
     return {res.key: {"exe_bytes": Path(res.exe).read_bytes(), "tag": res.tag}}
 
@@ -806,10 +942,10 @@ def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, ru
         label, speedup = winner["label"], winner[METRIC]
         params = mod.parameters(best, None, plan.cores) if plan.task == "openmp" else mod.parameters(best)
         if plan.task == "openmp":
-            apply = mod.how_to_apply(params, False, not plan.rewritten, str(plan.program.source))
+            apply = mod.how_to_apply(params, False, not plan.rewritten, plan.loops_in or str(plan.program.source))
         else:
             apply = mod.how_to_apply(params, False, str(plan.program.source))
-    return TuneResult(input=str(plan.program.source), task=plan.task, best=best, label=label,
+    return TuneResult(input=plan.program.label, task=plan.task, best=best, label=label,
                       speedup=round(float(speedup), 4), apply=apply, measured=measured, runs_now=runs_now,
                       runs_before=runs_before, budget=budget, seeds=seeds, out_dir=str(out), notes=notes,
                       check=plan.program.check.describe(), volatile_lines=volatile, interrupted=interrupted,

@@ -309,30 +309,35 @@ def _weighted_imbalance(sites: list[tuple[float, list[int]]]) -> float | None:
 
 
 def program_to_profile(source: Path, args: Sequence[str], inputs: Sequence[str], cflags: Sequence[str], check: str,
-                       rtol: float, timeout_s: float) -> Program:
-    """The program a command profiles, from its options as `tune` takes them (`check` as --check says it);
-    UsageError for a bad check."""
+                       rtol: float, timeout_s: float, extra_sources: Sequence[Path] = (),
+                       include_dirs: Sequence[Path] = ()) -> Program:
+    """The program a command profiles, from its options as `tune` takes them (`check` as --check says it; the other
+    files of a program of several, its header folders); UsageError for a bad check."""
     from collectors.check import OutputCheck
 
-    return Program(source, tuple(args), tuple(inputs), tuple(cflags), OutputCheck.parse(check, rtol), timeout_s)
+    return Program(source, tuple(args), tuple(inputs), tuple(cflags), OutputCheck.parse(check, rtol), timeout_s,
+                   extra_sources=tuple(extra_sources), include_dirs=tuple(include_dirs))
 
 
 def profile_program(program: Program, cache: str | None = None) -> Profile:
-    """Build `program` as `tune` builds its default configuration, run it once under the OMPT tool with
-    OMP_NUM_THREADS = this machine's cores, and read the profile; ProfileError (one line) when there is none."""
+    """Build `program` as `tune` builds its default configuration (every file of a program of several, linked),
+    run it once under the OMPT tool with OMP_NUM_THREADS = this machine's cores, and read the profile; ProfileError
+    (one line) when there is none."""
     from collectors.openmp import rewrite_for_runtime_schedule
-    from collectors.runner import BuildSpec
-    from mirtune.predict.tune import prepare_program
+    from mirtune.predict.tune import headers_digest, prepare_program, program_spec, program_units
 
     program, files, notes = prepare_program(program)
     src = program.source
-    source = src.read_text(errors="replace")
-    text, _, failure = rewrite_for_runtime_schedule(source)
-    if failure:  # the rewrite only lets OMP_SCHEDULE reach loops; a profile of the source as written is as good
-        text = source
-    spec = BuildSpec(name=src.stem, source=text, suffix=src.suffix, opt=2, extra=program.cflags,
-                     include_dirs=(str(src.parent.resolve()),), openmp=True)
-    prof = profile_build(spec, program.args, files, program.check, program.timeout_s, str(src), cache)
+    texts = []
+    for path in program.sources:
+        source = path.read_text(errors="replace")
+        text, _, failure = rewrite_for_runtime_schedule(source)
+        # the rewrite only lets OMP_SCHEDULE reach loops; a profile of the source as written is as good
+        texts.append(source if failure else text)
+    several = bool(program.extra_sources or program.include_dirs)
+    spec = program_spec(program, src.stem, texts[0], program_units(program, texts),
+                        headers_digest(program) if several else "", openmp=True)
+    prof = profile_build(spec, program.args, files, program.check, program.timeout_s, program.label, cache)
     prof.notes[:0] = notes
     return prof
 
