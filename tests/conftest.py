@@ -76,3 +76,102 @@ def corpus(tmp_path_factory) -> Path:
             modules.append(IRModule.from_text(compile_to_ir(d / f"p{i}.c", opt=opt), f"p{i}-O{opt}"))
     write_corpus(d / "corpus", {"train": modules[:16], "heldout": modules[16:]}, vocab_size=400, rows_per_shard=4)
     return d / "corpus"
+
+
+# A program of three files, as real programs are (issue 34): main.c reads its size from its argument, solver.c holds
+# the one worksharing loop, util.c a helper declared in include/util.h. solver.c checks which thread ran each
+# iteration and aborts unless the iterations went as OMP_SCHEDULE says (static: chunk after chunk round the
+# threads; unset: one block per thread): every run that passes proves the schedule reached the loop of the second
+# file, where only the schedule(runtime) rewrite lets it reach.
+THREE_FILES = {
+    "main.c": r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "util.h"
+
+double solve(const double *a, long n);
+
+int main(int argc, char **argv) {
+    if (argc < 2) { fprintf(stderr, "usage: %s N\n", argv[0]); return 2; }
+    long n = atol(argv[1]);
+    if (n < 2) { fprintf(stderr, "N must be at least 2\n"); return 2; }
+    double *a = make_data(n);
+    printf("n = %ld\nsum = %.6e\n", n, solve(a, n));
+    free(a);
+    return 0;
+}
+""",
+    "solver.c": r"""
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "util.h"
+
+static void check_schedule(const int *owner, long n, int threads) {
+    const char *asked = getenv("OMP_SCHEDULE");
+    omp_sched_t kind;
+    int chunk;
+    omp_get_schedule(&kind, &chunk);
+    for (long i = 1; i < n; i++) {
+        int as_asked = 1;
+        if (!asked)
+            as_asked = owner[i] >= owner[i - 1];
+        else if (kind == omp_sched_static && chunk > 0)
+            as_asked = owner[i] == (int)((i / chunk) % threads);
+        if (!as_asked) {
+            fprintf(stderr, "iteration %ld ran on thread %d: OMP_SCHEDULE=%s did not reach the loop\n", i,
+                    owner[i], asked ? asked : "(unset)");
+            abort();
+        }
+    }
+}
+
+double solve(const double *a, long n) {
+    int *owner = malloc(sizeof(int) * n);
+    int threads = 1;
+    double s = 0;
+    #pragma omp parallel for reduction(+:s)
+    for (long i = 0; i < n; i++) {
+        if (i == 0) threads = omp_get_num_threads();
+        owner[i] = omp_get_thread_num();
+        s += weight(a[i]);
+    }
+    check_schedule(owner, n, threads);
+    free(owner);
+    return s;
+}
+""",
+    "util.c": r"""
+#include <stdlib.h>
+#include "util.h"
+
+double weight(double x) { return 0.5 * x + 1.0; }
+
+double *make_data(long n) {
+    double *a = malloc(sizeof(double) * n);
+    for (long i = 0; i < n; i++) a[i] = (double)(i % 7);
+    return a;
+}
+""",
+    "include/util.h": r"""
+#ifndef UTIL_H
+#define UTIL_H
+double weight(double x);
+double *make_data(long n);
+#endif
+""",
+}
+
+
+@pytest.fixture()
+def three_files(tmp_path) -> dict[str, Path]:
+    """THREE_FILES written under tmp_path/prog: {"main.c": path, "solver.c": ..., "util.c": ..., "include": folder}."""
+    root = tmp_path / "prog"
+    out = {}
+    for name, text in THREE_FILES.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text.lstrip())
+        out[name] = path
+    out["include"] = root / "include"
+    return out

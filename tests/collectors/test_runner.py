@@ -77,6 +77,59 @@ def test_build_failed_carries_the_compiler_message(cache):
     assert build(spec, cache).cached  # a compile error is deterministic: not retried
 
 
+def _units(files: dict[str, Path], **texts: str) -> tuple[tuple[str, str, str], ...]:
+    """solver.c and util.c of the three-file program as BuildSpec units (a text in `texts` replaces a file's)."""
+    return tuple((name, texts.get(name.replace(".c", ""), files[name].read_text()), str(files[name]))
+                 for name in ("solver.c", "util.c"))
+
+
+def _three_file_spec(files: dict[str, Path], **texts: str) -> BuildSpec:
+    return BuildSpec(name="main", source=texts.get("main", files["main.c"].read_text()), openmp=True,
+                     include_dirs=(str(files["main.c"].parent), str(files["include"])), units=_units(files, **texts))
+
+
+def test_a_program_of_several_files_is_compiled_file_by_file_and_linked(three_files, tmp_path):
+    """Issue 34: every unit compiled with its folder and the include folders, linked into one binary that runs;
+    cached like any build; a unit that does not compile is named, and so is a symbol defined twice."""
+    cache = tmp_path / "builds"
+    spec = _three_file_spec(three_files)
+    first, again = build(spec, cache), build(spec, cache)
+    assert first.status == "ok", first.reason
+    assert again.cached and again.exe == first.exe
+    run = run_once([first.exe, "1000"], {"OMP_NUM_THREADS": 2}, RunLimits(timeout_s=30))
+    assert run.exit_code == 0 and "sum = 2.498500e+03" in run.stdout
+    assert sorted(p.name for p in Path(first.exe).parent.glob("*.c")) == ["main.c", "solver.c", "util.c"]
+
+    broken = build(_three_file_spec(three_files, util="double weight(double x) { return x +; }\n"), cache)
+    assert broken.status == "build_failed" and broken.reason.startswith("util.c does not compile: util.c:1:")
+    assert str(cache) not in broken.reason and "\n" not in broken.reason
+
+    two_mains = build(_three_file_spec(three_files, util=three_files["util.c"].read_text()
+                                       + "int main(void) { return 0; }\n"), cache)
+    assert two_mains.status == "build_failed"
+    assert two_mains.reason == "the files do not link into one program: main is defined in main.c and util.c"
+
+
+def test_the_key_of_a_program_of_several_files_follows_each_file(three_files):
+    """Any file's text, its place, the include folders and the headers' digest are in the key; the key of a
+    one-file build is what it was before programs of several files (no new field in its hash)."""
+    import hashlib
+    import json
+
+    spec = _three_file_spec(three_files)
+    solver = three_files["solver.c"].read_text().replace("s += weight(a[i]);", "s += 2 * weight(a[i]);")
+    assert _three_file_spec(three_files, solver=solver).key() != spec.key()
+    assert _three_file_spec(three_files, solver=solver).source == spec.source   # the first file did not change
+    moved = BuildSpec(**{**spec.__dict__, "units": tuple((n, t, "/elsewhere/" + n) for n, t, _ in spec.units)})
+    assert moved.key() != spec.key()
+    assert BuildSpec(**{**spec.__dict__, "depends": "abc"}).key() != spec.key()
+    assert BuildSpec(**{**spec.__dict__, "include_dirs": spec.include_dirs[:1]}).key() != spec.key()
+    one = BuildSpec(name="good", source="int main(void) { return 0; }\n", include_dirs=("/src",), openmp=True)
+    before = {"source": one.source, "suffix": ".c", "defines": [], "openmp": True, "opt": 2, "extra": [],
+              "include_dirs": ["/src"]}
+    assert one.key() == hashlib.sha256(json.dumps(before, sort_keys=True).encode()).hexdigest()[:24]
+
+
 def test_environment_is_minimal_and_directory_private(cache, monkeypatch):
     exe = _exe(cache, "env", """
         #include <stdio.h>

@@ -291,3 +291,95 @@ def test_first_runs_span_every_thread_count(tmp_path):
     assert len(seeds) == len({tuple(sorted(s.items())) for s in seeds}) and len(seeds) <= 3 + 2
     assert all(s["schedule"] in space["schedule"] and s["chunk"] in space["chunk"] for s in seeds)
     assert _seeds("openmp", Program(src), space, 0, None, notes) == []          # --top-k 0: plain Optuna
+
+
+# --------------------------------------------------------------------------------------------- several files
+
+
+def _three(files: dict[str, Path], **kw) -> Program:
+    return Program(files["main.c"], args=("20000",), extra_sources=(files["solver.c"], files["util.c"]),
+                   include_dirs=(files["include"],), timeout_s=30.0, **kw)
+
+
+def test_a_program_of_three_files(ray_cluster, three_files, tmp_path):
+    """Issue 34: main.c, solver.c (the worksharing loop) and util.c (its header in include/) are built, linked and
+    tuned as one program. Every configuration is ok, which solver.c's own check allows only when OMP_SCHEDULE
+    reached its loop: the rewrite went into solver.c's build copy (the user's file untouched), and the same
+    files built as written abort under the same configuration."""
+    from collectors.runner import BuildSpec, RunLimits, build, measure
+
+    builds = tmp_path / "builds"
+    res = tune_program(_three(three_files), "openmp", budget=3, out_dir=tmp_path / "out", top_k=2,
+                       space=["threads=2", "schedule=static", "chunk=1,64"], repeats=1, warmup=0, confirm=0,
+                       cache_dir=str(builds), log=lambda s: None)
+    names = [str(three_files[n]) for n in ("main.c", "solver.c", "util.c")]
+    assert res.input == " + ".join(names) and res.runs_now == 3
+    assert sorted(m["chunk"] for m in res.measured) == [1, 64]
+    assert all(m["status"] == "ok" for m in res.measured), res.measured
+    rows = read_rows(tmp_path / "out")
+    assert len(rows) == 3 and set(rows["status"]) == {"ok"} and set(rows["tunable_loops"]) == {1}
+    assert set(rows["omp_schedule"].dropna()) == {"static,1", "static,64"}
+    assert all(n in rows["variant"].iloc[0] for n in names)                # the rows say which files made it
+    copies = list(builds.glob("*/solver.c"))
+    assert copies and all("parallel for schedule(runtime) reduction(+:s)" in c.read_text() for c in copies)
+    assert "schedule(runtime)" not in three_files["solver.c"].read_text()
+
+    as_written = BuildSpec(name="main", source=three_files["main.c"].read_text(), openmp=True,
+                           include_dirs=(str(three_files["main.c"].parent), str(three_files["include"])),
+                           units=tuple((n, three_files[n].read_text(), str(three_files[n])) for n in ("solver.c", "util.c")))
+    exe = build(as_written, builds).exe
+    m = measure([exe, "20000"], {"OMP_NUM_THREADS": 2, "OMP_SCHEDULE": "static,1"}, repeats=1, warmup=0,
+                limits=RunLimits(timeout_s=30), check=OutputCheck("none"))
+    assert m.status == "crash" and "SIGABRT" in m.reason
+
+
+def test_the_build_key_changes_when_only_the_second_file_changes(three_files):
+    """Editing solver.c alone, or the header in include/, changes the build's key (so the program is rebuilt);
+    the program's identity in the rows follows every file too."""
+    from mirtune.predict.tune import make_plan, prepare_program
+
+    def plan():
+        prog, files, _ = prepare_program(_three(three_files))
+        return make_plan("openmp", prog, files, 2, ["threads=2"])
+
+    first = plan()
+    key = first.build_spec(None).key()
+    assert plan().build_spec(None).key() == key                               # the same files: the same key
+    solver = three_files["solver.c"]
+    solver.write_text(solver.read_text().replace("s += weight(a[i]);", "s += weight(a[i]) * 1.0;"))
+    second = plan()
+    assert second.text == first.text and second.build_spec(None).key() != key
+    assert second.sha256 != first.sha256 and second.point(None).point_id != first.point(None).point_id
+    header = three_files["include"] / "util.h"
+    header.write_text(header.read_text().replace("#endif", "#define UTIL_VERSION 2\n#endif"))
+    assert plan().build_spec(None).key() != second.build_spec(None).key()
+
+
+def test_bad_programs_of_several_files_are_one_line(ray_cluster, three_files, tmp_path):
+    """A missing file (before anything runs), one given twice, a file that does not compile, two files that
+    define main: each one MirtuneError line naming the file or the symbol."""
+    missing = Program(three_files["main.c"], extra_sources=(three_files["solver.c"], tmp_path / "gone.c"),
+                      include_dirs=(three_files["include"],))
+    with pytest.raises(UsageError) as err:
+        tune_program(missing, "openmp", confirm=0, log=lambda s: None)
+    assert err.value.line() == f"{tmp_path / 'gone.c'}: no such file"
+    twice = Program(three_files["main.c"], extra_sources=(three_files["solver.c"], three_files["solver.c"]))
+    with pytest.raises(UsageError) as err:
+        tune_program(twice, "openmp", confirm=0, log=lambda s: None)
+    assert err.value.line() == f"{three_files['solver.c']}: given twice"
+    with pytest.raises(UsageError) as err:
+        tune_program(Program(three_files["main.c"], include_dirs=(tmp_path / "x",)), "openmp", confirm=0,
+                     log=lambda s: None)
+    assert err.value.line() == f"{tmp_path / 'x'}: --include: no such folder"
+    broken = _write(tmp_path, "broken.c", "double helper(double x) { return x +; }\n")
+    mains = _write(tmp_path, "other_main.c", "int main(void) { return 0; }\n")
+    for extra, expected in ((broken, "broken.c does not compile: broken.c:1:"),
+                            (mains, "main is defined in main.c and other_main.c")):
+        prog = _three(three_files)
+        prog = Program(prog.source, prog.args, extra_sources=(*prog.extra_sources, extra),
+                       include_dirs=prog.include_dirs)
+        with pytest.raises(MirtuneError) as err:
+            tune_program(prog, "openmp", budget=2, out_dir=tmp_path / "o", top_k=0, repeats=1, warmup=0, confirm=0,
+                         log=lambda s: None)
+        line = err.value.line()
+        assert "the program does not build" in line and expected in line and "\n" not in line
