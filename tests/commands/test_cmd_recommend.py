@@ -179,3 +179,65 @@ def test_has_loop_reads_the_control_flow():
     straight = IRModule.from_text("define i32 @g(i1 %c) {\nentry:\n  br i1 %c, label %a, label %b\na:\n  br label "
                                   "%b\nb:\n  ret i32 0\n}\n")
     assert has_loop(loop) and not has_loop(straight)
+
+
+# --------------------------------------------------------------------------------------------- one program, several files
+
+
+def _files(three_files: dict[str, Path]) -> list[str]:
+    return [str(three_files[n]) for n in ("main.c", "solver.c", "util.c")]
+
+
+def test_the_files_of_one_program_together(three_files, capsys):
+    """Issue 34: --together answers once for main.c + solver.c + util.c (headers in include/), read from their IR
+    linked into one module; how to apply it names the file that holds the worksharing loop."""
+    from mirtune.predict.predictor import program_ir_linked
+
+    files = _files(three_files)
+    linked = program_ir_linked(files, [three_files["include"]]).read_text()
+    defined = [ln for ln in linked.splitlines() if ln.startswith("define")]
+    for function in ("@main(", "@solve(", "@weight(", "@make_data("):            # one from each file
+        assert any(function in ln for ln in defined), function
+    assert main(["recommend", *files, "--together", "--include", str(three_files["include"]), "--task", "openmp",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert isinstance(out, dict) and out["input"] == " + ".join(files) and out["task"] == "openmp"
+    if not out["is_default"] and out["best"]["schedule"]:
+        assert any(f"mirtune apply {three_files['solver.c']} --config" in line for line in out["apply"])
+    assert main(["recommend", *files, "--together", "--include", str(three_files["include"]), "--task",
+                 "vectorize", "--top", "2"]) == 0
+    assert capsys.readouterr().out.startswith(f"{' + '.join(files)}: vectorize: ")
+
+
+def test_several_inputs_without_together_are_still_several_programs(three_files, capsys):
+    files = _files(three_files)
+    assert main(["recommend", *files, "--include", str(three_files["include"]), "--task", "openmp"]) == 2
+    captured = capsys.readouterr()
+    errors = captured.err.strip().splitlines()
+    assert len(errors) == 2 and all("no OpenMP worksharing loop" in e for e in errors)
+    assert {e.split(": ")[1] for e in errors} == {files[0], files[2]}
+    assert captured.out.startswith(f"{files[1]}: openmp: ")
+
+
+def test_bad_files_of_one_program_are_one_line(three_files, tmp_path, capsys):
+    """A missing file, one that does not compile, two files that define main, a missing --include folder, or
+    --together with a task for kernels: one line each, exit 2."""
+    files = _files(three_files)
+    inc = ["--include", str(three_files["include"])]
+    broken = tmp_path / "broken.c"
+    broken.write_text("double helper(double x) { return x +; }\n")
+    other_main = tmp_path / "other_main.c"
+    other_main.write_text("int main(void) { return 0; }\n")
+    cases = [([*files[:2], str(tmp_path / "gone.c"), *inc], f"{tmp_path / 'gone.c'}: no such file"),
+             ([*files, str(broken), *inc], f"{broken}: {broken}:1:"),
+             ([*files, str(other_main), *inc], "the files do not link into one program: main is defined in "
+                                                f"{files[0]} and {other_main}"),
+             ([*files, "--include", str(tmp_path / "nowhere")], f"{tmp_path / 'nowhere'}: --include: no such folder"),
+             (files[:1], f"{files[0]}: {files[0]}:3:10: fatal error: 'util.h' file not found")]
+    for argv, expected in cases:
+        assert main(["recommend", *argv, "--together", "--task", "openmp"]) == 2
+        captured = capsys.readouterr()
+        err = captured.err.strip().splitlines()
+        assert captured.out == "" and len(err) == 1 and expected in err[0], (expected, err)
+    assert main(["recommend", *files, "--together", "--task", "devmap", "--platform", "amd"]) == 2
+    assert "--together (the files of one program) applies to --task openmp or vectorize" in capsys.readouterr().err

@@ -91,3 +91,35 @@ def test_ctrl_c_then_resume(program, tmp_path):
     rows = read_rows(out)
     assert len(rows) == 6 and sum(t.num_rows for t in read_parts(out)) == 6       # nothing measured twice
     assert set(first["point_id"]) <= set(rows["point_id"])
+
+
+def test_the_files_of_one_program_as_a_user_types_them(ray_cluster, three_files, tmp_path, capsys):
+    """Issue 34: `mirtune tune main.c solver.c util.c --include include/ --task openmp -- 20000`."""
+    files = [str(three_files[n]) for n in ("main.c", "solver.c", "util.c")]
+    argv = ["tune", *files, "--include", str(three_files["include"]), "--task", "openmp", "--budget", "2",
+            "--space", "threads=2", "--space", "schedule=static", "--space", "chunk=1", "--repeats", "1",
+            "--warmup", "0", "--confirm", "0", "--top-k", "0", "--out", str(tmp_path / "out"), "--json", "--",
+            "20000"]
+    assert main(argv) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["input"] == " + ".join(files) and answer["runs_now"] == 2
+    assert [m["status"] for m in answer["measured"]] == ["ok"]
+
+
+def test_bad_files_of_one_program_are_one_line(ray_cluster, three_files, tmp_path, capsys):
+    """A missing file, one that does not compile, two files that define main: one line each, exit 2."""
+    files = [str(three_files[n]) for n in ("main.c", "solver.c", "util.c")]
+    broken = tmp_path / "broken.c"
+    broken.write_text("double helper(double x) { return x +; }\n")
+    other_main = tmp_path / "other_main.c"
+    other_main.write_text("int main(void) { return 0; }\n")
+    options = ["--include", str(three_files["include"]), "--task", "openmp", "--budget", "2", "--top-k", "0",
+               "--confirm", "0", "--out", str(tmp_path / "out")]
+    for sources, expected in (([*files[:2], str(tmp_path / "gone.c")], f"{tmp_path / 'gone.c'}: no such file"),
+                              ([*files, str(broken)], f"the program does not build: {broken.name} does not compile: "
+                                                      f"{broken.name}:1:"),
+                              ([*files, str(other_main)], "the program does not build: the files do not link into "
+                                                          "one program: main is defined in main.c and other_main.c")):
+        assert main(["tune", *sources, *options, "--", "100"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert expected in err and len(err.splitlines()) == 1 and "Traceback" not in err, err

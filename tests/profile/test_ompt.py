@@ -215,3 +215,13 @@ def test_profile_needs_one_source_it_can_run(short, tmp_path, capsys):
     assert err.count("\n") == 1 and "needs its C/C++ source" in err and str(ir) in err
     assert main(["recommend", str(src), str(src), "--task", "openmp", "--profile"]) == 2
     assert "--profile runs one program" in capsys.readouterr().err
+
+
+def test_profile_of_the_files_of_one_program(three_files, capsys):
+    """Issue 34: --together --profile builds main.c, solver.c and util.c into one binary and profiles its run."""
+    files = [str(three_files[n]) for n in ("main.c", "solver.c", "util.c")]
+    assert main(["recommend", *files, "--together", "--include", str(three_files["include"]), "--task", "openmp",
+                 "--profile", "--timeout", "60", "--", "20000"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith(f"{' + '.join(files)}: openmp: ") and own_lines(err) == []
+    assert "parallel regions: 1 site(s), 1 entries" in out and "worksharing loops: 1 site(s)" in out
