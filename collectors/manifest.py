@@ -7,7 +7,11 @@ A manifest is a JSON list with one object per program, paths relative to the man
       "description": "..."}]
 
 "runs" lists the argument vectors a program is measured with (an input size each); "args" instead of "runs"
-gives one. Input files are copied into each run's private working folder under their own names, so an argument
+gives one. A program of several files gives them all as "source" (a list: each compiled, all linked into one
+binary; the first names the program), and its header folders as "include":
+
+    [{"source": ["main.c", "solver.c", "util.c"], "include": ["include"], "args": ["20000"]}]
+ Input files are copied into each run's private working folder under their own names, so an argument
 names an input by its file name. `mirtune collect openmp --manifest FILE` sweeps every run of every program.
 Inputs listed in an `inputs.json` beside the manifest are generated on first read (collectors/inputs.py).
 """
@@ -31,6 +35,8 @@ class ProgramRun:
     source: Path
     args: tuple[str, ...]
     inputs: tuple[Path, ...]
+    extra_sources: tuple[Path, ...] = ()  # a program of several files: the files after `source`
+    include_dirs: tuple[Path, ...] = ()
 
 
 def _strings(value: object, what: str, path: Path) -> tuple[str, ...]:
@@ -56,12 +62,21 @@ def read_manifest(path: str | os.PathLike) -> list[ProgramRun]:
     ensure_inputs(folder)
     runs: list[ProgramRun] = []
     for i, entry in enumerate(entries):
-        if not isinstance(entry, dict) or not isinstance(entry.get("source"), str):
-            raise UsageError(f"manifest: entry {i + 1} has no \"source\"", str(path))
-        source = folder / entry["source"]
-        if not source.is_file():
-            raise UsageError(f"manifest: entry {i + 1}'s source not found", str(source))
+        given = entry.get("source") if isinstance(entry, dict) else None
+        if not (isinstance(given, str) or (isinstance(given, list) and given
+                                           and all(isinstance(g, str) for g in given))):
+            raise UsageError(f"manifest: entry {i + 1} has no \"source\" (a file, or a list of the files of one "
+                             "program)", str(path))
+        sources = [folder / g for g in ([given] if isinstance(given, str) else given)]
+        for source in sources:
+            if not source.is_file():
+                raise UsageError(f"manifest: entry {i + 1}'s source not found", str(source))
+        source = sources[0]
         name = str(entry.get("name") or source.stem)
+        include = tuple(folder / d for d in _strings(entry.get("include", []), f"{name}'s \"include\"", path))
+        for d in include:
+            if not d.is_dir():
+                raise UsageError(f"manifest: {name}'s include folder not found", str(d))
         inputs = tuple(folder / f for f in _strings(entry.get("inputs", []), f"{name}'s \"inputs\"", path))
         for f in inputs:
             if not f.exists():
@@ -72,5 +87,5 @@ def read_manifest(path: str | os.PathLike) -> list[ProgramRun]:
             argvs = [_strings(a, f"each of {name}'s \"runs\"", path) for a in entry["runs"]]
         else:
             argvs = [_strings(entry.get("args", []), f"{name}'s \"args\"", path)]
-        runs += [ProgramRun(name, source, argv, inputs) for argv in argvs]
+        runs += [ProgramRun(name, source, argv, inputs, tuple(sources[1:]), include) for argv in argvs]
     return runs

@@ -17,12 +17,17 @@ rewriter's problems. The project's programs read their input size from -DMIRTUNE
 `checksum: <value>`; an ordinary program (neither) runs once per configuration with the arguments and input
 files given, and its whole stdout is compared with the default configuration's (or what `--check` says);
 a manifest (`collectors.manifest`) lists such programs with their argument vectors and input files.
+
+A program of several files (`--together`, or a manifest entry whose "source" is a list): its files are rewritten
+each, compiled each and linked into one binary (`collectors.runner.BuildSpec.units`); its rows are one program's,
+named after its first file, whose sha256 covers every file.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,12 +63,23 @@ COLUMNS: dict[str, pa.DataType] = {
 
 @dataclass(frozen=True)
 class Program:
-    """A benchmark program: its name (file stem), where it is, its text and the text's hash."""
+    """A benchmark program: its name (file stem), where it is, its text and the text's hash. A program of several
+    files: `source` and `path` are its first file's, `units` the others as (name in the build folder, text, path),
+    `include_dirs` its header folders, `depends` a digest of the headers its files include, and `sha256` covers
+    every file."""
 
     name: str
     path: str
     source: str
     sha256: str
+    units: tuple[tuple[str, str, str], ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    depends: str = ""
+
+    @property
+    def texts(self) -> list[str]:
+        """The text of every file, the first one first."""
+        return [self.source, *(t for _, t, _ in self.units)]
 
 
 def find_programs(paths: Iterable[str | os.PathLike]) -> list[Program]:
@@ -95,6 +111,36 @@ def find_programs(paths: Iterable[str | os.PathLike]) -> list[Program]:
     return list(programs.values())
 
 
+def one_program(paths: Sequence[str | os.PathLike], include_dirs: Sequence[str | os.PathLike] = ()) -> Program:
+    """The program whose files are `paths` (compiled each and linked together), its headers in `include_dirs`;
+    UsageError for a missing file, one that is not C/C++, one given twice, or an include folder that is not one."""
+    from collectors.runner import unit_names
+    from mirtune.ir.frontend import headers_digest
+
+    files = [Path(p) for p in paths]
+    if not files:
+        raise UsageError("no C/C++ source given")
+    seen: set[Path] = set()
+    for f in files:
+        if not f.is_file():
+            raise UsageError("no such file" if not f.exists() else "not a file (the files of one program are named "
+                             "one by one)", str(f))
+        if f.suffix not in SOURCE_SUFFIXES:
+            raise UsageError(f"not a C/C++ source file ({', '.join(SOURCE_SUFFIXES)})", str(f))
+        if f.resolve() in seen:
+            raise UsageError("given twice", str(f))
+        seen.add(f.resolve())
+    for d in include_dirs:
+        if not Path(d).is_dir():
+            raise UsageError("--include: no such folder", str(d))
+    texts = [f.read_text(errors="replace") for f in files]
+    blob = json.dumps([[f.name, hashlib.sha256(t.encode()).hexdigest()] for f, t in zip(files, texts)])
+    names = unit_names(files)
+    units = tuple((n, t, str(f.resolve())) for n, t, f in zip(names[1:], texts[1:], files[1:]))
+    return Program(files[0].stem, str(files[0].resolve()), texts[0], hashlib.sha256(blob.encode()).hexdigest(),
+                   units, tuple(str(Path(d).resolve()) for d in include_dirs), headers_digest(files, include_dirs))
+
+
 def thread_counts(cores: int, values: Sequence[int] = DIMENSIONS["threads"].values) -> tuple[int, ...]:
     """Table 4's thread counts clipped to `cores`, always with 1 and `cores` itself."""
     return tuple(sorted({v for v in values if v <= cores} | {1, cores}))
@@ -119,6 +165,20 @@ def rewrite_for_runtime_schedule(source: str) -> tuple[str, dict[str, Any], str 
     cols = {"tunable_loops": int(res.tunable), "fixed_loops": int(res.fixed),
             "rewrite_problems": [str(p) for p in res.problems]}
     return res.source, cols, None
+
+
+def merged_rewrite_columns(parts: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, Any]:
+    """The rewrite's row columns of a program of several files (one `rewrite_for_runtime_schedule` each): loop
+    counts summed (None when one file's are unknown), problems named by file; a single file's as they are."""
+    if len(parts) == 1:
+        return dict(parts[0])
+
+    def total(key: str) -> int | None:
+        values = [p.get(key) for p in parts]
+        return None if any(v is None for v in values) else int(sum(values))
+
+    problems = [f"{name}: {problem}" for name, p in zip(names, parts) for problem in p.get("rewrite_problems") or []]
+    return {"tunable_loops": total("tunable_loops"), "fixed_loops": total("fixed_loops"), "rewrite_problems": problems}
 
 
 def probe_node(rapl_root: str | None = None) -> dict[str, Any]:
@@ -159,12 +219,21 @@ def plan_openmp(programs: Sequence[Program], *, cores: int, sizes: Sequence[int]
     points: list[Point] = []
     for prog in programs:
         text, cols, failure = rewrite_for_runtime_schedule(prog.source)
-        sized = "MIRTUNE_SIZE" in prog.source or "checksum:" in prog.source  # written for the collector
-        prog_check = answer_check(prog.source, check)
+        units = prog.units
+        if units:
+            done = [rewrite_for_runtime_schedule(t) for _, t, _ in units]
+            cols = merged_rewrite_columns([cols, *(c for _, c, _ in done)],
+                                          [Path(prog.path).name, *(n for n, _, _ in units)])
+            failure = failure or next((f"{n}: {f}" for (n, _, _), (_, _, f) in zip(units, done) if f), None)
+            units = tuple((n, t, origin) for (n, _, origin), (t, _, _) in zip(units, done))
+        whole = "\n".join(prog.texts)
+        sized = "MIRTUNE_SIZE" in whole or "checksum:" in whole  # written for the collector
+        prog_check = answer_check(whole, check)
         for size in (sizes if sized else (0,)):
             spec = BuildSpec(name=prog.name, source=text, suffix=Path(prog.path).suffix,
                              defines={"MIRTUNE_SIZE": str(size)} if sized else {}, openmp=True, opt=2,
-                             include_dirs=(str(Path(prog.path).parent),))
+                             include_dirs=(str(Path(prog.path).parent), *prog.include_dirs), units=units,
+                             depends=prog.depends)
             job = BuildJob(spec, columns=cols, failure=failure)
             builds[job.key] = job
 
@@ -212,11 +281,13 @@ def collect_openmp(programs: Sequence[str | os.PathLike], out_dir: str | os.Path
                    rtol: float = 1e-9, progress: bool = True, rapl_root: str | None = None,
                    flush_every: int = 16, flush_seconds: float = 30.0,
                    log: Callable[[str], None] | None = None, args: Sequence[str] = (),
-                   inputs: Sequence[str | os.PathLike] = (), check: OutputCheck | None = None) -> Summary:
+                   inputs: Sequence[str | os.PathLike] = (), check: OutputCheck | None = None,
+                   together: bool = False, include_dirs: Sequence[str | os.PathLike] = ()) -> Summary:
     """Run the OpenMP sweep; the same function behind `mirtune collect openmp` and jobs/collect_openmp.py.
 
     Ordinary programs (no MIRTUNE_SIZE, no checksum line) run with `args`, find `inputs` in their working folder
-    and are checked with `check` (default: the whole stdout; see `plan_openmp`).
+    and are checked with `check` (default: the whole stdout; see `plan_openmp`). `together`: `programs` are the
+    files of one program (`one_program`); `include_dirs` are header folders (clang's -I) of every program.
 
     Bad input (missing paths, no programs, an unknown space key or value) raises UsageError before Ray starts.
     `rapl_root` (else $MIRTUNE_POWERCAP_ROOT, else /sys/class/powercap) is where the nodes look for RAPL.
@@ -228,7 +299,19 @@ def collect_openmp(programs: Sequence[str | os.PathLike], out_dir: str | os.Path
 
     from collectors.runner import read_inputs
 
-    progs = find_programs(programs)
+    if together:
+        progs = [one_program(programs, include_dirs)]
+    else:
+        progs = find_programs(programs)
+        if include_dirs:
+            for d in include_dirs:
+                if not Path(d).is_dir():
+                    raise UsageError("--include: no such folder", str(d))
+            from mirtune.ir.frontend import headers_digest
+
+            dirs = tuple(str(Path(d).resolve()) for d in include_dirs)
+            progs = [Program(p.name, p.path, p.source, p.sha256, include_dirs=dirs,
+                             depends=headers_digest([Path(p.path)], dirs)) for p in progs]
     restrict = parse_space(space, DIMENSIONS)
     files = read_inputs(inputs)
     variant = run_variant(args, files, check) if (args or files or check) else ""
@@ -281,8 +364,9 @@ def collect_manifest(manifest: str | os.PathLike, out_dir: str | os.PathLike, *,
                 break
             say(f"[run {i}/{len(runs)}] {run.name} {' '.join(run.args)}")
             extra = {"log": log} if log is not None else {}
-            total.add(collect_openmp([run.source], out_dir, args=run.args, inputs=run.inputs, max_points=left,
-                                     **options, **extra))
+            total.add(collect_openmp([run.source, *run.extra_sources], out_dir, args=run.args, inputs=run.inputs,
+                                     max_points=left, together=bool(run.extra_sources),
+                                     include_dirs=run.include_dirs, **options, **extra))
     finally:
         if started:
             shutdown_ray()

@@ -208,6 +208,18 @@ def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "program"
 
 
+def unit_names(sources: Sequence[str | os.PathLike]) -> list[str]:
+    """Each file's name in a build folder (a program of several files, `BuildSpec.units`): its own name as the cache
+    writes it, made unique (`name_2.c`) where two files of the program share one."""
+    names: list[str] = []
+    for i, src in enumerate(map(Path, sources)):
+        name = _safe_name(src.stem) + src.suffix
+        if name in names:
+            name = f"{_safe_name(src.stem)}_{i + 1}{src.suffix}"
+        names.append(name)
+    return names
+
+
 _WARNED_OPEN_CACHES: set[str] = set()
 
 

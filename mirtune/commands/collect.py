@@ -5,6 +5,7 @@
         [--sizes 1,2] [--address ADDR]
     mirtune collect openmp --programs app.c --out data/app --input in.txt [--check stdout] -- in.txt 100
     mirtune collect openmp --manifest programs/manifest.json --out data/apps   # programs with arguments and inputs
+    mirtune collect openmp --programs main.c solver.c util.c --together --include include/ --out data/app -- 20000
     mirtune collect vectorize --programs collectors/programs/vectorize/kernels --out data/vectorize \\
         [--space vf=1,4 if=1,2] [--repeats 3] [--opt 2]
     mirtune collect lscat --programs collectors/programs/cuda --out data/lscat \\
@@ -66,6 +67,11 @@ def add_openmp_arguments(p: argparse.ArgumentParser) -> None:
                    help="how answers are compared with the default's: stdout, checksum, regex:PATTERN, file:NAME or "
                         "none (default: the checksum line where a program prints one, else the whole stdout)")
     p.add_argument("--rtol", type=float, default=1e-6, help="relative tolerance for numbers in --check")
+    p.add_argument("--together", action="store_true",
+                   help="the --programs files are the files of ONE program: each compiled, all linked into one "
+                        "binary (default: each file is a program of its own; in a manifest, a list as \"source\")")
+    p.add_argument("--include", action="append", default=[], metavar="DIR",
+                   help="a folder of the programs' headers, passed to clang as -I (repeatable)")
     p.set_defaults(program_args=[])
 
 
@@ -123,6 +129,9 @@ def run_openmp(args: argparse.Namespace) -> int:
 
         if args.input or args.program_args:
             raise UsageError("--manifest names each program's arguments and inputs; drop --input and -- ARGS")
+        if args.together or args.include:
+            raise UsageError("--manifest names each program's files (\"source\": a list) and header folders "
+                             "(\"include\"); drop --together and --include")
         summary = collect_manifest(args.manifest, args.out, space=args.space, repeats=args.repeats,
                                    warmup=args.warmup, timeout=args.timeout, address=args.address,
                                    cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress,
@@ -131,7 +140,8 @@ def run_openmp(args: argparse.Namespace) -> int:
     summary = collect_openmp(args.programs, args.out, space=args.space, sizes=args.sizes, repeats=args.repeats,
                              warmup=args.warmup, timeout=args.timeout, address=args.address,
                              cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress,
-                             args=tuple(args.program_args), inputs=tuple(args.input), check=check)
+                             args=tuple(args.program_args), inputs=tuple(args.input), check=check,
+                             together=args.together, include_dirs=tuple(args.include))
     return _finish(summary)
 
 

@@ -445,6 +445,24 @@ def user_headers(src: str | os.PathLike, flags: list[str] | None = None) -> list
     return [(src.parent / n).resolve() for n in names[1:]]  # the first is the source itself
 
 
+def headers_digest(sources: list[Path] | tuple[Path, ...], include_dirs=(), flags=()) -> str:
+    """A digest of every header outside the system's that `sources` include (`user_headers`, each with its own
+    folder, then `include_dirs`, then `flags` such as -D), by path and content: part of a build's key, so that
+    editing one rebuilds."""
+    h = hashlib.sha256()
+    found: set[Path] = set()
+    for src in sources:
+        src = Path(src).resolve()
+        found.update(user_headers(src, [f"-I{src.parent}", *(f"-I{Path(d).resolve()}" for d in include_dirs),
+                                        *flags]) or [])
+    for header in sorted(found):
+        try:
+            h.update(str(header).encode() + b"\0" + header.read_bytes() + b"\0")
+        except OSError:
+            continue
+    return h.hexdigest()[:24]
+
+
 def _link_failure(stderr: str, folder: str) -> str:
     """The linker's own reason, without the temporary folder: its symbol errors, else its error lines."""
     lines = [ln.replace(f"{folder}/", "").strip() for ln in stderr.splitlines() if ln.strip()]

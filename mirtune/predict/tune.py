@@ -281,22 +281,18 @@ def _with_pragma(text: str, params: dict[str, Any], line: int | None) -> str:
     return apply_loop_pragma(text, int(params["vf"]), int(params["if"]), line)[0]
 
 
-def unit_names(sources: Sequence[Path]) -> list[str]:
-    """Each source's file name in the build folder: its own name (as the build cache writes it), made unique
-    (`name_2.c`) where two files of the program share one."""
-    from collectors.runner import _safe_name
+def headers_digest(program: Program) -> str:
+    """A digest of the headers the program's files include (`mirtune.ir.frontend.headers_digest`, with its
+    include folders and --cflags): part of the build's key, so that editing one rebuilds."""
+    from mirtune.ir.frontend import headers_digest as digest
 
-    names: list[str] = []
-    for i, src in enumerate(sources):
-        name = _safe_name(src.stem) + src.suffix
-        if name in names:
-            name = f"{_safe_name(src.stem)}_{i + 1}{src.suffix}"
-        names.append(name)
-    return names
+    return digest(program.sources, program.include_dirs, program.cflags)
 
 
 def program_units(program: Program, texts: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
     """The files after the first, as a BuildSpec's `units`: (name in the build folder, text to build, the file)."""
+    from collectors.runner import unit_names
+
     names = unit_names(program.sources)
     return tuple((name, text, str(src.resolve())) for name, text, src in zip(names[1:], texts[1:], program.sources[1:]))
 
@@ -311,25 +307,6 @@ def program_spec(program: Program, name: str, text: str, units: tuple[tuple[str,
     include_dirs = (str(src.parent.resolve()), *(str(Path(d).resolve()) for d in program.include_dirs))
     return BuildSpec(name=name, source=text, suffix=src.suffix, opt=2, extra=program.cflags,
                      include_dirs=include_dirs, openmp=openmp, units=units, depends=depends)
-
-
-def headers_digest(program: Program) -> str:
-    """A digest of every header outside the system's that the program's files include (`clang -MM`, with their
-    include folders and --cflags), by path and content: part of the build's key, so that editing one rebuilds."""
-    from mirtune.ir.frontend import user_headers
-
-    h = hashlib.sha256()
-    found: set[Path] = set()
-    for src in program.sources:
-        flags = [f"-I{src.parent.resolve()}", *(f"-I{Path(d).resolve()}" for d in program.include_dirs),
-                 *program.cflags]
-        found.update(user_headers(src.resolve(), flags) or [])
-    for header in sorted(found):
-        try:
-            h.update(str(header).encode() + b"\0" + header.read_bytes() + b"\0")
-        except OSError:
-            continue
-    return h.hexdigest()[:24]
 
 
 def program_sha256(sources: Sequence[Path], texts: Sequence[str]) -> str:
@@ -355,7 +332,7 @@ def make_plan(task: str, program: Program, files: dict[str, bytes], cores: int,
     originals = [s.read_text(errors="replace") for s in sources]
     texts, cols, loops_in = list(originals), {}, ""
     if task == "openmp":
-        from collectors.openmp import rewrite_for_runtime_schedule
+        from collectors.openmp import merged_rewrite_columns, rewrite_for_runtime_schedule
 
         parts = []
         for i, (src, original) in enumerate(zip(sources, originals)):
@@ -365,7 +342,7 @@ def make_plan(task: str, program: Program, files: dict[str, bytes], cores: int,
             parts.append(part)
             if not loops_in and (part.get("tunable_loops") or 0) > 0:
                 loops_in = str(src)
-        cols = _merged_columns(parts, sources)
+        cols = merged_rewrite_columns(parts, [s.name for s in sources])
         if cols.get("tunable_loops") == 0:
             raise MirtuneError("no worksharing loop that OMP_SCHEDULE can reach: only the thread count would "
                                "change; nothing for the openmp task to tune", program.label)
@@ -378,19 +355,6 @@ def make_plan(task: str, program: Program, files: dict[str, bytes], cores: int,
                     variant=variant_of(program, files), build_columns=cols,
                     rewritten=any(t != o for t, o in zip(texts, originals)), units=units,
                     depends=headers_digest(program) if several else "", loops_in=loops_in)
-
-
-def _merged_columns(parts: list[dict[str, Any]], sources: Sequence[Path]) -> dict[str, Any]:
-    """The rewrite's row columns of a program of several files: loop counts summed, problems named by file."""
-    if len(parts) == 1:
-        return parts[0]
-
-    def total(key: str) -> int | None:
-        values = [p.get(key) for p in parts]
-        return None if any(v is None for v in values) else int(sum(values))
-
-    problems = [f"{src.name}: {problem}" for src, p in zip(sources, parts) for problem in p.get("rewrite_problems") or []]
-    return {"tunable_loops": total("tunable_loops"), "fixed_loops": total("fixed_loops"), "rewrite_problems": problems}
 
 
 def columns(task: str) -> dict[str, Any]:

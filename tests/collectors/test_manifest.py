@@ -56,3 +56,18 @@ def test_a_missing_or_unreadable_manifest(tmp_path):
     (tmp_path / "m.json").write_bytes(b"\x00\xff[{")
     with pytest.raises(UsageError, match="not readable JSON"):
         read_manifest(tmp_path / "m.json")
+
+
+def test_a_program_of_several_files_and_its_include_folders(tmp_path):
+    for name in ("main.c", "solver.c"):
+        (tmp_path / name).write_text("int x;\n")
+    (tmp_path / "include").mkdir()
+    path = _write(tmp_path, [{"source": ["main.c", "solver.c"], "include": ["include"], "args": ["5"]}])
+    assert read_manifest(path) == [ProgramRun("main", tmp_path / "main.c", ("5",), (), (tmp_path / "solver.c",),
+                                              (tmp_path / "include",))]
+    for entry, message in (({"source": ["main.c", "gone.c"]}, "entry 1's source not found"),
+                           ({"source": []}, "entry 1 has no \"source\""),
+                           ({"source": ["main.c", 3]}, "entry 1 has no \"source\""),
+                           ({"source": "main.c", "include": ["nowhere"]}, "main's include folder not found")):
+        with pytest.raises(UsageError, match=message):
+            read_manifest(_write(tmp_path, [entry]))

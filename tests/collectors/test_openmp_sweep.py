@@ -353,3 +353,45 @@ def test_asking_for_power_where_it_cannot_be_set_is_a_usage_error(ray_cluster, t
     (tmp_path / "a.c").write_text(LOOP)
     with pytest.raises(UsageError, match="power limits cannot be set here: no RAPL powercap tree"):
         collect_openmp([tmp_path], tmp_path / "out", space=["power=100"], rapl_root=NO_RAPL, progress=False)
+
+
+def test_a_program_of_three_files(ray_cluster, three_files, tmp_path, cache, monkeypatch, capsys):
+    """Issue 34: `--programs main.c solver.c util.c --together --include include/` sweeps ONE program, built from
+    its three files linked; every point ok, which solver.c's own check allows only when OMP_SCHEDULE reached its
+    loop (the rewrite went into the second file). A manifest says the same with "source" as a list."""
+    files = [str(three_files[n]) for n in ("main.c", "solver.c", "util.c")]
+    monkeypatch.setenv("MIRTUNE_POWERCAP_ROOT", NO_RAPL)
+    space = ["--space", "threads=2", "schedule=static", "chunk=1,64", "--repeats", "1", "--warmup", "0",
+             "--build-dir", str(cache), "--no-progress"]
+    out = tmp_path / "out"
+    rc = _cli(["collect", "openmp", "--programs", *files, "--together", "--include", str(three_files["include"]),
+               "--out", str(out), *space, "--", "20000"], monkeypatch)
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    rows = read_rows(out)
+    assert len(rows) == 3 and set(rows["status"]) == {"ok"} and set(rows["program"]) == {"main"}
+    assert set(rows["tunable_loops"]) == {1} and set(rows["omp_schedule"].dropna()) == {"static,1", "static,64"}
+
+    manifest = three_files["main.c"].parent / "manifest.json"
+    manifest.write_text(json.dumps([{"source": ["main.c", "solver.c", "util.c"], "include": ["include"],
+                                     "args": ["20000"]}]))
+    by_manifest = tmp_path / "by-manifest"
+    rc = _cli(["collect", "openmp", "--manifest", str(manifest), "--out", str(by_manifest), *space], monkeypatch)
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    again = read_rows(by_manifest)
+    assert set(again["status"]) == {"ok"} and sorted(again["point_id"]) == sorted(rows["point_id"])
+
+
+def test_bad_programs_of_several_files_are_one_line(three_files, tmp_path, monkeypatch, capsys):
+    files = [str(three_files[n]) for n in ("main.c", "solver.c", "util.c")]
+    common = ["collect", "openmp", "--out", str(tmp_path / "out"), "--no-progress"]
+    for argv, expected in ((["--programs", files[0], str(tmp_path / "gone.c"), "--together"],
+                            f"{tmp_path / 'gone.c'}: no such file"),
+                           (["--programs", files[0], files[0], "--together"], f"{files[0]}: given twice"),
+                           (["--programs", *files, "--together", "--include", str(tmp_path / "none")],
+                            f"{tmp_path / 'none'}: --include: no such folder"),
+                           (["--manifest", str(tmp_path / "m.json"), "--together"], "drop --together and --include")):
+        assert _cli(common + argv, monkeypatch) == 2
+        err = capsys.readouterr().err.strip()
+        assert expected in err and len(err.splitlines()) == 1, err
