@@ -295,6 +295,14 @@ def train(args: argparse.Namespace) -> int:
     net.train()
     profiler, profiled_from = None, 0
     first_step = state["step"]
+
+    def stop_profile() -> None:
+        nonlocal profiler
+        profiler.__exit__(None, None, None)
+        _write_profile(profiler, out / "profile.txt", state["step"] - profiled_from)
+        say(f"profiled steps {profiled_from + 1}-{state['step']}: {out / 'profile.txt'}")
+        profiler = None
+        args.profile_steps = 0
     stop = False
     while not stop:
         batches = _epoch_batches(packed.count("train"), args.batch_size, args.seed, state["epoch"])
@@ -307,7 +315,7 @@ def train(args: argparse.Namespace) -> int:
                 continue
             t0 = time.perf_counter()
             step = state["step"]
-            if profiler is None and args.profile_steps and step == first_step + 10:
+            if profiler is None and args.profile_steps and step == first_step + args.profile_from:
                 profiler = torch.profiler.profile(record_shapes=False, activities=[
                     torch.profiler.ProfilerActivity.CPU, *([torch.profiler.ProfilerActivity.CUDA] if use_amp else [])])
                 profiler.__enter__()
@@ -326,10 +334,7 @@ def train(args: argparse.Namespace) -> int:
             state["samples"] += b.num_files
             state["time_s"] += time.perf_counter() - t0
             if profiler is not None and state["step"] == profiled_from + args.profile_steps:
-                profiler.__exit__(None, None, None)
-                _write_profile(profiler, out / "profile.txt", args.profile_steps)
-                say(f"profiled steps {profiled_from + 1}-{state['step']}: {out / 'profile.txt'}")
-                args.profile_steps = 0
+                stop_profile()
             window.append((metrics, 1))
             if state["step"] == 20:
                 warm_t0 = time.monotonic()
@@ -366,6 +371,8 @@ def train(args: argparse.Namespace) -> int:
                 break
         if not stop:
             state["epoch"] += 1
+    if profiler is not None:  # the run ended inside the profiled steps: what was profiled
+        stop_profile()
     state["wall_s"] = round(time.monotonic() - t_start, 1)
     _save(out, net, optimizer, state, args.weights_dtype, moments=not args.no_moments)
     say(f"saved step {state['step']} ({state['samples']} files seen, {state['epoch']} epochs) to {out}")
@@ -436,7 +443,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="on a GPU, run statements in groups of this many padded positions")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--profile-steps", type=int, default=0, metavar="N",
-                   help="run N steps (from the 11th) under torch.profiler; the table goes to OUT/profile.txt")
+                   help="run N steps under torch.profiler; the table goes to OUT/profile.txt")
+    t.add_argument("--profile-from", type=int, default=10, metavar="K",
+                   help="steps run before profiling starts (warm-up; default 10)")
     t.add_argument("--resume", default=None, metavar="RETURNED", help="a folder holding checkpoint.tar.NN")
     t.add_argument("--weights-dtype", default="bf16", choices=("bf16", "fp16", "fp32"))
     t.add_argument("--no-moments", action="store_true", help="return weights only (for presets too large)")
