@@ -117,7 +117,8 @@ class IRTokenizer:
         missing = [t for t in dict.fromkeys(texts) if t not in row_of]
         if missing:
             if len(row_of) + len(missing) > CACHE_ENTRIES:
-                self.clear_cache()
+                self.clear_cache()  # texts remembered until now are forgotten too: every one is missing
+                missing = list(dict.fromkeys(texts))
             start = len(row_of)
             end = start + len(missing)
             if end > self._rows.shape[0]:

@@ -105,3 +105,9 @@ def test_encode_ids_memo_is_bounded(tokenizer, split, monkeypatch):
         rows = tokenizer.encode_ids(held[start:start + 25])
         np.testing.assert_array_equal(rows, tokenizer.encode(held[start:start + 25])[0])
         assert len(tokenizer._row_of) <= 40
+    # a call that fills the memo past its bound with texts it already holds beside new ones (this once raised a
+    # KeyError: the remembered texts were forgotten by the clearing and never encoded again)
+    tokenizer.clear_cache()
+    tokenizer.encode_ids(held[:30])
+    mixed = held[:30] + held[30:45]
+    np.testing.assert_array_equal(tokenizer.encode_ids(mixed), tokenizer.encode(mixed)[0])
