@@ -127,9 +127,25 @@ def devmap(reps: dict[str, object]) -> tuple[dict[str, dict[str, float]], dict[s
     return out, spans
 
 
-def gain_task(task: str, reps: dict[str, object], configs: int, folds: int) -> tuple[dict[str, float], dict]:
+def reduced(X: np.ndarray, n_context: int, k: int) -> np.ndarray:
+    """The embedding columns of X (all but the last `n_context`) replaced by their first `k` principal components,
+    whitened (fitted on the distinct rows, without labels); the context columns kept. With 1,024 embedding columns
+    beside a handful of context features, a distance or a linear head hears mostly the embedding: this asks
+    whether a few directions of it carry what it knows."""
+    E, C = X[:, : X.shape[1] - n_context], X[:, X.shape[1] - n_context:]
+    if E.shape[1] <= k:
+        return X
+    rows = np.unique(E, axis=0)
+    mean = rows.mean(axis=0)
+    _, sv, vt = np.linalg.svd(rows - mean, full_matrices=False)
+    scale = np.maximum(sv[:k] / np.sqrt(max(len(rows) - 1, 1)), 1e-12)
+    return np.hstack([(E - mean) @ vt[:k].T / scale, C])
+
+
+def gain_task(task: str, reps: dict[str, object], configs: int, folds: int,
+              reduce: int = 0) -> tuple[dict[str, float], dict]:
     """Share of the oracle per method on `task`'s gain table, folds grouped by program, and the paired intervals
-    of each encoder against the controls (programs resampled)."""
+    of each encoder against the controls (programs resampled). `reduce` > 0: each embedding through `reduced`."""
     import importlib
 
     spec = importlib.import_module(f"mirtune.tasks.{task}").SPEC
@@ -138,8 +154,11 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int) -> t
     progs = list(table.programs)
     outer = group_kfold(np.arange(len(table)), progs, folds, seed=0)
     problems = []
-    for name, emb in reps.items():
-        X = table_matrix(table, task, emb, note=lambda m: None)
+    matrices = {name: table_matrix(table, task, emb, note=lambda m: None) for name, emb in reps.items()}
+    n_context = matrices["none"].shape[1] if "none" in matrices else 0
+    for name, X in matrices.items():
+        if reduce and n_context and name != "none":
+            X = reduced(X, n_context, reduce)
         p = gain_problem(name, table, X, outer, 1)
         p.inner_splits = lambda tr, n, seed: group_kfold(tr, progs, n, seed)
         problems.append(p)
@@ -191,12 +210,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tasks", default="devmap,vectorize,openmp,cuda_blocks")
     ap.add_argument("--configs", type=int, default=2, help="candidate head configurations per head kind")
     ap.add_argument("--folds", type=int, default=10)
+    ap.add_argument("--reduce", type=int, default=0, metavar="K",
+                    help="gain tasks: each embedding reduced to its first K principal components (needs the `none` "
+                         "control, which tells the context columns apart)")
     ap.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "encoder_trial.json")
     args = ap.parse_args(argv)
     t0 = time.monotonic()
     try:
         reps = representations(args.encoder, [c for c in args.controls.split(",") if c])
+        if args.reduce and "none" not in reps:
+            raise UsageError("--reduce needs the `none` control (--controls ...,none)")
         result: dict = {"encoders": {e.partition("=")[0]: e.partition("=")[2] for e in args.encoder},
+                        "reduce": args.reduce,
                         "protocol": {"devmap": "DeepTune folds, fixed trees head",
                                      "gain tasks": f"{args.folds} folds grouped by program, gain/kNN heads, "
                                                    f"{args.configs} candidates each"}}
@@ -205,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
                 result["devmap"], result.setdefault("intervals", {})["devmap"] = devmap(reps)
             elif task in GAIN_TASKS:
                 result[task], result.setdefault("intervals", {})[task] = gain_task(task, reps, args.configs,
-                                                                                    args.folds)
+                                                                                    args.folds, args.reduce)
             else:
                 raise UsageError(f"unknown task {task!r}; choose from devmap, {', '.join(GAIN_TASKS)}")
             args.json.parent.mkdir(parents=True, exist_ok=True)

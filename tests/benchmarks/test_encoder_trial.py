@@ -40,3 +40,19 @@ def test_a_gain_from_one_program_alone_is_not_beyond_the_noise():
     a[::5] = 0.5
     d, lo, hi = paired_interval(a, b, groups, mean)
     assert d == 0.1 and lo == hi == 0.1
+
+
+def test_reduced_keeps_the_context_and_whitens_the_embedding():
+    from encoder_trial import reduced
+
+    rng = np.random.default_rng(0)
+    E = rng.normal(size=(30, 40)) * np.linspace(5, 0.1, 40)  # a few strong directions, many weak
+    C = rng.normal(size=(30, 3))
+    R = reduced(np.hstack([E, C]), n_context=3, k=4)
+    assert R.shape == (30, 7)
+    np.testing.assert_array_equal(R[:, 4:], C)
+    cov = np.cov(R[:, :4], rowvar=False)
+    np.testing.assert_allclose(cov, np.eye(4), atol=1e-8)
+    # an embedding already as small as k is left as it is
+    small = np.hstack([E[:, :3], C])
+    np.testing.assert_array_equal(reduced(small, 3, 4), small)
