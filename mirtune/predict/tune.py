@@ -228,6 +228,9 @@ class TunePlan:
     units: tuple[tuple[str, str, str], ...] = ()  # the other files' build texts (collectors.runner.BuildSpec.units)
     depends: str = ""  # digest of the headers the files include (programs of several files, or with --include)
     loops_in: str = ""  # the file whose worksharing loops the rewrite reached (`mirtune apply` for the answer)
+    # resolved where the plan is made: a trial runs in a folder of its own, where a relative path means another file
+    include_dirs: tuple[str, ...] = ()
+    source_path: str = ""
 
     @cached_property
     def ids(self) -> dict[str, dict[str, Any]]:
@@ -237,9 +240,9 @@ class TunePlan:
     def build_spec(self, params: dict[str, Any] | None):
         """The BuildSpec of a configuration (None: the default)."""
         if self.task == "openmp":
-            return program_spec(self.program, self.name, self.text, self.units, self.depends, openmp=True)
+            return program_spec(self.program, self.name, self.text, self.units, self.depends, True, self.include_dirs)
         text = self.text if params is None else _with_pragma(self.text, params, self.program.line)
-        return program_spec(self.program, self.name, text, self.units, self.depends, openmp=False)
+        return program_spec(self.program, self.name, text, self.units, self.depends, False, self.include_dirs)
 
     def env(self, params: dict[str, Any] | None) -> dict[str, Any]:
         """The environment that applies a configuration."""
@@ -263,7 +266,7 @@ class TunePlan:
             cols = {"pragma": None if params is None else _pragma_text(params)}
         cols.update({"variant": self.variant, "run_args": list(self.program.args), "check": self.program.check.kind,
                      "tool": "mirtune tune"})
-        return Point(sweep=self.task, program=self.name, program_path=str(self.program.source.resolve()),
+        return Point(sweep=self.task, program=self.name, program_path=self.source_path,
                      program_sha256=self.sha256, input_size=0, params=row_params, is_default=params is None,
                      env=self.env(params), build_key=self.build_spec(params).key(), args=self.program.args,
                      columns=cols, variant=self.variant)
@@ -297,14 +300,18 @@ def program_units(program: Program, texts: Sequence[str]) -> tuple[tuple[str, st
     return tuple((name, text, str(src.resolve())) for name, text, src in zip(names[1:], texts[1:], program.sources[1:]))
 
 
+def build_include_dirs(program: Program) -> tuple[str, ...]:
+    """The include path of a program's build, resolved here: the first file's folder, then the --include folders."""
+    return (str(program.source.parent.resolve()), *(str(Path(d).resolve()) for d in program.include_dirs))
+
+
 def program_spec(program: Program, name: str, text: str, units: tuple[tuple[str, str, str], ...], depends: str,
-                 openmp: bool):
-    """The BuildSpec of a program: `text` for its first file, `units` for the others (`program_units`), the first
-    file's folder and then the --include folders on the include path, --cflags; -O2."""
+                 openmp: bool, include_dirs: tuple[str, ...]):
+    """The BuildSpec of a program: `text` for its first file, `units` for the others (`program_units`),
+    `include_dirs` (`build_include_dirs`), --cflags; -O2."""
     from collectors.runner import BuildSpec
 
     src = program.source
-    include_dirs = (str(src.parent.resolve()), *(str(Path(d).resolve()) for d in program.include_dirs))
     return BuildSpec(name=name, source=text, suffix=src.suffix, opt=2, extra=program.cflags,
                      include_dirs=include_dirs, openmp=openmp, units=units, depends=depends)
 
@@ -354,7 +361,8 @@ def make_plan(task: str, program: Program, files: dict[str, bytes], cores: int,
                     sha256=program_sha256(sources, originals), text=texts[0],
                     variant=variant_of(program, files), build_columns=cols,
                     rewritten=any(t != o for t, o in zip(texts, originals)), units=units,
-                    depends=headers_digest(program) if several else "", loops_in=loops_in)
+                    depends=headers_digest(program) if several else "", loops_in=loops_in,
+                    include_dirs=build_include_dirs(program), source_path=str(program.source.resolve()))
 
 
 def columns(task: str) -> dict[str, Any]:

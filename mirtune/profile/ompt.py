@@ -324,7 +324,7 @@ def profile_program(program: Program, cache: str | None = None) -> Profile:
     run it once under the OMPT tool with OMP_NUM_THREADS = this machine's cores, and read the profile; ProfileError
     (one line) when there is none."""
     from collectors.openmp import rewrite_for_runtime_schedule
-    from mirtune.predict.tune import headers_digest, prepare_program, program_spec, program_units
+    from mirtune.predict.tune import build_include_dirs, headers_digest, prepare_program, program_spec, program_units
 
     program, files, notes = prepare_program(program)
     src = program.source
@@ -336,7 +336,7 @@ def profile_program(program: Program, cache: str | None = None) -> Profile:
         texts.append(source if failure else text)
     several = bool(program.extra_sources or program.include_dirs)
     spec = program_spec(program, src.stem, texts[0], program_units(program, texts),
-                        headers_digest(program) if several else "", openmp=True)
+                        headers_digest(program) if several else "", True, build_include_dirs(program))
     prof = profile_build(spec, program.args, files, program.check, program.timeout_s, program.label, cache)
     prof.notes[:0] = notes
     return prof

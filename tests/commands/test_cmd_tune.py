@@ -93,17 +93,23 @@ def test_ctrl_c_then_resume(program, tmp_path):
     assert set(first["point_id"]) <= set(rows["point_id"])
 
 
-def test_the_files_of_one_program_as_a_user_types_them(ray_cluster, three_files, tmp_path, capsys):
-    """Issue 34: `mirtune tune main.c solver.c util.c --include include/ --task openmp -- 20000`."""
-    files = [str(three_files[n]) for n in ("main.c", "solver.c", "util.c")]
-    argv = ["tune", *files, "--include", str(three_files["include"]), "--task", "openmp", "--budget", "2",
-            "--space", "threads=2", "--space", "schedule=static", "--space", "chunk=1", "--repeats", "1",
-            "--warmup", "0", "--confirm", "0", "--top-k", "0", "--out", str(tmp_path / "out"), "--json", "--",
-            "20000"]
+def test_the_files_of_one_program_as_a_user_types_them(ray_cluster, three_files, tmp_path, capsys, monkeypatch):
+    """Issue 34: `mirtune tune main.c solver.c util.c --include include --task openmp -- 20000`, in the program's
+    folder: the relative paths are resolved where the plan is made, not in the trial's own folder (where the
+    headers would not be found, and the binary's key would not be the one built and shipped)."""
+    from collectors.sweep import read_rows
+
+    monkeypatch.chdir(three_files["main.c"].parent)
+    files = ["main.c", "solver.c", "util.c"]
+    argv = ["tune", *files, "--include", "include", "--task", "openmp", "--budget", "2", "--space", "threads=2",
+            "--space", "schedule=static", "--space", "chunk=1", "--repeats", "1", "--warmup", "0", "--confirm", "0",
+            "--top-k", "0", "--out", str(tmp_path / "out"), "--json", "--", "20000"]
     assert main(argv) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer["input"] == " + ".join(files) and answer["runs_now"] == 2
+    assert answer["input"] == "main.c + solver.c + util.c" and answer["runs_now"] == 2
     assert [m["status"] for m in answer["measured"]] == ["ok"]
+    rows = read_rows(tmp_path / "out")
+    assert set(rows["program_path"]) == {str(three_files["main.c"])} and rows["build_key"].nunique() == 1
 
 
 def test_bad_files_of_one_program_are_one_line(ray_cluster, three_files, tmp_path, capsys):
