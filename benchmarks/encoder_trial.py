@@ -132,7 +132,7 @@ def reduced(X: np.ndarray, n_context: int, k: int) -> np.ndarray:
     whitened (fitted on the distinct rows, without labels); the context columns kept. With 1,024 embedding columns
     beside a handful of context features, a distance or a linear head hears mostly the embedding: this asks
     whether a few directions of it carry what it knows."""
-    E, C = X[:, : X.shape[1] - n_context], X[:, X.shape[1] - n_context:]
+    E, C = X[:, : X.shape[1] - n_context], X[:, X.shape[1] - n_context:]  # C may have no column
     if E.shape[1] <= k:
         return X
     rows = np.unique(E, axis=0)
@@ -157,7 +157,7 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int,
     matrices = {name: table_matrix(table, task, emb, note=lambda m: None) for name, emb in reps.items()}
     n_context = matrices["none"].shape[1] if "none" in matrices else 0
     for name, X in matrices.items():
-        if reduce and n_context and name != "none":
+        if reduce and name != "none":
             X = reduced(X, n_context, reduce)
         p = gain_problem(name, table, X, outer, 1)
         p.inner_splits = lambda tr, n, seed: group_kfold(tr, progs, n, seed)

@@ -56,3 +56,10 @@ def test_reduced_keeps_the_context_and_whitens_the_embedding():
     # an embedding already as small as k is left as it is
     small = np.hstack([E[:, :3], C])
     np.testing.assert_array_equal(reduced(small, 3, 4), small)
+
+
+def test_reduced_without_context_columns_reduces_the_whole_matrix():
+    from encoder_trial import reduced
+
+    E = np.random.default_rng(1).normal(size=(25, 12))
+    assert reduced(E, n_context=0, k=3).shape == (25, 3)
