@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 if TYPE_CHECKING:
     import numpy as np
@@ -23,9 +23,10 @@ def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str
     return _embed(paths, model_dir, precision=precision, readout=readout)
 
 
-def recommend(path, task: str = "openmp", top: int = 5, heads: str | os.PathLike | None = None,
+def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str = "openmp", top: int = 5,
+              heads: str | os.PathLike | None = None,
               model_dir: str | os.PathLike | None = None, platform: str | None = None,
-              context: dict[str, float] | None = None, include_dirs=()):
+              context: dict[str, float] | None = None, include_dirs: Sequence[str | os.PathLike] = ()):
     """The configuration to use for a program without running it (a `mirtune.predict.recommend.Recommendation`).
     `path` is a file, or a list of the files of one program (linked into one module); `include_dirs` are searched
     for its headers.
