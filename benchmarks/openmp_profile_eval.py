@@ -1,0 +1,151 @@
+"""Does one profiled run help the OpenMP predictor? Leave-one-application-out on the OpenMP task's training data,
+the same heads with and without the profile features of `mirtune recommend --profile` (issue 34, part 4).
+
+    .venv/bin/python benchmarks/openmp_profile_eval.py [--profiles datasets/openmp-profile/profile.parquet]
+        [--json benchmarks/results/openmp_profile_eval.json]
+
+Methods, all in one run on the same folds: the default, the best fixed configuration (per fold), the heads (gain
+and kNN, chosen by inner cross-validation over the training applications, as `mirtune evaluate openmp`) on the
+static context features alone (what ships), on the context ++ the profile features, on the profile features
+alone, and the oracle. Reported: the geometric-mean share of the oracle over all groups and by kind of program,
+and the groups where one thread is at least 1.25x faster than the default, with what each method gives there.
+A group whose profile is missing (not collected, or failed) is left out of every method alike, and counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from openmp_by_kind import kind_of  # noqa: E402
+
+from mirtune.errors import MirtuneError  # noqa: E402
+from mirtune.tasks.measured import geomean, share_of_oracle  # noqa: E402
+
+ONE_THREAD_WINS = 1.25
+
+
+def profile_matrix(profiles, programs: list[str], sizes: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per group (program, size key): the profile's features, scaled for a head (counts and times on a log scale),
+    and a mask of the groups that have an ok profile."""
+    from mirtune.tasks.measured import size_key
+
+    ok = profiles[profiles["status"] == "ok"]
+    by_key = {(r["program"], size_key(r)): r for r in ok.to_dict("records")}
+    rows, have = [], []
+    for prog, size in zip(programs, sizes):
+        r = by_key.get((prog, size))
+        have.append(r is not None)
+        if r is None:
+            rows.append([0.0] * 7)
+            continue
+        rows.append([np.log10(max(r["region_entries_per_s"], 1e-3)), np.log10(max(r["time_per_region_s"], 1e-7)),
+                     r["parallel_share"], r["work_share"], r["imbalance"],
+                     np.log10(max(r["iterations_per_loop"], 1.0)), r["loop_imbalance"]])
+    X = np.nan_to_num(np.asarray(rows, dtype=np.float64), nan=0.0)
+    return X, np.asarray(have)
+
+
+def evaluate(profiles_path: Path, n_configs: int, n_inner: int) -> dict:
+    import pandas as pd
+
+    from mirtune.predict.held_out import held_out_problem
+    from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix
+    from mirtune.predict.select import evaluate_outer, select_configs
+    from mirtune.tasks.embedders import get_embedder
+    from mirtune.tasks.measured import best_fixed_per_group, leave_one_app_out
+    from mirtune.tasks.openmp import DATASETS
+
+    _, table, _, _ = held_out_problem("openmp", [str(REPO / "datasets" / d) for d in DATASETS])
+    P, have = profile_matrix(pd.read_parquet(profiles_path), table.programs, table.sizes)
+    keep = np.flatnonzero(have)
+    C = table_matrix(table, "openmp", get_embedder("none"), note=lambda m: None)[keep]
+    P = P[keep]
+    apps = [table.apps[i] for i in keep]
+    folds = leave_one_app_out(apps)
+    outer = [(tr, te) for tr, te, _ in folds]
+    sub = _subtable(table, keep)
+    problems = []
+    for name, X in (("context", C), ("context + profile", np.hstack([C, P])), ("profile", P)):
+        problems.append(gain_problem(name, sub, X, outer, X.shape[1]))  # no embedding: every column is context
+    chosen = select_configs(problems, candidate_configs(("gain", "knn"), n_configs, anchors=ANCHORS),
+                            n_inner=n_inner, use_ray=False)
+    preds = evaluate_outer(problems, chosen, [0], use_ray=False)
+    s = sub.speedups
+    methods = {"default": np.zeros(len(keep), dtype=int), "best fixed": best_fixed_per_group(s, outer)}
+    methods.update({p.name: preds[p.name][0] for p in problems})
+    methods["oracle"] = sub.labels_best()
+    shares = {m: share_of_oracle(s, ch) for m, ch in methods.items()}
+    kinds = [kind_of(p) for p in sub.programs]
+    threads = np.array([c.get("threads") for c in sub.configs])
+    one = np.flatnonzero(threads == 1)
+    best_one = np.nanmax(s[:, one], axis=1) if len(one) else np.zeros(len(keep))
+    wins = np.flatnonzero(best_one >= ONE_THREAD_WINS)
+    return {
+        "groups": int(len(keep)), "groups_without_profile": int((~have).sum()), "applications": len(folds),
+        "profiles": str(profiles_path.relative_to(REPO) if profiles_path.is_relative_to(REPO) else profiles_path),
+        "share_of_oracle": {m: round(geomean(v), 4) for m, v in shares.items()},
+        "by_kind": {m: {k: round(geomean([x for x, g in zip(v, kinds) if g == k]), 4) for k in dict.fromkeys(kinds)}
+                    for m, v in shares.items()},
+        "kinds": {k: kinds.count(k) for k in dict.fromkeys(kinds)},
+        "one_thread_wins": {
+            "groups": [f"{sub.programs[i]} {sub.sizes[i]}" for i in wins],
+            "best_one_thread_speedup": [round(float(best_one[i]), 3) for i in wins],
+            "share": {m: [round(float(v[i]), 3) for i in wins] for m, v in shares.items()},
+            "chosen": {m: [sub.labels[ch[i]] for i in wins] for m, ch in methods.items()}},
+        "configs": n_configs, "inner_folds": n_inner,
+    }
+
+
+def _subtable(table, keep: np.ndarray):
+    """The gain table restricted to the groups `keep`."""
+    import dataclasses
+
+    pick = lambda xs: [xs[i] for i in keep]  # noqa: E731
+    return dataclasses.replace(table, programs=pick(table.programs), sizes=pick(table.sizes), apps=pick(table.apps),
+                               sources=pick(table.sources), times=table.times[keep],
+                               statuses=pick(table.statuses), cv=table.cv[keep])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument("--profiles", type=Path, default=REPO / "datasets" / "openmp-profile" / "profile.parquet")
+    ap.add_argument("--configs", type=int, default=2, help="candidate head configurations per head kind")
+    ap.add_argument("--inner", type=int, default=5, help="inner cross-validation folds")
+    ap.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "openmp_profile_eval.json")
+    args = ap.parse_args(argv)
+    try:
+        if not args.profiles.is_file():
+            raise MirtuneError("no profile table; collect it with scripts/profile_openmp_datasets.py",
+                               str(args.profiles))
+        res = evaluate(args.profiles.resolve(), args.configs, args.inner)
+    except MirtuneError as err:
+        print(f"openmp_profile_eval: {err.line()}", file=sys.stderr)
+        return 2
+    print(f"openmp, leave one application out: {res['groups']} groups of {res['applications']} applications "
+          f"({res['groups_without_profile']} without a profile, left out)")
+    kinds = list(res["kinds"])
+    print(f"{'method':20s} {'all':>6s} " + " ".join(f"{k[:14]:>14s}" for k in kinds))
+    for m, v in res["share_of_oracle"].items():
+        print(f"{m:20s} {v:6.3f} " + " ".join(f"{res['by_kind'][m][k]:14.3f}" for k in kinds))
+    w = res["one_thread_wins"]
+    print(f"groups where one thread is at least {ONE_THREAD_WINS}x faster than the default: {len(w['groups'])}")
+    for i, g in enumerate(w["groups"]):
+        print(f"  {g} (1 thread {w['best_one_thread_speedup'][i]}x): " + ", ".join(
+            f"{m} {w['share'][m][i]:.2f} ({w['chosen'][m][i]})" for m in w["share"]))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(res, indent=1) + "\n")
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
