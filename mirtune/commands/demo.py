@@ -16,7 +16,7 @@ from pathlib import Path
 
 from mirtune.paths import ASSETS_DIR
 
-EXAMPLE = ASSETS_DIR / "examples" / "heat2d.c"
+EXAMPLE = ASSETS_DIR / "examples" / "mandel.c"  # one imbalanced loop, 0.7 s a run: tune has a real difference to find
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -72,7 +72,7 @@ def test_demo_runs_on_the_shipped_example(tmp_path):
     proc = _cli("demo", "-o", str(tmp_path / "demo"), "--tune-budget", "3")
     assert proc.returncode == 0, proc.stderr
     assert "program graph:" in proc.stdout and "worksharing loops" in proc.stdout
-    assert (tmp_path / "demo" / "heat2d.json").exists()
+    assert (tmp_path / "demo" / "mandel.json").exists()
     assert "$ mirtune tune" in proc.stdout and "measured" in proc.stdout  # it ends with real runs
     assert list((tmp_path / "demo" / "tune").glob("part-*.parquet"))
 
