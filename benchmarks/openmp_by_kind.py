@@ -17,6 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 KINDS = {"collectors/programs/openmp": "PolyBench-like", "collectors/programs/openmp_gen": "generated",
          "collectors/programs/openmp_apps": "application-style",
          "collectors/programs/openmp_ordinary": "ordinary (arguments, input files)",
+         "collectors/programs/openmp_fewer": "fewer threads may win",
          **{f"benchmarks/programs/{s}": "retired held-out sets (ordinary)"
             for s in ("openmp_unseen", "openmp_unseen2", "openmp_unseen3")}}
 

@@ -2,7 +2,7 @@
 the same heads with and without the profile features of `mirtune recommend --profile` (issue 34, part 4).
 
     .venv/bin/python benchmarks/openmp_profile_eval.py [--profiles datasets/openmp-profile/profile.parquet]
-        [--json benchmarks/results/openmp_profile_eval.json]
+        [--extra openmp-fewer-epyc] [--json benchmarks/results/openmp_profile_eval.json]
 
 Methods, all in one run on the same folds: the default, the best fixed configuration (per fold), the heads (gain
 and kNN, chosen by inner cross-validation over the training applications, as `mirtune evaluate openmp`) on the
@@ -54,7 +54,7 @@ def profile_matrix(profiles, programs: list[str], sizes: list[str]) -> tuple[np.
     return X, np.asarray(have)
 
 
-def evaluate(profiles_path: Path, n_configs: int, n_inner: int) -> dict:
+def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str] = ()) -> dict:
     import pandas as pd
 
     from mirtune.predict.held_out import held_out_problem
@@ -64,7 +64,7 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int) -> dict:
     from mirtune.tasks.measured import best_fixed_per_group, leave_one_app_out
     from mirtune.tasks.openmp import DATASETS
 
-    _, table, _, _ = held_out_problem("openmp", [str(REPO / "datasets" / d) for d in DATASETS])
+    _, table, _, _ = held_out_problem("openmp", [str(REPO / "datasets" / d) for d in (*DATASETS, *extra)])
     P, have = profile_matrix(pd.read_parquet(profiles_path), table.programs, table.sizes)
     keep = np.flatnonzero(have)
     C = table_matrix(table, "openmp", get_embedder("none"), note=lambda m: None)[keep]
@@ -101,7 +101,7 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int) -> dict:
             "best_one_thread_speedup": [round(float(best_one[i]), 3) for i in wins],
             "share": {m: [round(float(v[i]), 3) for i in wins] for m, v in shares.items()},
             "chosen": {m: [sub.labels[ch[i]] for i in wins] for m, ch in methods.items()}},
-        "configs": n_configs, "inner_folds": n_inner,
+        "configs": n_configs, "inner_folds": n_inner, "extra_datasets": list(extra),
     }
 
 
@@ -121,12 +121,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--configs", type=int, default=2, help="candidate head configurations per head kind")
     ap.add_argument("--inner", type=int, default=5, help="inner cross-validation folds")
     ap.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "openmp_profile_eval.json")
+    ap.add_argument("--extra", action="append", default=[], metavar="NAME",
+                    help="a dataset under datasets/ added to the task's data (e.g. openmp-fewer-epyc)")
     args = ap.parse_args(argv)
     try:
         if not args.profiles.is_file():
             raise MirtuneError("no profile table; collect it with scripts/profile_openmp_datasets.py",
                                str(args.profiles))
-        res = evaluate(args.profiles.resolve(), args.configs, args.inner)
+        missing = [d for d in args.extra if not (REPO / "datasets" / d).is_dir()]
+        if missing:
+            raise MirtuneError(f"no such dataset: {', '.join(missing)}")
+        res = evaluate(args.profiles.resolve(), args.configs, args.inner, args.extra)
     except MirtuneError as err:
         print(f"openmp_profile_eval: {err.line()}", file=sys.stderr)
         return 2

@@ -22,7 +22,7 @@ import sys
 import time
 from dataclasses import asdict, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -50,10 +50,10 @@ def repository_source(path: str) -> Path | None:
     return None
 
 
-def targets() -> list[dict[str, Any]]:
+def targets(datasets: Sequence[str] = DATASETS) -> list[dict[str, Any]]:
     """One entry per (dataset, program, input size, variant) whose default configuration ran."""
     out = []
-    for name in DATASETS:
+    for name in datasets:
         rows = read_rows(REPO / "datasets" / name)
         rows = rows[rows["is_default"] & (rows["status"] == "ok")]
         if "variant" not in rows.columns:
@@ -115,7 +115,7 @@ SUMMARY = ("region_entries_per_s", "time_per_region_s", "work_share", "parallel_
            "iterations_per_loop")
 
 
-def summary(out: Path) -> None:
+def summary(out: Path, datasets: Sequence[str] = DATASETS) -> None:
     """Print the median features where one thread is >= 1.25x faster than the default (the best one-thread
     configuration's median time in the dataset) and elsewhere, and each feature's rank correlation with that
     one-thread gain."""
@@ -124,7 +124,7 @@ def summary(out: Path) -> None:
     prof = pd.read_parquet(out)
     prof = prof[prof["status"] == "ok"]
     gains = []
-    for name in DATASETS:
+    for name in datasets:
         rows = read_rows(REPO / "datasets" / name)
         rows = rows.assign(variant=(rows["variant"] if "variant" in rows.columns else None)).fillna({"variant": ""})
         ok = rows[rows["status"] == "ok"]
@@ -147,16 +147,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(REPO / "datasets" / "openmp-profile" / "profile.parquet"))
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per run before it is killed")
     ap.add_argument("--summary", action="store_true", help="compare the features where one thread wins; run nothing")
+    ap.add_argument("--datasets", default=",".join(DATASETS), metavar="NAME,NAME",
+                    help="folders under datasets/ to profile (default: the openmp task's data)")
     args = ap.parse_args(argv)
     out = Path(args.out)
+    datasets = [d for d in args.datasets.split(",") if d]
+    missing = [d for d in datasets if not (REPO / "datasets" / d).is_dir()]
+    if missing:
+        print(f"profile_openmp_datasets: no such dataset: {', '.join(missing)}", file=sys.stderr)
+        return 2
     if args.summary:
-        summary(out)
+        summary(out, datasets)
         return 0
     import pandas as pd
 
     rows = pd.read_parquet(out).to_dict("records") if out.is_file() else []
     done = {tuple(r[k] for k in KEY) for r in rows}
-    todo = [t for t in targets() if tuple(t[k] for k in KEY) not in done]
+    todo = [t for t in targets(datasets) if tuple(t[k] for k in KEY) not in done]
     host = host_info().row()
     print(f"{len(done)} profiled before, {len(todo)} to profile -> {out}", flush=True)
     empty = {f.name: None for f in fields(ProfileFeatures)}
