@@ -142,6 +142,19 @@ def reduced(X: np.ndarray, n_context: int, k: int) -> np.ndarray:
     return np.hstack([(E - mean) @ vt[:k].T / scale, C])
 
 
+def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: int) -> dict[str, np.ndarray]:
+    """The configuration each method picks for each group of a gain table: the default (configuration 0), the best
+    fixed one of each fold's training groups, each problem's heads (gain or kNN, `configs` candidates each, chosen
+    by inner cross-validation, no Ray) and the oracle."""
+    chosen = select_configs(problems, candidate_configs(("gain", "knn"), configs, anchors=ANCHORS), n_inner=n_inner,
+                            use_ray=False)
+    preds = evaluate_outer(problems, chosen, [0], use_ray=False)
+    methods = {"default": np.zeros(len(table), dtype=int), "best fixed": best_fixed_per_group(table.speedups, outer)}
+    methods.update({p.name: preds[p.name][0] for p in problems})
+    methods["oracle"] = table.labels_best()
+    return methods
+
+
 def gain_task(task: str, reps: dict[str, object], configs: int, folds: int,
               reduce: int = 0) -> tuple[dict[str, float], dict]:
     """Share of the oracle per method on `task`'s gain table, folds grouped by program, and the paired intervals
@@ -162,15 +175,8 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int,
         p = gain_problem(name, table, X, outer, 1)
         p.inner_splits = lambda tr, n, seed: group_kfold(tr, progs, n, seed)
         problems.append(p)
-    chosen = select_configs(problems, candidate_configs(("gain", "knn"), configs, anchors=ANCHORS), n_inner=3,
-                            use_ray=False)
-    preds = evaluate_outer(problems, chosen, [0], use_ray=False)
-    s = table.speedups
-    # configuration 0 is the default
-    methods = {"default": np.zeros(len(table), dtype=int), "best fixed": best_fixed_per_group(s, outer)}
-    methods.update({p.name: preds[p.name][0] for p in problems})
-    methods["oracle"] = table.labels_best()
-    shares = {name: share_of_oracle(s, ch) for name, ch in methods.items()}
+    methods = chosen_by_method(table, problems, outer, configs, n_inner=3)
+    shares = {name: share_of_oracle(table.speedups, ch) for name, ch in methods.items()}
     res = {name: round(geomean(v), 4) for name, v in shares.items()}
     for name, v in res.items():
         print(f"{task:11s} {name:28s} {v:.3f}", flush=True)

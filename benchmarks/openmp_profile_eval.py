@@ -25,6 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
+from encoder_trial import chosen_by_method  # noqa: E402
 from openmp_by_kind import kind_of  # noqa: E402
 
 from mirtune.errors import MirtuneError  # noqa: E402
@@ -58,10 +59,9 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
     import pandas as pd
 
     from mirtune.predict.held_out import held_out_problem
-    from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix
-    from mirtune.predict.select import evaluate_outer, select_configs
+    from mirtune.predict.predictor import gain_problem, table_matrix
     from mirtune.tasks.embedders import get_embedder
-    from mirtune.tasks.measured import best_fixed_per_group, leave_one_app_out
+    from mirtune.tasks.measured import leave_one_app_out
     from mirtune.tasks.openmp import DATASETS
 
     _, table, _, _ = held_out_problem("openmp", [str(REPO / "datasets" / d) for d in (*DATASETS, *extra)])
@@ -76,13 +76,8 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
     problems = []
     for name, X in (("context", C), ("context + profile", np.hstack([C, P])), ("profile", P)):
         problems.append(gain_problem(name, sub, X, outer, X.shape[1]))  # no embedding: every column is context
-    chosen = select_configs(problems, candidate_configs(("gain", "knn"), n_configs, anchors=ANCHORS),
-                            n_inner=n_inner, use_ray=False)
-    preds = evaluate_outer(problems, chosen, [0], use_ray=False)
+    methods = chosen_by_method(sub, problems, outer, n_configs, n_inner)
     s = sub.speedups
-    methods = {"default": np.zeros(len(keep), dtype=int), "best fixed": best_fixed_per_group(s, outer)}
-    methods.update({p.name: preds[p.name][0] for p in problems})
-    methods["oracle"] = sub.labels_best()
     shares = {m: share_of_oracle(s, ch) for m, ch in methods.items()}
     kinds = [kind_of(p) for p in sub.programs]
     threads = np.array([c.get("threads") for c in sub.configs])
