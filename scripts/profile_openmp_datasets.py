@@ -156,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"profile_openmp_datasets: no such dataset: {', '.join(missing)}", file=sys.stderr)
         return 2
+    if out.is_dir() or out.suffix != ".parquet":
+        print(f"profile_openmp_datasets: --out names the table to write, a .parquet file: {out}", file=sys.stderr)
+        return 2
     if args.summary:
         summary(out, datasets)
         return 0
