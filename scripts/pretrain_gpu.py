@@ -439,7 +439,9 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--eval-seconds", type=float, default=30.0)
     t.add_argument("--log-every", type=int, default=50)
     t.add_argument("--workers", type=int, default=8)
-    t.add_argument("--group-tokens", type=int, default=65536,
+    from mirtune.model.encoder import GPU_GROUP_TOKENS
+
+    t.add_argument("--group-tokens", type=int, default=GPU_GROUP_TOKENS,
                    help="on a GPU, run statements in groups of this many padded positions")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--profile-steps", type=int, default=0, metavar="N",

@@ -34,6 +34,9 @@ from mirtune.model.config import EncoderConfig
 from mirtune.model.samples import length_groups
 
 
+GPU_GROUP_TOKENS = 65536  # StatementEncoder.group_tokens when training on a GPU: few large chunks
+
+
 @dataclass
 class IRBatch:
     """A batch of files: their statements, graph nodes and per-flow edges, with global node indices."""
@@ -178,7 +181,7 @@ class StatementEncoder(nn.Module):
                                            batch_first=True, norm_first=True)
         self.layers = nn.TransformerEncoder(layer, cfg.n_layers, norm=nn.LayerNorm(cfg.d_model),
                                             enable_nested_tensor=False)
-        self.group_tokens: int | None = None  # forward(): chunks of this many padded positions (GPU training)
+        self.group_tokens: int | None = None  # forward(): chunks of this many padded positions (GPU_GROUP_TOKENS)
 
     def forward(self, ids: Tensor, chunk: int = 64) -> Tensor:
         """States [S, L', d] for ids [S, L] (right padding), L' = the longest statement of the batch.
@@ -271,9 +274,13 @@ class GCNWeights(nn.Module):
 
     def forward(self, x: Tensor, adjacency: Tensor) -> Tensor:
         """One layer on its own: adjacency @ (x W) + b."""
-        h = self.lin(x)
-        with torch.autocast(device_type=h.device.type, enabled=False):  # no bf16 sparse addmm on CUDA
-            return torch.sparse.mm(adjacency, h.float()) + self.bias
+        return propagate(adjacency, self.lin(x), self.bias)
+
+
+def propagate(adjacency: Tensor, h: Tensor, bias: Tensor) -> Tensor:
+    """adjacency @ h + bias, in fp32 outside autocast: CUDA has no bf16 sparse addmm."""
+    with torch.autocast(device_type=h.device.type, enabled=False):
+        return torch.sparse.mm(adjacency, h.float()) + bias
 
 
 def undirected_edges(edge_index: list[Tensor], num_nodes: int) -> Tensor:
@@ -343,10 +350,7 @@ class GraphEncoder(nn.Module):
             first, inverse = distinct_rows(node_ids, node_type)
             x = self.convs[0].lin(self.node_features(node_ids[first], node_type[first]))[inverse]
         for i, conv in enumerate(self.convs):
-            h = x if i == 0 else conv.lin(x)
-            # the sparse product in fp32 outside autocast: CUDA has no bf16 sparse addmm
-            with torch.autocast(device_type=h.device.type, enabled=False):
-                x = torch.sparse.mm(adj, h.float()) + conv.bias
+            x = propagate(adj, x if i == 0 else conv.lin(x), conv.bias)
             if i < len(self.convs) - 1:
                 x = self.dropout(F.relu(x))
         return x

@@ -463,7 +463,9 @@ def train_loop(config: dict[str, Any]) -> None:
         scheduler.step()  # sets the learning rate of the restored step
     net.to(device)
     if device.type == "cuda" and net.encoder.text is not None:
-        net.encoder.text.group_tokens = 65536  # few large statement chunks: see StatementEncoder.forward
+        from mirtune.model.encoder import GPU_GROUP_TOKENS
+
+        net.encoder.text.group_tokens = GPU_GROUP_TOKENS  # few large statement chunks: StatementEncoder.forward
     for s in optimizer.state.values():  # moments follow the parameters to the device
         for k, v in s.items():
             if isinstance(v, torch.Tensor) and k != "step":
