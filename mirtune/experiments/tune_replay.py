@@ -9,21 +9,25 @@ on them (`select.select_configs`, `select.outer_gains`), then every group (progr
 application is tuned by each strategy:
 
 - `predictor top-1`: the default, then the predictor's best non-default configuration (2 runs, nothing more);
-- `predictor-seeded optuna`: the default, then the predictor's top-K, then Optuna TPE with those runs told;
-- `optuna`: the default, then Optuna TPE from scratch;
+- `predictor-seeded optuna`: `mirtune tune` itself: the default, then its seeds from the predictor's ranking
+  (`tune.seed_configs`: the best at each thread count, then the top-K), then its search;
+- `optuna`: the default, then tune's search with no seeds;
 - `random`: the default, then distinct configurations uniformly at random;
 - `grid`: the default, then the configurations in the task's space order;
 - `code-free top-1`, `code-free-seeded optuna`: the two predictor strategies with the predictor replaced by the
   ranking that reads no code: the configurations' mean log speedup over the training applications (what a gain
   head falls back to with no program features). The control that says whether the program helps.
 
-The default always runs first: a real tuner measures it as the reference answer. Optuna searches one categorical
-per parameter; a suggestion already measured costs no run (the study is told the known value again), one the
-table lacks costs a run and scores 0. After k runs, the share of the oracle is the best speedup found so far over
-the group's best speedup. Curves are geometric means over groups and seeds; the headline is the median number of
-runs to reach 0.95 of the oracle over (group, seed) pairs, over applications (the median of each application's
-(group, seed) pairs), and over the (group, seed) pairs whose default is short of 0.95 (the groups that need
-tuning at all); groups that never reach it count as budget + 1, and are counted.
+The searches are `mirtune tune`'s own (`mirtune.predict.tune.make_searcher`: Ray Tune's OptunaSearch behind tune's
+known-points searcher), driven in this process (`tune.search`) over a `RecordedMeasurer` that looks each
+configuration up in the group's row of the table, where `mirtune tune` drives them from a Ray Tune `Tuner` over
+real runs. The default always runs first: a real tuner measures it as the reference answer. A suggestion already
+measured costs no run (the search is told the known value again), one the table lacks costs a run and scores 0.
+After k runs, the share of the oracle is the best speedup found so far over the group's best speedup. Curves are
+geometric means over groups and seeds; the headline is the median number of runs to reach 0.95 of the oracle over
+(group, seed) pairs, over applications (the median of each application's (group, seed) pairs), and over the
+(group, seed) pairs whose default is short of 0.95 (the groups that need tuning at all); groups that never reach
+it count as budget + 1, and are counted.
 """
 
 from __future__ import annotations
@@ -44,7 +48,6 @@ STOCHASTIC = ("predictor-seeded optuna", "code-free-seeded optuna", "optuna", "r
 TARGET = 0.95          # share of the oracle a tuning run has to reach
 TARGET_RUNS = 3        # issue 16: predictor-seeded tuning reaches TARGET in at most this many runs (median)
 MILESTONES = (1, 2, 3, 5, 10, 20)
-MAX_FREE_ASKS = 200    # suggestions in a row that were all measured already: the search has stalled
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,15 @@ class Space:
     def key(self, params: dict[str, Any]) -> tuple[Any, ...]:
         """A combination's parameter values in the space's order."""
         return tuple(params[n] for n in self.names)
+
+    def keys(self, columns: Sequence[int]) -> list[tuple[Any, ...]]:
+        """The combinations measured by table columns (a column of no combination left out)."""
+        of = {c: k for k, c in self.column.items()}
+        return [of[int(c)] for c in columns if int(c) in of]
+
+    def as_dict(self) -> dict[str, tuple[Any, ...]]:
+        """Parameter -> its values: the space as `mirtune tune`'s search takes it."""
+        return dict(zip(self.names, self.choices))
 
 
 def _order(v: Any) -> tuple:
@@ -102,32 +114,24 @@ def fixed_runs(row: np.ndarray, order: Sequence[int], budget: int) -> list[float
 
 
 def optuna_runs(row: np.ndarray, space: Space, budget: int, seed: int, first: Sequence[int] = ()) -> list[float]:
-    """The values of a tuning run: the default, the columns `first` (told to the study), then Optuna TPE."""
-    import optuna
+    """The values of a tuning run by `mirtune tune`'s own search (`mirtune.predict.tune.search`: OptunaSearch behind
+    tune's known-points wrapper, the columns `first` its first points) over the recorded row: the default first."""
+    from mirtune.measure.measurer import Record, RecordedMeasurer
+    from mirtune.predict.tune import search
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed))
-    dists = space.distributions()
-    key_of = {c: k for k, c in space.column.items()}
-    runs = [run_value(row, 0)]
-    measured: dict[tuple[Any, ...], float] = {}
-    for c in list(first)[:budget - 1]:
-        measured[key_of[int(c)]] = run_value(row, int(c))
-        runs.append(measured[key_of[int(c)]])
-        study.add_trial(optuna.trial.create_trial(params=dict(zip(space.names, key_of[int(c)])),
-                                                  distributions=dists, value=runs[-1]))
-    free = 0
-    while len(runs) < budget and len(measured) < space.size and free < MAX_FREE_ASKS:
-        trial = study.ask(dists)
-        key = space.key(trial.params)
-        if key in measured:
-            free += 1
-        else:
-            free = 0
-            measured[key] = run_value(row, space.column.get(key))
-            runs.append(measured[key])
-        study.tell(trial, measured[key])
-    return runs
+    measurer = RecordedMeasurer(space.names, {k: Record(run_value(row, c), "ok" if run_value(row, c) else "failed")
+                                              for k, c in space.column.items()})
+    seeds = [dict(zip(space.names, key)) for key in space.keys(first)]
+    return [rec.score for _, rec in search(measurer, space.as_dict(), budget, seeds, seed)]
+
+
+def tune_seeds(ranking: Sequence[int], space: Space, top_k: int) -> list[int]:
+    """The columns `mirtune tune` measures first given a predictor's ranking of columns (best first): its own
+    `seed_configs` (the best at each thread count, then the top-k)."""
+    from mirtune.predict.tune import seed_configs
+
+    configs = [dict(zip(space.names, key)) for key in space.keys(ranking)]
+    return [space.column[space.key(c)] for c in seed_configs(configs, space.as_dict(), top_k)]
 
 
 def shares(runs: Sequence[float], oracle: float, budget: int) -> np.ndarray:
@@ -170,11 +174,12 @@ def replay_group(row: np.ndarray, ranking: Sequence[int], space: Space, budget: 
     values of its runs, one list per seed (one for the deterministic strategies)."""
     rest = np.arange(1, len(row))
     per = {s: group_seed(s, group) for s in seeds}
+    first, free_first = tune_seeds(ranking, space, top_k), tune_seeds(code_free, space, top_k)
     return {
         "predictor top-1": [fixed_runs(row, ranking[:1], budget)],
-        "predictor-seeded optuna": [optuna_runs(row, space, budget, per[s], ranking[:top_k]) for s in seeds],
+        "predictor-seeded optuna": [optuna_runs(row, space, budget, per[s], first) for s in seeds],
         "code-free top-1": [fixed_runs(row, code_free[:1], budget)],
-        "code-free-seeded optuna": [optuna_runs(row, space, budget, per[s], code_free[:top_k]) for s in seeds],
+        "code-free-seeded optuna": [optuna_runs(row, space, budget, per[s], free_first) for s in seeds],
         "optuna": [optuna_runs(row, space, budget, per[s]) for s in seeds],
         "random": [fixed_runs(row, np.random.default_rng(per[s]).permutation(rest), budget) for s in seeds],
         "grid": [fixed_runs(row, rest, budget)],
@@ -213,6 +218,7 @@ def replay(table, gains: np.ndarray, budget: int = 20, seeds: Sequence[int] = ra
            note: Callable[[str], None] | None = None, progress: Callable | None = None) -> dict[str, Any]:
     """Replay every strategy on every group of `table`, ranking configurations by `gains` (each row predicted
     without its application); returns the figures (see the module doc)."""
+    from mirtune.predict.tune import REPEAT_ASKS
     from mirtune.tasks.measured import leave_one_app_out
 
     seeds = list(seeds)
@@ -239,8 +245,9 @@ def replay(table, gains: np.ndarray, budget: int = 20, seeds: Sequence[int] = ra
         "target": target_check(figures),
         "space": {n: list(c) for n, c in zip(space.names, space.choices)},
         "settings": {"budget": budget, "seeds": seeds, "top_k": top_k, "target_share": TARGET,
-                     "sampler": "optuna TPESampler (defaults), seed per (seed, group)",
-                     "max_free_asks": MAX_FREE_ASKS},
+                     "search": "mirtune tune's: Ray Tune OptunaSearch (TPE) behind its known-points searcher, "
+                               "seeded by its seed_configs; sampler seed per (seed, group)",
+                     "max_free_asks": REPEAT_ASKS},
         "groups": [{"program": table.programs[g], "size": table.sizes[g], "app": table.apps[g],
                     "oracle_speedup": round(float(oracle[g]), 4),
                     "oracle_config": table.labels[int(np.nanargmax(speedups[g]))],

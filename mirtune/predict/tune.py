@@ -514,10 +514,51 @@ def _trainable(config: dict[str, Any], ctx: dict[str, Any]) -> None:
 
 # --------------------------------------------------------------------------------------------- the search
 
+REPEAT_ASKS = 50  # suggestions in a row that were all measured already: then the grid's first unmeasured one
+
+
+def make_searcher(space: dict[str, tuple[Any, ...]], seeds: Sequence[dict[str, Any]] = (),
+                  known: dict[tuple, float] | None = None, seed: int = 0):
+    """The one search of `mirtune tune` and of its replay (`mirtune evaluate tuning`): Ray Tune's OptunaSearch
+    (TPE, sampler seeded by `seed`, one categorical per parameter), the `seeds` its first points, told the `known`
+    scores (configuration key -> score) and wrapped so that it never hands out a configuration already measured.
+    It runs inside a Ray Tune `Tuner`, or is driven in-process with `suggest` / `on_trial_complete`."""
+    import optuna
+    from ray.tune.search.optuna import OptunaSearch
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    known = dict(known or {})
+    dists = {k: optuna.distributions.CategoricalDistribution(list(v)) for k, v in space.items()}
+    inner = OptunaSearch(space=dists, metric=METRIC, mode="max",
+                         points_to_evaluate=[dict(s) for s in seeds] or None, seed=seed)
+    for k, score in known.items():
+        inner.add_evaluated_point(dict(zip(space, k)), score)
+    return _known_points_searcher(inner, known, space)
+
+
+def search(measurer, space: dict[str, tuple[Any, ...]], budget: int, seeds: Sequence[dict[str, Any]] = (),
+           seed: int = 0) -> list[tuple[dict[str, Any] | None, Any]]:
+    """`make_searcher`'s search driven in this process, one configuration at a time, over `measurer`
+    (`mirtune.measure.measurer.Measurer`): the default first, then what the searcher suggests, until `budget`
+    configurations are measured or the space is; [(configuration or None for the default, its Record)]."""
+    from ray.tune.search import Searcher
+
+    searcher = make_searcher(space, seeds, {}, seed)
+    runs = [(None, measurer.measure(None))]
+    while len(runs) < budget:
+        trial_id = f"replay-{len(runs)}"
+        cfg = searcher.suggest(trial_id)
+        if cfg is None or cfg == Searcher.FINISHED:
+            break
+        rec = measurer.measure(cfg)
+        searcher.on_trial_complete(trial_id, {METRIC: rec.score})
+        runs.append((dict(cfg), rec))
+    return runs
+
 
 def _known_points_searcher(inner, known: dict[tuple, float], space: dict[str, tuple[Any, ...]]):
     """A Ray Tune Searcher around `inner` that never hands out a configuration already measured: those are told
-    to `inner` with their known score, and it is asked again (after 50 repeats, the first unmeasured
+    to `inner` with their known score, and it is asked again (after REPEAT_ASKS repeats, the first unmeasured
     configuration in grid order is taken). FINISHED once every configuration is known."""
     from ray.tune.search import Searcher
 
@@ -538,7 +579,7 @@ def _known_points_searcher(inner, known: dict[tuple, float], space: dict[str, tu
             taken = set(self.known) | self.pending
             if all(config_key(c, space) in taken for c in self.grid):
                 return Searcher.FINISHED
-            for _ in range(50):
+            for _ in range(REPEAT_ASKS):
                 self.n += 1
                 inner_id = f"{trial_id}-{self.n}"
                 cfg = self.inner.suggest(inner_id)
@@ -643,10 +684,19 @@ def _seeds(task: str, program: Program, space: dict[str, tuple[Any, ...]], k: in
     rec = recommend(program.sources if several else program.source, task, top=10_000, heads=heads,
                     include_dirs=program.include_dirs)
     notes.extend(n for n in rec.notes if "held-out" not in n)
+    return seed_configs([e for e in rec.top if e["label"] != "default"], space, k)
+
+
+def seed_configs(ranking: Sequence[dict[str, Any]], space: dict[str, tuple[Any, ...]], k: int) -> list[dict[str, Any]]:
+    """The search's first points from a predictor's ranking (configurations, best first, the default left out):
+    where the space has thread counts, the best-ranked configuration at each of them (a count never ranked takes
+    the best one's schedule and chunk), then the top-k; only points of `space`. What `tune` and its replay seed."""
+    if k <= 0:
+        return []
     ranked: list[dict[str, Any]] = []
-    for entry in rec.top:
+    for entry in ranking:
         cfg = {p: entry.get(p) for p in space}
-        if entry["label"] != "default" and all(cfg[p] in space[p] for p in space) and cfg not in ranked:
+        if all(cfg[p] in space[p] for p in space) and cfg not in ranked:
             ranked.append(cfg)
     first: list[dict[str, Any]] = []
     if "threads" in space and ranked:
@@ -806,19 +856,12 @@ def _run_tuner(plan: TunePlan, ctx: dict[str, Any], known: dict[tuple, float], s
                budget: int) -> tuple[list[dict[str, Any]], bool]:
     """Run the Ray Tune experiment for `remaining` new configurations; (rows it measured, interrupted)."""
     os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")  # verbose=0 then means silent (no experiment box)
-    import optuna
     from ray import tune
     from ray.tune.search import ConcurrencyLimiter
-    from ray.tune.search.optuna import OptunaSearch
 
     from mirtune.cluster import TIMED_RUN_RESOURCE
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    dists = {k: optuna.distributions.CategoricalDistribution(list(v)) for k, v in plan.space.items()}
-    inner = OptunaSearch(space=dists, metric=METRIC, mode="max", points_to_evaluate=seeds or None, seed=seed)
-    for k, score in known.items():
-        inner.add_evaluated_point(dict(zip(plan.space, k)), score)
-    searcher = ConcurrencyLimiter(_known_points_searcher(inner, dict(known), plan.space), max_concurrent=parallel)
+    searcher = ConcurrencyLimiter(make_searcher(plan.space, seeds, known, seed), max_concurrent=parallel)
     new_rows: list[dict[str, Any]] = []
     best = [max(known.values(), default=1.0)]
 
