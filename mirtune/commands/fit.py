@@ -18,49 +18,48 @@ import argparse
 import time
 
 from mirtune.errors import UsageError
+from mirtune.tasks import registry
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("fit", help="fit a task predictor on collected measurements",
                        description=__doc__.strip().splitlines()[0])
+    measured, published = registry.names(kind=registry.MEASURED), registry.names(kind=registry.PUBLISHED)
     p.add_argument("--task", required=True, metavar="TASK",
-                   help="openmp, vectorize or cuda_blocks (collector data), devmap or coarsening (the published "
-                        "data)")
+                   help=f"{', '.join(measured)} (collector data), {', '.join(published)} (the published data)")
     p.add_argument("--data", nargs="+", default=None, metavar="DIR",
-                   help="openmp/vectorize/cuda_blocks: collector output (Parquet) folders")
+                   help=f"{'/'.join(measured)}: collector output (Parquet) folders")
     p.add_argument("--data-dir", default=None, metavar="DIR",
-                   help="devmap/coarsening: the folder holding devmap/ and thread-coarsening/ "
+                   help=f"{'/'.join(published)}: the folder holding the published data "
                         "(default: $MIRTUNE_DATA, ../shared/data)")
     p.add_argument("--platform", default=None, metavar="P",
-                   help="devmap/coarsening: fit for this platform only (default: every platform)")
+                   help=f"{'/'.join(published)}: fit for this platform only (default: every platform)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="where to write the predictor")
     p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
                    help="folders holding the measured programs' sources, when the rows' recorded paths are gone")
     p.add_argument("--heads", default="gain,knn", metavar="H,H", help="head kinds to choose from (default gain,knn)")
     p.add_argument("--configs", type=int, default=None, metavar="N", help="candidate configurations per head kind")
     p.add_argument("--embedding", default=None, choices=("mirencoder", "none"),
-                   help="the program features besides the task's context: the frozen MIREncoder embedding, or "
-                        "none, the context features alone (default: none for openmp, where the embedding added "
-                        "nothing held out, docs/recommend.md; mirencoder for the other tasks)")
+                   help=registry.listing("the program features besides the task's context: the frozen MIREncoder "
+                                         "embedding, or none, the context features alone (default: none for "
+                                         "{tasks_or}, where the embedding added nothing held out, docs/recommend.md; "
+                                         "mirencoder for the other tasks)", default_embedding="none"))
     p.add_argument("--model", metavar="DIR", help="encoder directory (default: $MIRTUNE_MODEL or the shipped one)")
     p.add_argument("--address", default=None, metavar="ADDR", help="Ray cluster to join (default: a private one)")
     p.add_argument("--no-ray", action="store_true", help="run the head search in this process")
     p.add_argument("--evaluate", action="store_true",
-                   help="openmp/vectorize: also run the leave-one-application-out evaluation and record its figures "
-                        "in the predictor, so that `recommend` can say whether it beats the code-free baselines")
+                   help=f"{'/'.join(measured)}: also run the leave-one-application-out evaluation and record its "
+                        "figures in the predictor, so that `recommend` can say whether it beats the code-free "
+                        "baselines")
     p.set_defaults(func=run)
 
 
-def _published_tables(args: argparse.Namespace, embedder) -> list[tuple[str, object, object]]:
+def _published_tables(args: argparse.Namespace, task, embedder) -> list[tuple[str, object, object]]:
     """(platform, gain table, features) for each platform asked for, from the published data."""
-    import numpy as np
-
     from mirtune.paths import data_dir
-    from mirtune.tasks import coarsening, devmap
-    from mirtune.tasks.embedders import embed_files
+    from mirtune.predict.predictor import table_matrix
 
-    mod = devmap if args.task == "devmap" else coarsening
-    platforms = list(mod.PLATFORMS)
+    platforms = list(task.platforms)
     if args.platform is not None:
         if args.platform not in platforms:
             raise UsageError(f"unknown {args.task} platform {args.platform!r}; choose from {', '.join(platforms)}")
@@ -68,14 +67,8 @@ def _published_tables(args: argparse.Namespace, embedder) -> list[tuple[str, obj
     root = data_dir(args.data_dir)
     out = []
     for p in platforms:
-        if args.task == "devmap":
-            df = devmap.load_platform(root, p)
-            table = devmap.gain_table(df, p)
-            X = devmap.features(df, embed_files(embedder, table.sources))
-        else:
-            table = coarsening.gain_table(root, p)
-            X = np.asarray(embed_files(embedder, table.sources))
-        out.append((p, table, X))
+        table = task.gain_table([root], (), p)
+        out.append((p, table, table_matrix(table, args.task, embedder)))
     return out
 
 
@@ -95,18 +88,17 @@ def held_out(args: argparse.Namespace, embedder, heads: list[str], use_ray: bool
 
 
 def run(args: argparse.Namespace) -> int:
-    from mirtune.predict.predictor import (FIT_HEADS, PUBLISHED_TASKS, check_embedding, fit_predictor, table_matrix,
-                                           task_module)
+    from mirtune.predict.predictor import FIT_HEADS, check_embedding, fit_predictor, table_matrix
     from mirtune.progress import note
     from mirtune.tasks.embedders import get_embedder
-    from mirtune.tasks.measured import load_gain_table
 
-    task_module(args.task)
-    published = args.task in PUBLISHED_TASKS
+    task = registry.get(args.task)
+    published = task.kind == registry.PUBLISHED
     if published and (args.data or args.programs):
         raise UsageError(f"{args.task} is fitted on the published data (--data-dir), not on --data/--programs")
     if not published and (args.data_dir or args.platform):
-        raise UsageError(f"--data-dir and --platform apply to devmap and coarsening; {args.task} takes --data")
+        raise UsageError(f"--data-dir and --platform apply to {' and '.join(registry.names(kind=registry.PUBLISHED))}; "
+                         f"{args.task} takes --data")
     if not published and not args.data:
         raise UsageError(f"--task {args.task} needs --data DIR (collector output)")
     heads = [h.strip() for h in args.heads.split(",") if h.strip()]
@@ -119,13 +111,13 @@ def run(args: argparse.Namespace) -> int:
     if args.configs is not None and args.configs < 1:
         raise UsageError("--configs must be >= 1")
     t0 = time.monotonic()
-    args.embedding = args.embedding or ("none" if args.task == "openmp" else "mirencoder")
+    args.embedding = args.embedding or task.default_embedding
     check_embedding(args.task, args.embedding)
     embedder = get_embedder(args.embedding, model_dir=args.model)
     if published:
-        jobs = [(out / p, table, X) for p, table, X in _published_tables(args, embedder)]
+        jobs = [(out / p, table, X) for p, table, X in _published_tables(args, task, embedder)]
     else:
-        table = load_gain_table(args.data, task_module(args.task).SPEC, args.programs)
+        table = task.gain_table(args.data, args.programs)
         note(f"fit {args.task}: {len(table)} groups of {len(set(table.apps))} applications x {len(table.labels)} "
              f"configurations" + (f"; {len(table.dropped)} groups left out" if table.dropped else ""))
         jobs = [(out, table, table_matrix(table, args.task, embedder, note=note))]

@@ -34,11 +34,10 @@ from pathlib import Path
 
 from mirtune.errors import UsageError
 from mirtune.tables import format_table
+from mirtune.tasks import registry
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from mirtune.predict.recommend import TASKS
-
     p = sub.add_parser("recommend", help="recommend a configuration for a program without running it",
                        description=__doc__.strip().splitlines()[0])
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="sources (compiled first), .ll/.bc files or folders")
@@ -47,23 +46,28 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(default: each INPUT is a program of its own)")
     p.add_argument("--include", action="append", default=[], metavar="DIR",
                    help="a folder of the programs' headers, passed to clang as -I (repeatable)")
-    p.add_argument("--task", required=True, metavar="TASK", help=" | ".join(TASKS))
+    p.add_argument("--task", required=True, metavar="TASK", help=registry.listing())
     p.add_argument("--top", type=int, default=5, metavar="K", help="configurations in the ranking (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object per input (a list for several)")
     p.add_argument("--heads", metavar="DIR", help="predictor folder, or a folder of them by task (default: "
                                                   "$MIRTUNE_HEADS or the shipped mirtune/assets/heads)")
     p.add_argument("--model", metavar="DIR", help="encoder directory (default: $MIRTUNE_MODEL or the shipped one)")
-    p.add_argument("--platform", metavar="P", help="devmap: amd|nvidia; coarsening: Cypress|Tahiti|Fermi|Kepler")
-    p.add_argument("--transfer-bytes", type=float, metavar="N", help="devmap: bytes moved to and from the device")
-    p.add_argument("--wgsize", type=float, metavar="N", help="devmap: the kernel's work-group size")
-    p.add_argument("--matrix", type=float, metavar="N", help="cuda_blocks: the launch's matrix size (XSIZE = YSIZE)")
-    g = p.add_argument_group("profile (task openmp: run the program once; ARGS after `--` are its arguments)")
+    p.add_argument("--platform", metavar="P", help=registry.listing(
+        "{each}", each="{task.name}: {platforms}", kind=registry.PUBLISHED))
+    for key in LAUNCH_OPTIONS:
+        p.add_argument("--" + key.replace("_", "-"), type=float, metavar="N", dest=key,
+                       help=registry.listing("{each}", each="{task.name}: {task.launch_options[%s]}" % key,
+                                             launch_options=lambda options, key=key: key in options))
+    g = p.add_argument_group("profile (run the program once; ARGS after `--` are its arguments)")
     g.add_argument("--profile", action="store_true",
                    help="run the program once under mirtune's OMPT tool and print its parallel regions' profile")
     for name, kw in PROFILE_OPTIONS.items():
         g.add_argument(name, **kw)
     p.set_defaults(func=run, program_args=[])
 
+
+# The launch facts a task may take from the user (Task.launch_options), as --transfer-bytes, --wgsize, --matrix.
+LAUNCH_OPTIONS = ("transfer_bytes", "wgsize", "matrix")
 
 # Options that say how the program runs: as `mirtune tune` takes them, and only with --profile (None: not given).
 PROFILE_OPTIONS: dict[str, dict] = {
@@ -120,8 +124,9 @@ def profile_request(args: argparse.Namespace):
         if given:
             raise UsageError(f"{', '.join(given)}: these say how --profile runs the program; add --profile")
         return None
-    if args.task != "openmp":
-        raise UsageError(f"--profile applies to --task openmp (it profiles OpenMP parallel regions), not {args.task}")
+    if not registry.get(args.task).profiles:
+        raise UsageError(f"--profile applies to --task {' or '.join(registry.names(profiles=True))} (it profiles "
+                         f"OpenMP parallel regions), not {args.task}")
     if len(args.inputs) != 1 and not args.together:
         raise UsageError("--profile runs one program: give one C/C++ source (the files of one program: add "
                          "--together)")
@@ -155,16 +160,15 @@ def print_recommendation(rec) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mirtune.predict.recommend import recommend_many
     from mirtune.progress import note
-    from mirtune.predict.recommend import TASKS, recommend_many
 
-    if args.task not in TASKS:
-        raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(TASKS)}")
+    task = registry.get(args.task)
     if args.top < 1:
         raise UsageError("--top must be >= 1")
-    if args.together and args.task not in ("openmp", "vectorize"):
-        raise UsageError(f"--together (the files of one program) applies to --task openmp or vectorize, not "
-                         f"{args.task}")
+    if args.together and not task.links_programs:
+        raise UsageError(f"--together (the files of one program) applies to --task "
+                         f"{' or '.join(registry.names(links_programs=True))}, not {args.task}")
     program = profile_request(args)
     prof = None
     if program is not None:
@@ -176,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
             raise ProfileError(f"--profile: {exc} (without --profile, recommend answers from the IR alone)",
                                exc.path) from None
     answers, failed = [], 0
-    context = {"transfer_bytes": args.transfer_bytes, "wgsize": args.wgsize, "matrix": args.matrix}
+    context = {key: getattr(args, key) for key in LAUNCH_OPTIONS}
     for _, rec, reason in recommend_many(args.inputs, args.task, args.top, args.heads, args.model, args.platform,
                                          context, together=args.together, include_dirs=args.include):
         if rec is None:

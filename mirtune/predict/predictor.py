@@ -44,23 +44,23 @@ MARGINS = (0.0, 0.03, 0.1)  # log-speedup a configuration must be predicted to g
 ANCHORS = ("best",)
 
 
-TASK_MODULES = ("openmp", "vectorize", "devmap", "coarsening", "cuda_blocks")  # mirtune.tasks.<name>
-PUBLISHED_TASKS = ("devmap", "coarsening")  # fitted on the paper's public data, one predictor per platform
-
-
 def task_module(task: str):
-    """The module of a task a predictor can be fitted for; UsageError for any other name."""
+    """The module that defines a registered task (mirtune.tasks.registry); UsageError for any other name. Kept for
+    mirtune.predict.tune and mirtune.predict.held_out, which read a task's module (SPEC, CONTEXT) until they read
+    the Task itself (`registry.get`)."""
     import importlib
 
-    if task not in TASK_MODULES:
-        raise UsageError(f"unknown task {task!r}; choose from {', '.join(TASK_MODULES)}")
-    # only the task asked for: devmap and coarsening load pandas, which a recommendation for openmp does not need
-    return importlib.import_module(f"mirtune.tasks.{task}")
+    from mirtune.tasks import registry
+
+    registry.get(task)
+    return importlib.import_module(registry.TASKS[task][1])
 
 
 def check_embedding(task: str, embedding: str) -> None:
     """UsageError when `embedding` "none" (the context features alone) is asked of a task that has none."""
-    if embedding == "none" and not task_module(task).CONTEXT:
+    from mirtune.tasks import registry
+
+    if embedding == "none" and not registry.get(task).context_names:
         raise UsageError(f"{task} has no context features: --embedding none would leave a predictor nothing")
 
 
@@ -163,23 +163,28 @@ def program_ir_linked(sources: Sequence[str | os.PathLike], include_dirs: Sequen
 def context_matrix(ir_paths: Sequence[Path], task: str) -> np.ndarray:
     """The task's context features of each IR file, [n, n_context]."""
     from mirtune.ir.module import IRModule
+    from mirtune.tasks import registry
 
-    mod = task_module(task)
-    rows = [mod.context_features(IRModule.from_file(p)) for p in ir_paths]
-    return np.stack(rows) if rows else np.zeros((0, len(mod.CONTEXT)))
+    t = registry.get(task)
+    rows = [t.context_features(IRModule.from_file(p)) for p in ir_paths]
+    return np.stack(rows) if rows else np.zeros((0, len(t.context_names)))
 
 
 def table_matrix(table, task: str, embedder, note: Callable[[str], None] | None = None) -> np.ndarray:
-    """Features of each group of a gain table: its program's `program_matrix` row ++ the task's per-group context
-    (cuda_blocks: the matrix size), where the task has one."""
-    X = program_matrix(table.sources, task, embedder, note=note)
-    mod = task_module(task)
-    return np.hstack([X, mod.group_context(table)]) if hasattr(mod, "group_context") else X
+    """Features of each group of a gain table: its program's embedding ++ the task's context: the group's own where
+    the task has one that is not in the IR (`Task.group_context`: a launch's matrix size, a kernel's transfer and
+    work-group size), else the program's (`program_matrix`)."""
+    from mirtune.tasks import registry
+
+    group = registry.get(task).group_context(table)
+    if group is None:
+        return program_matrix(table.sources, task, embedder, note=note)
+    return np.hstack([program_matrix(table.sources, task, embedder, note=note, context=False), group])
 
 
-def program_matrix(paths: Sequence[str | os.PathLike], task: str, embedder, note: Callable[[str], None] | None = None
-                   ) -> np.ndarray:
-    """Features of each program: its embedding by `embedder` ++ the task's context features."""
+def program_matrix(paths: Sequence[str | os.PathLike], task: str, embedder, note: Callable[[str], None] | None = None,
+                   context: bool = True) -> np.ndarray:
+    """Features of each program: its embedding by `embedder` ++ the task's context features (with `context`)."""
     from mirtune.tasks.embedders import embed_files
 
     distinct = list(dict.fromkeys(Path(p) for p in paths))
@@ -187,7 +192,7 @@ def program_matrix(paths: Sequence[str | os.PathLike], task: str, embedder, note
     if note:
         note(f"{task}: {len(distinct)} programs compiled to IR; embedding them with {embedder.name}")
     E = embed_files(embedder, [ir[p] for p in distinct])
-    C = context_matrix([ir[p] for p in distinct], task)
+    C = context_matrix([ir[p] for p in distinct], task) if context else np.zeros((len(distinct), 0))
     rows = {p: np.concatenate([E[i], C[i]]) for i, p in enumerate(distinct)}
     return np.stack([rows[Path(p)] for p in paths])
 
@@ -379,8 +384,9 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
     if bad:
         raise UsageError(f"a predictor's head must be one of {', '.join(FIT_HEADS)} (they predict speedups); "
                          f"got {bad[0]!r}")
-    mod = task_module(task)
-    n_context = len(mod.CONTEXT)
+    from mirtune.tasks import registry
+
+    n_context = len(registry.get(task).context_names)
     rows = np.arange(len(table))
     if len(set(table.apps)) < 3:
         raise UsageError(f"fitting a {task} predictor needs measurements of at least 3 applications; "
@@ -403,6 +409,6 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
     }
     features = {"embedding": embedder.name, "key": embedder.key, "fingerprint": embedder.meta.get("fingerprint"),
-                "context": list(mod.CONTEXT), "dim": int(X.shape[1])}
+                "context": list(registry.get(task).context_names), "dim": int(X.shape[1])}
     return Predictor(task=task, labels=list(table.labels), configs=list(table.configs), head_config=head_cfg,
                      head=head, features=features, trained_on=trained_on)

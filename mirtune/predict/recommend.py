@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.paths import ASSETS_DIR
+from mirtune.tasks import registry
 
-TASKS = ("openmp", "vectorize", "devmap", "coarsening", "cuda_blocks")
 HEADS_DIR = ASSETS_DIR / "heads"
 
 if TYPE_CHECKING:  # numpy is imported where it is used: `mirtune --help` registers this command's options
@@ -77,12 +77,11 @@ def load_task_predictor(task: str, heads: str | os.PathLike | None = None, model
     """The task's predictor (for devmap and coarsening, the platform's), checked against the encoder it will read
     embeddings from (cached per process); (predictor, encoder directory)."""
     from mirtune.embedding import default_model_dir
-    from mirtune.predict.predictor import PREDICTOR_FILE, PUBLISHED_TASKS, load_predictor
+    from mirtune.predict.predictor import PREDICTOR_FILE, load_predictor
 
-    if task not in TASKS:
-        raise UsageError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
+    t = registry.get(task)
     folder = head_dir(task, heads)
-    if task in PUBLISHED_TASKS:
+    if t.platforms:
         platforms = sorted(p.name for p in folder.iterdir() if (p / PREDICTOR_FILE).is_file()) \
             if folder.is_dir() else []
         if platform is None or platform not in platforms:
@@ -90,14 +89,9 @@ def load_task_predictor(task: str, heads: str | os.PathLike | None = None, model
                              + ("" if platform is None else f" (not {platform!r})"))
         folder = folder / platform
     elif platform is not None:
-        raise UsageError(f"--platform applies to devmap and coarsening, not {task}")
+        raise UsageError(f"--platform applies to {' and '.join(registry.names(kind=registry.PUBLISHED))}, not {task}")
     if not (folder / PREDICTOR_FILE).is_file():
-        if task == "cuda_blocks":
-            raise MirtuneError("no cuda_blocks predictor ships: on held-out kernels none beat the default block "
-                               "16x16 (26 kernels on an NVIDIA H100; 1,016 generated kernels on an NVIDIA H200, "
-                               "family held out: docs/results.md); keep 16x16, or time your GPU with `mirtune "
-                               "collect lscat` and fit one with `mirtune fit --task cuda_blocks --data DIR`")
-        raise MirtuneError(f"no {task} predictor at {folder}; fit one with `mirtune fit --task {task}`")
+        raise MirtuneError(t.no_predictor(folder))
     resolved = default_model_dir(model_dir)
     fp = _fingerprint(resolved)
     key = (str(folder.resolve()), fp, (folder / PREDICTOR_FILE).stat().st_mtime)
@@ -143,7 +137,7 @@ def _embedding(ir_path: Path, model_dir: Path | None) -> tuple[np.ndarray, Any]:
 LEVEL = 0.01  # a lead over the baselines on programs never seen smaller than this is within the timing noise
 
 
-def _host_notes(task: str, trained_on: dict[str, Any]) -> tuple[list[str], int | None, int | None]:
+def _host_notes(task, trained_on: dict[str, Any]) -> tuple[list[str], int | None, int | None]:
     """Notes on how this host differs from the ones the predictor's measurements describe; the training hosts'
     core count (when they agree) and this host's."""
     from mirtune.host import cpu_model
@@ -153,11 +147,11 @@ def _host_notes(task: str, trained_on: dict[str, Any]) -> tuple[list[str], int |
     here = os.cpu_count()
     models = sorted({h.get("cpu_model") for h in trained_on.get("hosts") or [] if h.get("cpu_model")})
     described = " / ".join(models) or "unrecorded CPUs"
-    if task == "openmp" and trained_cores and here and trained_cores != here:
+    if task.scales_with_cores and trained_cores and here and trained_cores != here:
         notes.append(f"the {task} predictor was trained on measurements of {trained_cores}-core hosts ({described}); "
                      f"this host has {here} cores, so 'all cores' there is read as {here} threads here: check the "
                      "answer with real runs")
-    elif task == "cuda_blocks":
+    elif task.device == "gpu":
         gpus = sorted({h.get("gpu_model") for h in trained_on.get("hosts") or [] if h.get("gpu_model")})
         notes.append(f"the {task} predictor describes measurements on: {' / '.join(gpus) or 'unrecorded GPUs'}; "
                      "block shapes that suit one GPU may not suit another")
@@ -186,26 +180,6 @@ def _host_notes(task: str, trained_on: dict[str, Any]) -> tuple[list[str], int |
     return notes, trained_cores, here
 
 
-def _given_context(task: str, context: dict[str, float] | None) -> np.ndarray:
-    """The context features the user gives: devmap's two dynamic features (transfer bytes, work-group size),
-    cuda_blocks' matrix size; nothing for the other tasks."""
-    import numpy as np
-
-    if task == "cuda_blocks":
-        from mirtune.tasks.cuda_blocks import matrix_context
-
-        return matrix_context((context or {}).get("matrix"))
-    if task != "devmap":
-        return np.zeros(0)
-    context = context or {}
-    missing = [k for k in ("transfer_bytes", "wgsize") if context.get(k) is None]
-    if missing:
-        raise UsageError("--task devmap needs the kernel's launch: --transfer-bytes N --wgsize N")
-    if any(float(context[k]) < 0 for k in ("transfer_bytes", "wgsize")):
-        raise UsageError("--transfer-bytes and --wgsize must be >= 0")
-    return np.log1p([float(context["transfer_bytes"]), float(context["wgsize"])])
-
-
 def program_label(sources: Sequence[str | os.PathLike]) -> str:
     """A program in messages: its one source, else its sources joined by ' + ' (the first 3, then how many more
     beyond 4)."""
@@ -215,17 +189,7 @@ def program_label(sources: Sequence[str | os.PathLike]) -> str:
     return " + ".join(names[:3]) + f" + {len(names) - 3} more files"
 
 
-def _loops_file(paths: Sequence[Path]) -> str | None:
-    """The first C/C++ source among `paths` that holds an OpenMP worksharing loop (where `mirtune apply` goes)."""
-    from mirtune.source.openmp import find_loops
-
-    for p in paths:
-        if p.suffix not in (".ll", ".bc") and find_loops(p.read_text(errors="replace")):
-            return str(p)
-    return None
-
-
-def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str = "openmp", top: int = 5,
+def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str = registry.DEFAULT, top: int = 5,
               heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None,
               platform: str | None = None, context: dict[str, float] | None = None,
               include_dirs: Sequence[str | os.PathLike] = ()) -> Recommendation:
@@ -237,62 +201,47 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
     import numpy as np
 
     from mirtune.predict.heads import decision_gains
-    from mirtune.predict.predictor import PUBLISHED_TASKS, program_ir, program_ir_linked, task_module
+    from mirtune.predict.predictor import program_ir, program_ir_linked
 
-    if task not in TASKS:
-        raise UsageError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
+    t = registry.get(task)
     if top < 1:
         raise UsageError("--top must be >= 1")
     files = [Path(p) for p in path] if isinstance(path, (list, tuple)) else [Path(path)]
     if not files:
         raise UsageError("no source file given")
     linked = len(files) > 1 or bool(include_dirs)
-    if linked and task not in ("openmp", "vectorize"):
-        raise UsageError(f"the files of one program (several files, or --include) are for --task openmp or "
-                         f"vectorize, not {task}")
+    if linked and not t.links_programs:
+        raise UsageError(f"the files of one program (several files, or --include) are for --task "
+                         f"{' or '.join(registry.names(links_programs=True))}, not {task}")
     for d in include_dirs:
         if not Path(d).is_dir():
             raise UsageError("--include: no such folder", str(d))
     predictor, resolved = load_task_predictor(task, heads, model_dir, platform)
-    given = _given_context(task, context) if task in PUBLISHED_TASKS or task == "cuda_blocks" else None
-    path = files[0]
-    if task == "cuda_blocks" and path.is_dir():
-        from mirtune.tasks.cuda_blocks import kernel_file
-
-        path = kernel_file(path)
+    if t.launch_options:  # the launch facts are checked before the program compiles
+        t.context_features(None, context)
+    path = t.program_file(files[0])
     ir = program_ir_linked(files, include_dirs) if linked else program_ir(path)
     label = program_label(files) if linked else str(path)
     emb, module = _embedding(ir, None if predictor.features.get("embedding") == "none" else resolved)
-    mod = task_module(task)
-    context_x = given if given is not None else mod.context_features(module)
-    if task == "openmp" and not mod.has_worksharing(context_x):
-        raise MirtuneError("no OpenMP worksharing loop (omp for / parallel for) in this program: nothing for the "
-                           "openmp task to tune" + ("" if path.suffix in (".ll", ".bc") else
-                                                    " (compiled with -fopenmp when the source mentions OpenMP)"),
-                           label)
-    if task == "vectorize" and not mod.has_loop(module):
-        raise MirtuneError("no loop in this program: nothing for the vectorize task to tune", label)
+    context_x = t.context_features(module, context)
+    reason = t.nothing_to_tune(module, context_x, path.suffix in (".ll", ".bc"))
+    if reason:
+        raise MirtuneError(reason, label)
     x = np.concatenate([emb, context_x])[None, :]
     log_gains = predictor.predict_log_gains(x)[0]
     decision = decision_gains(log_gains[None, :], float(predictor.head_config.get("margin", 0.0)),
                               predictor.head.anchor_index())[0]
     order = np.argsort(-decision, kind="stable")  # the head's own rule: its anchor needs beating by the margin
     speedups = np.exp(log_gains)
-    notes, trained_cores, here = _host_notes(task, predictor.trained_on)
+    notes, trained_cores, here = _host_notes(t, predictor.trained_on)
 
     def params(i: int) -> dict[str, Any]:
-        cfg = predictor.configs[i]
-        return mod.parameters(cfg, trained_cores, here) if task == "openmp" else mod.parameters(cfg)
+        return t.parameters(predictor.configs[i], trained_cores, here)
 
     best = int(order[0])
     is_default = best == 0
-    source = str(path) if path.suffix not in (".ll", ".bc") else None
-    if len(files) > 1:
-        source = _loops_file(files) if task == "openmp" else (str(path) if path.suffix not in (".ll", ".bc") else None)
-    if task == "openmp":
-        apply = mod.how_to_apply(params(best), is_default, bool(context_x[1] >= 1.0), source)
-    else:
-        apply = mod.how_to_apply(params(best), is_default, source)
+    source = t.source_file(files) if len(files) > 1 else str(path) if path.suffix not in (".ll", ".bc") else None
+    apply = t.how_to_apply(params(best), is_default, source, context_x)
     ranking = [{"rank": r + 1, "label": predictor.labels[i], **params(int(i)),
                 "predicted_speedup": round(float(speedups[i]), 4)} for r, i in enumerate(order[:top])]
     return Recommendation(
@@ -302,7 +251,7 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
             k: predictor.trained_on.get(k) for k in ("groups", "applications", "logical_cores", "date")}})
 
 
-def recommend_many(paths: Sequence[str | os.PathLike], task: str = "openmp", top: int = 5,
+def recommend_many(paths: Sequence[str | os.PathLike], task: str = registry.DEFAULT, top: int = 5,
                    heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None,
                    platform: str | None = None, context: dict[str, float] | None = None, together: bool = False,
                    include_dirs: Sequence[str | os.PathLike] = ()
@@ -311,12 +260,10 @@ def recommend_many(paths: Sequence[str | os.PathLike], task: str = "openmp", top
     with the task itself (unknown, no predictor, missing options) is raised once, before any input.
     `together`: `paths` are the files of one program (one answer, linked; see `recommend`); `include_dirs` are
     searched for the headers of every source."""
-    from mirtune.ir.inputs import expand_inputs
-    from mirtune.predict.predictor import PUBLISHED_TASKS
-
+    t = registry.get(task)
     load_task_predictor(task, heads, model_dir, platform)
-    if task in PUBLISHED_TASKS or task == "cuda_blocks":
-        _given_context(task, context)
+    if t.launch_options:
+        t.context_features(None, context)
     if together:
         try:
             yield Path(paths[0]), recommend(list(paths), task, top, heads, model_dir, platform, context,
@@ -324,7 +271,7 @@ def recommend_many(paths: Sequence[str | os.PathLike], task: str = "openmp", top
         except MirtuneError as exc:
             yield Path(paths[0]), None, exc.line()
         return
-    for path, reason in (_kernel_inputs(paths) if task == "cuda_blocks" else expand_inputs(list(paths))):
+    for path, reason in t.inputs(paths):
         if reason is not None:
             yield path, None, f"{path}: {reason}"
             continue
@@ -332,21 +279,3 @@ def recommend_many(paths: Sequence[str | os.PathLike], task: str = "openmp", top
             yield path, recommend(path, task, top, heads, model_dir, platform, context, include_dirs), None
         except MirtuneError as exc:
             yield path, None, exc.line()
-
-
-def _kernel_inputs(paths: Sequence[str | os.PathLike]) -> Iterator[tuple[Path, str | None]]:
-    """cuda_blocks inputs: (kernel, None) for every kernel file or LS-CAT kernel directory (holding main.cu) named
-    or found below a folder, main.cu standing for its directory; (path, reason) for a path that yields none."""
-    from mirtune.ir.inputs import expand_inputs
-
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir() and not (path / "main.cu").is_file():
-            dirs = sorted({m.parent for m in path.rglob("main.cu")})
-            if dirs:
-                yield from ((d, None) for d in dirs)
-                continue
-        if path.is_dir() or path.name == "main.cu":
-            yield (path if path.is_dir() else path.parent), None
-            continue
-        yield from expand_inputs([path])

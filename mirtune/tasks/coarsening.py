@@ -37,6 +37,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.tasks.base import PUBLISHED as PUBLISHED_KIND
+from mirtune.tasks.base import Task
 from mirtune.tasks.csvdata import read_csv
 from mirtune.tasks.protocol import Problem, kfold
 
@@ -259,3 +261,23 @@ def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -
         return ["keep one work-item per output element (coarsening factor 1)"]
     return [f"coarsen the kernel by {params['factor']}: each work-item computes {params['factor']} outputs and "
             f"the global size shrinks by {params['factor']} (Magni et al.'s transformation)"]
+
+
+class CoarseningTask(Task):
+    name, kind, platforms = NAME, PUBLISHED_KIND, PLATFORMS
+    parameter_names, context_names = ("factor",), CONTEXT
+
+    def label(self, config):
+        return _factor_label(config) if config else "default"
+
+    def parameters(self, config, trained_cores=None, host_cores=None):
+        return parameters(dict(config))
+
+    def how_to_apply(self, params, is_default, source=None, context=None):
+        return how_to_apply(dict(params), is_default, source)
+
+    def gain_table(self, data, program_dirs=(), platform=None):
+        return gain_table(Path(data[0]), platform)
+
+
+TASK = CoarseningTask()

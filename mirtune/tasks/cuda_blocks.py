@@ -16,13 +16,14 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from mirtune.errors import UsageError
 from mirtune.paths import REPO_DIR
-from mirtune.tasks.measured import TaskSpec
+from mirtune.tasks.base import MEASURED, Task, TaskSpec
 
 NAME = "cuda_blocks"
 PARAMETERS = ("block_x", "block_y", "block_size")
@@ -74,20 +75,19 @@ SPEC = TaskSpec(name=NAME, sweep="lscat", config_columns=("block_x", "block_y"),
                 time_column="reported_median", locate=locate)
 
 
-def context_features(module: Any) -> np.ndarray:
-    """None from the IR: the matrix size comes with the group (`group_context`) or from the user."""
-    return np.zeros(0, dtype=np.float64)
-
-
-def matrix_context(matrix: float) -> np.ndarray:
+def matrix_context(matrix: float) -> "np.ndarray":
     """The context of one launch over an N x N matrix; UsageError unless N is positive."""
+    import numpy as np
+
     if matrix is None or not math.isfinite(float(matrix)) or float(matrix) < 1:
         raise UsageError("--task cuda_blocks needs the launch's matrix size: --matrix N (XSIZE = YSIZE, N >= 1)")
     return np.array([math.log2(float(matrix))])
 
 
-def group_context(table) -> np.ndarray:
+def group_context(table) -> "np.ndarray":
     """The context of every group of a gain table: its matrix size (the collector's input size)."""
+    import numpy as np
+
     return np.stack([matrix_context(float(s.split("/")[0])) for s in table.sizes])
 
 
@@ -102,3 +102,56 @@ def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -
     launch = (f"launch with dim3 block({params['block_x']}, {params['block_y']}) ({params['block_size']} threads) "
               "and a grid that covers the matrix")
     return [("keep the default: " if is_default else "") + launch]
+
+
+class CudaBlocksTask(Task):
+    name, kind, spec, datasets = NAME, MEASURED, SPEC, DATASETS
+    parameter_names, context_names = PARAMETERS, CONTEXT
+    launch_options = {"matrix": "the launch's matrix size (XSIZE = YSIZE)"}
+    device = "gpu"
+
+    def parameters(self, config, trained_cores=None, host_cores=None):
+        return parameters(dict(config))
+
+    def context_features(self, module, launch=None):
+        """None from the IR: the matrix size comes with the group (`group_context`) or from the user."""
+        return matrix_context((launch or {}).get("matrix"))
+
+    def group_context(self, table):
+        return group_context(table)
+
+    def how_to_apply(self, params, is_default, source=None, context=None):
+        return how_to_apply(dict(params), is_default, source)
+
+    def no_predictor(self, folder):
+        return ("no cuda_blocks predictor ships: on held-out kernels none beat the default block 16x16 (26 kernels "
+                "on an NVIDIA H100; 1,016 generated kernels on an NVIDIA H200, family held out: docs/results.md); "
+                "keep 16x16, or time your GPU with `mirtune collect lscat` and fit one with `mirtune fit --task "
+                "cuda_blocks --data DIR`")
+
+    def program_file(self, path: Path) -> Path:
+        return kernel_file(path) if path.is_dir() else path
+
+    def inputs(self, paths):
+        return kernel_inputs(paths)
+
+
+def kernel_inputs(paths: Sequence[str | os.PathLike]):
+    """The task's inputs: (kernel, None) for every kernel file or LS-CAT kernel directory (holding main.cu) named
+    or found below a folder, main.cu standing for its directory; (path, reason) for a path that yields none."""
+    from mirtune.ir.inputs import expand_inputs
+
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir() and not (path / "main.cu").is_file():
+            dirs = sorted({m.parent for m in path.rglob("main.cu")})
+            if dirs:
+                yield from ((d, None) for d in dirs)
+                continue
+        if path.is_dir() or path.name == "main.cu":
+            yield (path if path.is_dir() else path.parent), None
+            continue
+        yield from expand_inputs([path])
+
+
+TASK = CudaBlocksTask()

@@ -29,6 +29,8 @@ import numpy as np
 import pandas as pd
 
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.tasks.base import PUBLISHED as PUBLISHED_KIND
+from mirtune.tasks.base import Task
 from mirtune.tasks.csvdata import read_csv
 from mirtune.tasks.protocol import Problem, stratified_kfold
 
@@ -130,9 +132,15 @@ def grewe_features(df: pd.DataFrame) -> np.ndarray:
     return np.log1p(df[list(GREWE_COLUMNS)].to_numpy(dtype=np.float64))
 
 
+def launch_features(transfer: Any, wgsize: Any) -> np.ndarray:
+    """log1p(transfer bytes), log1p(work-group size): [..., 2] (CONTEXT)."""
+    return np.log1p(np.stack([np.asarray(transfer, dtype=np.float64), np.asarray(wgsize, dtype=np.float64)],
+                             axis=-1))
+
+
 def context_features(df: pd.DataFrame) -> np.ndarray:
-    """log1p(transfer bytes), log1p(work-group size): [n, 2]."""
-    return np.log1p(df[["transfer", "wgsize"]].to_numpy(dtype=np.float64))
+    """The launch features of every row of the published data: [n, 2]."""
+    return launch_features(df["transfer"].to_numpy(), df["wgsize"].to_numpy())
 
 
 # ---------------------------------------------------------------------------------------------- metrics
@@ -262,7 +270,7 @@ def gain_table(df: pd.DataFrame, platform: str):
                      programs=list(df.benchmark.astype(str)), sizes=[str(v) for v in df.get("dataset", df.index)],
                      apps=list(df.ir_path), sources=[Path(p) for p in df.ir_path], times=times,
                      statuses=[["ok"] * 2 for _ in range(len(df))], cv=np.full(times.shape, np.nan),
-                     hosts=[{"gpu_model": PLATFORMS[platform]}])
+                     hosts=[{"gpu_model": PLATFORMS[platform]}], context=context_features(df))
 
 
 def parameters(cfg: dict[str, Any]) -> dict[str, Any]:
@@ -274,3 +282,38 @@ def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -
     """Lines telling a user where to run the kernel."""
     where = "the GPU" if params["device"] == "GPU" else "the CPU (an OpenCL CPU device)"
     return [f"run the kernel on {where}" + (" (the static mapping)" if is_default else "")]
+
+
+class DevmapTask(Task):
+    name, kind, platforms = NAME, PUBLISHED_KIND, tuple(PLATFORMS)
+    parameter_names, context_names = ("device",), CONTEXT
+    launch_options = {"transfer_bytes": "bytes moved to and from the device",
+                      "wgsize": "the kernel's work-group size"}
+    data_efficiency = True
+
+    def label(self, config):
+        return _device_label(config) if config else "default"
+
+    def parameters(self, config, trained_cores=None, host_cores=None):
+        return parameters(dict(config))
+
+    def context_features(self, module, launch=None):
+        """The kernel's launch, which the IR does not hold: given by the user (`launch_options`)."""
+        launch = launch or {}
+        if any(launch.get(k) is None for k in self.launch_options):
+            raise UsageError("--task devmap needs the kernel's launch: --transfer-bytes N --wgsize N")
+        if any(float(launch[k]) < 0 for k in self.launch_options):
+            raise UsageError("--transfer-bytes and --wgsize must be >= 0")
+        return launch_features(float(launch["transfer_bytes"]), float(launch["wgsize"]))
+
+    def group_context(self, table):
+        return table.context
+
+    def how_to_apply(self, params, is_default, source=None, context=None):
+        return how_to_apply(dict(params), is_default, source)
+
+    def gain_table(self, data, program_dirs=(), platform=None):
+        return gain_table(load_platform(Path(data[0]), platform), platform)
+
+
+TASK = DevmapTask()

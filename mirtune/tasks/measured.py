@@ -25,31 +25,16 @@ import os
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from mirtune.errors import UsageError
 from mirtune.paths import REPO_DIR
+from mirtune.tasks.base import TaskSpec
 from mirtune.tasks.embedders import file_hash
 
 FAIL_SPEEDUP = 0.1  # the training target of a configuration that crashed, hung or answered wrongly
-
-
-@dataclass(frozen=True)
-class TaskSpec:
-    """What distinguishes one measured task: the sweep name in the rows, the configuration columns, how to name
-    a configuration and which application a row belongs to."""
-
-    name: str
-    sweep: str
-    config_columns: tuple[str, ...]
-    app_of: Callable[[dict[str, Any]], str]
-    label: Callable[[dict[str, Any]], str]
-    default_label: str = "default"
-    time_column: str = "median_s"  # the time a configuration is judged by (cuda_blocks: the kernel's own time)
-    # (recorded program_path, program_sha256, search folders) -> the source the predictor reads
-    locate: Callable[[str, str, Sequence[str | os.PathLike]], Path] | None = None
 
 
 @dataclass
@@ -68,6 +53,7 @@ class GainTable:
     cv: np.ndarray                         # [n_groups, n_configs] coefficient of variation of the timed runs
     hosts: list[dict[str, Any]] = field(default_factory=list)  # distinct hosts the rows were measured on
     dropped: list[str] = field(default_factory=list)           # groups left out, with the reason
+    context: np.ndarray | None = None      # [n_groups, n_context] context that is not in the IR (devmap's launch)
 
     @property
     def speedups(self) -> np.ndarray:

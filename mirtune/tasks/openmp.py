@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
-from mirtune.tasks.measured import TaskSpec
+from mirtune.errors import UsageError
+from mirtune.tasks.base import MEASURED, Task, TaskSpec
 
 NAME = "openmp"
 # the default data: one host's, the AMD EPYC VM (datasets/README.md)
@@ -48,10 +50,12 @@ SPEC = TaskSpec(name=NAME, sweep="openmp", config_columns=("power_w", "threads",
                 app_of=application, label=_label)
 
 
-def context_features(module: Any) -> np.ndarray:
+def context_features(module: Any) -> "np.ndarray":
     """The CONTEXT features of a module: how many worksharing loops, the share of them OMP_SCHEDULE reaches, and
     how many parallel regions, worksharing loops and barriers there are, and how many of them sit inside a
     sequential loop (paying a fork/join or a barrier per iteration), as log1p counts."""
+    import numpy as np
+
     from mirtune.ir.openmp import call_sites, openmp_schedule_calls, parallel_structure
 
     sites = call_sites(module)  # one walk over the instructions for both readings
@@ -62,7 +66,7 @@ def context_features(module: Any) -> np.ndarray:
                      np.log1p(par["loop_starts_in_loops"]), np.log1p(par["barriers_in_loops"])], dtype=np.float64)
 
 
-def has_worksharing(context: np.ndarray) -> bool:
+def has_worksharing(context: "np.ndarray") -> bool:
     """Whether a program's context features say it has any worksharing loop to tune."""
     return bool(context[0] > 0)
 
@@ -94,3 +98,128 @@ def how_to_apply(params: dict[str, Any], is_default: bool, runtime_reachable: bo
     if params.get("power_limit_w"):
         lines.append(f"with a package power limit of {params['power_limit_w']:g} W")
     return lines
+
+
+class OpenMPTask(Task):
+    name, kind, spec, datasets = NAME, MEASURED, SPEC, DATASETS
+    parameter_names, context_names = PARAMETERS, CONTEXT
+    scales_with_cores = links_programs = profiles = applies = replays_tuning = data_efficiency = True
+    default_embedding = "none"  # the embedding added nothing held out (docs/recommend.md)
+    evaluate_embeddings = ("mirencoder", "ir2vec", "none")
+    apply_help = ("threads=N, schedule=static|dynamic|guided|auto|runtime, chunk=N (static, dynamic and guided "
+                  "only)")
+
+    def parameters(self, config, trained_cores=None, host_cores=None):
+        return parameters(dict(config), trained_cores, host_cores)
+
+    def context_features(self, module, launch=None):
+        return context_features(module)
+
+    def nothing_to_tune(self, module, context, is_ir):
+        if has_worksharing(context):
+            return None
+        return ("no OpenMP worksharing loop (omp for / parallel for) in this program: nothing for the openmp task "
+                "to tune" + ("" if is_ir else " (compiled with -fopenmp when the source mentions OpenMP)"))
+
+    def how_to_apply(self, params, is_default, source=None, context=None):
+        # CONTEXT[1]: the share of the worksharing loops a runtime schedule (OMP_SCHEDULE) reaches
+        return how_to_apply(dict(params), is_default, context is not None and bool(context[1] >= 1.0), source)
+
+    def parse_config(self, text):
+        return parse_config(text)
+
+    def source_file(self, files):
+        """The first C/C++ source among `files` that holds an OpenMP worksharing loop (where `mirtune apply` goes)."""
+        from mirtune.source.openmp import find_loops
+
+        for p in files:
+            if p.suffix not in (".ll", ".bc") and find_loops(p.read_text(errors="replace")):
+                return str(p)
+        return None
+
+    def apply(self, text, config, line):
+        from mirtune.source.loops import NothingToTune
+        from mirtune.source.openmp import apply_config, make_schedule_runtime
+
+        schedule = config.get("schedule")
+        if schedule is None or schedule == "runtime":
+            result = make_schedule_runtime(text)
+            spec = "schedule(runtime)"
+        else:
+            result = apply_config(text, str(schedule), config.get("chunk"))  # type: ignore[arg-type]
+            spec = f"schedule({schedule}{',' + str(config['chunk']) if 'chunk' in config else ''})"
+
+        if not result.loops:
+            raise NothingToTune("nothing to tune: no OpenMP worksharing loop (omp for / parallel for) in the program")
+        if result.tunable == 0:
+            parts = [f"{result.fixed} fixed"] + ([f"{result.unparsed} unparsed"] if result.unparsed else [])
+            raise NothingToTune(f"nothing to tune: none of the {len(result.loops)} worksharing loops can take a "
+                                f"schedule ({', '.join(parts)}; lines "
+                                f"{', '.join(str(lp.line) for lp in result.loops)})")
+        extra = [f"{result.fixed} fixed"] + ([f"{result.unparsed} unparsed"] if result.unparsed else [])
+        details = [f"  line {lp.line}: {lp.construct}: {lp.status}: {lp.reason}" for lp in result.loops
+                   if lp.status != "tunable"]
+        if "threads" in config:
+            details.append(f"OMP_NUM_THREADS={config['threads']}")
+        return (result.source, f"{spec} in {result.tunable} of {len(result.loops)} worksharing loops "
+                f"({', '.join(extra)})", details, list(result.problems))
+
+
+CONFIG_KEYS = ("threads", "schedule", "chunk")
+
+
+def parse_config(text: str) -> dict[str, object]:
+    """`threads=2,schedule=dynamic,chunk=8` (also `schedule=dynamic,8`) -> {"threads": 2, ...}."""
+    from mirtune.source.openmp import LIMITS as OPENMP_LIMITS
+    from mirtune.source.openmp import SCHEDULE_KINDS
+
+    items = [item.strip() for item in text.split(",")]
+    raw: dict[str, str] = {}
+    last = None
+    for item in items:
+        if not item:
+            raise UsageError(f"bad --config {text!r}: empty item")
+        if "=" not in item:
+            if last == "schedule" and "chunk" not in raw:  # the OMP_SCHEDULE spelling: schedule=dynamic,8
+                raw["chunk"] = item
+                last = "chunk"
+                continue
+            raise UsageError(f"bad --config item {item!r}: expected KEY=VALUE")
+        key, value = (part.strip() for part in item.split("=", 1))
+        key = key.lower()
+        if key not in CONFIG_KEYS:
+            raise UsageError(f"unknown config key {key!r} for --task openmp; use {', '.join(CONFIG_KEYS)}")
+        if key in raw:
+            raise UsageError(f"config key {key!r} given twice")
+        if not value:
+            raise UsageError(f"config key {key!r} has no value")
+        raw[key] = value
+        last = key
+    config: dict[str, object] = {}
+    for key in ("threads", "chunk"):
+        if key in raw:
+            try:
+                n = int(raw[key])
+            except ValueError:
+                raise UsageError(f"{key} must be a positive integer, got {raw[key]!r}") from None
+            if n < 1:
+                raise UsageError(f"{key} must be a positive integer, got {raw[key]!r}")
+            if n > OPENMP_LIMITS[key]:
+                raise UsageError(f"{key} must be at most {OPENMP_LIMITS[key]}, got {raw[key]}")
+            config[key] = n
+    if "schedule" in raw:
+        kind = raw["schedule"].lower()
+        if kind not in SCHEDULE_KINDS:
+            raise UsageError(f"unknown schedule {raw['schedule']!r}; choose one of {', '.join(SCHEDULE_KINDS)}")
+        config["schedule"] = kind
+    if "chunk" in config:
+        if "schedule" not in config:
+            raise UsageError("chunk needs a schedule (schedule=static|dynamic|guided)")
+        if config["schedule"] in ("auto", "runtime"):
+            raise UsageError(f"schedule {config['schedule']} takes no chunk")
+    if not config:
+        raise UsageError("empty --config")
+    return config
+
+
+TASK = OpenMPTask()

@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import numpy as np
-
-from mirtune.tasks.measured import TaskSpec
+from mirtune.errors import UsageError
+from mirtune.tasks.base import MEASURED, Task, TaskSpec
 
 NAME = "vectorize"
 DATASETS = ("vectorize-epyc",)  # the default data: all 354 kernels on the AMD EPYC host (datasets/README.md)
@@ -57,11 +56,6 @@ def application(row: dict[str, Any]) -> str:
 SPEC = TaskSpec(name=NAME, sweep="vectorize", config_columns=("vf", "if"), app_of=application, label=_label)
 
 
-def context_features(module: Any) -> np.ndarray:
-    """No context features: the loop's IR is all the predictor reads."""
-    return np.zeros(0, dtype=np.float64)
-
-
 _LABEL_RE = re.compile(r'label %("[^"]*"|[-\w.$]+)')
 
 
@@ -97,7 +91,9 @@ def has_loop(module: Any) -> bool:
 
 def pragma(vf: int, interleave: int) -> str:
     """The clang loop pragma that forces one configuration."""
-    return f"#pragma clang loop vectorize_width({vf}) interleave_count({interleave})"
+    from mirtune.source.loops import loop_pragma
+
+    return loop_pragma(vf, interleave)
 
 
 def parameters(cfg: dict[str, Any]) -> dict[str, Any]:
@@ -112,3 +108,55 @@ def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -
     return [f"put before the loop: {pragma(params['vf'], params['if'])}",
             f"or: mirtune apply {source or 'kernel.c'} --task vectorize --config vf={params['vf']},if={params['if']}"
             " --line N -o kernel.tuned.c"]
+
+
+LIMITS = {"vf": 64, "if": 16}  # the largest factors `mirtune apply` accepts
+
+
+def parse_vectorize_config(text: str) -> dict[str, int]:
+    """`vf=8,if=2` -> {"vf": 8, "if": 2}: powers of two, VF up to 64 and IF up to 16, both required."""
+    out: dict[str, int] = {}
+    for item in (i.strip() for i in text.split(",")):
+        if "=" not in item:
+            raise UsageError(f"bad --config item {item!r}: expected vf=N or if=N")
+        key, value = (part.strip().lower() for part in item.split("=", 1))
+        if key not in ("vf", "if"):
+            raise UsageError(f"unknown config key {key!r} for --task vectorize; use vf, if")
+        if key in out:
+            raise UsageError(f"config key {key!r} given twice")
+        try:
+            n = int(value)
+        except ValueError:
+            raise UsageError(f"{key} must be a power of two, got {value!r}") from None
+        if n < 1 or n & (n - 1) or n > LIMITS[key]:
+            raise UsageError(f"{key} must be a power of two from 1 to {LIMITS[key]}, got {value}")
+        out[key] = n
+    if set(out) != {"vf", "if"}:
+        raise UsageError("--task vectorize needs both vf=N and if=N")
+    return out
+
+
+class VectorizeTask(Task):
+    name, kind, spec, datasets = NAME, MEASURED, SPEC, DATASETS
+    parameter_names, context_names = PARAMETERS, CONTEXT
+    links_programs = applies = takes_line = replays_tuning = data_efficiency = True
+    apply_help = "vf=1|2|4..64, if=1|2|4..16"
+
+    def nothing_to_tune(self, module, context, is_ir):
+        return None if has_loop(module) else "no loop in this program: nothing for the vectorize task to tune"
+
+    def how_to_apply(self, params, is_default, source=None, context=None):
+        return how_to_apply(dict(params), is_default, source)
+
+    def parse_config(self, text):
+        return parse_vectorize_config(text)
+
+    def apply(self, text, config, line):
+        from mirtune.source.loops import apply_loop_pragma
+
+        new_text, loops = apply_loop_pragma(text, config["vf"], config["if"], line)
+        return new_text, (f"vectorize_width({config['vf']}) interleave_count({config['if']}) on {loops} "
+                          f"loop{'s' if loops != 1 else ''}"), [], []
+
+
+TASK = VectorizeTask()
