@@ -1,20 +1,23 @@
-"""`mirtune evaluate`: reproduce the MIREncoder device-mapping and thread-coarsening tables with frozen embeddings.
+"""`mirtune evaluate MODE`: held-out evaluations, one sub-command per kind, each with its own options.
 
-    mirtune evaluate devmap|coarsening [--data-dir D] [--embedding mirencoder|ir2vec|grewe] [--model-dir M]
-        [--ablation text|graph] [--readout mean|meanmax] [--precision fp32|bf16] [--head mlp|gbt|gain]
-        [--pca 0,4,8,16] [--seeds 5]
-        [--json OUT.json] [--plot OUT.png] [--quick]
-    mirtune evaluate openmp|vectorize|cuda_blocks [--data DIR...] [--embedding mirencoder,ir2vec,none] [--json OUT]
-    mirtune evaluate tuning --task openmp|vectorize [--budget 20] [--seeds 5] [--top-k 3] [--json OUT] [--plot OUT.png]
-    mirtune evaluate devmap|openmp|vectorize --label-fractions 0.05,0.1,0.2,0.5,1.0
+    mirtune evaluate published TASK       # the paper's tables on the published data (device mapping, coarsening)
+        [--data-dir D] [--embedding mirencoder|ir2vec|grewe] [--model-dir M] [--ablation text|graph]
+        [--readout mean|meanmax] [--precision fp32|bf16] [--head mlp|gbt|gain|knn] [--pca 0,4,8,16] [--seeds 5]
+        [--folds K,K] [--configs N] [--epochs E,E] [--protocol loko|ir2vec] [--json OUT] [--plot OUT.png] [--quick]
+    mirtune evaluate measured TASK        # leave-one-application-out on the collected datasets, with baselines
+        [--data DIR...] [--programs DIR...] [--embedding mirencoder,ir2vec,none] [--head gain,knn] [--json OUT]
+    mirtune evaluate tuning --task TASK   # tuning runs replayed on the collected datasets
+        [--budget 20] [--top-k 3] [--seeds 5] [--data DIR...] [--json OUT] [--plot OUT.png]
+    mirtune evaluate data-efficiency TASK --label-fractions 0.05,0.1,0.2,0.5,1.0
         [--compare frozen,scratch,finetune,ir2vec] [--repeats 3] [--folds K,K] [--e2e-folds K,K] [--e2e-repeats N]
-        [--e2e-epochs 3] [--max-statements 32] [--data DIR] [--json OUT] [--plot OUT]
+        [--e2e-epochs 3] [--max-statements 32] [--data DIR | --data-dir D] [--json OUT] [--plot OUT]
 
-Embeds every kernel's IR once (cached), chooses the head's hyper-parameters by inner cross-validation on the
-training folds only (Ray Tune trials on a private local cluster, or $RAY_ADDRESS / --address), fits the chosen
-head with every seed on the published outer folds, and prints mean +- std over the seeds next to the paper's and
-prior work's numbers. Writes a PNG chart (--plot; default: beside --json, else evaluate_<task>_<embedding>.png)
-and, with --json, the figures, their std, the seeds, the chosen configurations and the predictions.
+The tasks each sub-command takes come from mirtune.tasks.registry (`mirtune evaluate MODE --help` lists them).
+The published tables embed every kernel's IR once (cached), choose the head's hyper-parameters by inner
+cross-validation on the training folds only (Ray Tune trials on a private local cluster, or $RAY_ADDRESS /
+--address), fit the chosen head with every seed on the published outer folds, and print mean +- std over the seeds
+next to the paper's and prior work's numbers. Every sub-command writes a PNG chart (--plot; default: beside --json)
+and, with --json, the figures and what they were measured with.
 """
 
 from __future__ import annotations
@@ -30,99 +33,153 @@ from typing import Any
 
 from mirtune.errors import UsageError
 
-TASKS = ("devmap", "coarsening", "openmp", "vectorize", "cuda_blocks")
-MEASURED_TASKS = ("openmp", "vectorize", "cuda_blocks")  # learnt from this project's own collected datasets
-TUNING_TASKS = ("openmp", "vectorize")  # whose tuning runs can be replayed on the collected data
+from mirtune.tasks import registry
+from mirtune.tasks.base import MEASURED, PUBLISHED
+
+MODES = ("published", "measured", "tuning", "data-efficiency")  # the sub-commands, in the order --help lists them
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of `mirtune evaluate` (shared with jobs/evaluate.py)."""
-    p.add_argument("task", metavar="TASK", help="devmap, coarsening (published data), openmp, vectorize or "
-                                                "cuda_blocks (the collected datasets, leave-one-application-out), "
-                                                "or tuning (tuning runs replayed on the collected datasets; needs "
-                                                "--task)")
-    p.add_argument("--task", dest="tuning_task", default=None, metavar="TASK",
-                   help="tuning only: openmp or vectorize, the collected task whose tuning runs are replayed")
-    p.add_argument("--budget", type=int, default=None, metavar="N",
-                   help="tuning only: runs per tuning run, the default configuration included (default 20)")
-    p.add_argument("--top-k", type=int, default=None, metavar="K",
-                   help="tuning only: the predictor's configurations measured before Optuna takes over (default 3)")
-    p.add_argument("--data", nargs="+", default=None, metavar="DIR",
-                   help="openmp/vectorize/cuda_blocks: collector output folders (default: the datasets the shipped "
-                        "predictor was fitted on: datasets/openmp-epyc + openmp-gen + openmp-apps-epyc + "
-                        "openmp-ordinary-epyc; "
-                        "datasets/vectorize-epyc; datasets/lscat-h100)")
-    p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
-                   help="openmp/vectorize/cuda_blocks: folders holding the measured sources when the recorded paths "
-                        "are gone")
-    p.add_argument("--data-dir", default=None, metavar="DIR",
-                   help="folder holding devmap/ and thread-coarsening/ (default: $MIRTUNE_DATA, ../shared/data)")
-    p.add_argument("--embedding", default=None, metavar="NAME",
-                   help="mirencoder (default; the frozen pre-trained encoder), ir2vec (peer baseline) or, for "
-                        "devmap, grewe (Grewe et al.'s six hand-made static kernel counts, the classic baseline); "
-                        "openmp/vectorize take a list and default to mirencoder,ir2vec (openmp: and none, "
-                        "the context features alone)")
-    p.add_argument("--model-dir", default=None, metavar="DIR",
-                   help="MIREncoder model directory (default: $MIRTUNE_MODEL, else the shipped model)")
-    p.add_argument("--ablation", default=None, metavar="MODALITY",
-                   help="text or graph: the single-modality encoder (MIREncoder Tables 6 and 7)")
-    p.add_argument("--precision", default=None, metavar="P",
-                   help="mirencoder only: fp32 (default, or $MIRTUNE_PRECISION) or bf16 (faster statement "
-                        "Transformer on CPUs with AMX or AVX512-BF16)")
-    p.add_argument("--readout", default="mean", metavar="R",
-                   help="mirencoder only: mean (default, the paper's) or meanmax (mean ++ element-wise max of the "
-                        "statement states and of the node latents)")
-    p.add_argument("--seeds", type=int, default=5, metavar="N",
-                   help="head seeds 0..N-1 (default 5); tuning: seeds of each stochastic strategy")
-    p.add_argument("--head", default=None, metavar="KIND",
-                   help="mlp (three linear layers, as the paper; default), gbt (gradient-boosted trees), gain (ridge "
-                        "regression of every choice's speedup, then the best predicted choice) or knn (nearest "
-                        "programs' speedups); openmp/vectorize take a list of gain heads, default gain,knn")
-    p.add_argument("--pca", default=None, metavar="K,K",
-                   help="embedding sizes the head search tries: 0 = the whole embedding (default), K = its first K "
-                        "principal components (fitted on the training rows; transfer and work-group size kept)")
+def _common(p: argparse.ArgumentParser, plot_default: str) -> None:
+    """The options every evaluation takes: outputs, smoke runs and where Ray runs."""
     p.add_argument("--json", default=None, metavar="OUT", help="write the results as JSON")
-    p.add_argument("--plot", default=None, metavar="OUT.png", help="where to write the chart")
+    p.add_argument("--plot", default=None, metavar="OUT.png",
+                   help=f"where to write the chart (default: beside --json, else {plot_default})")
     p.add_argument("--no-plot", action="store_true", help="write no chart")
     p.add_argument("--quick", action="store_true",
-                   help="2 candidate configurations, inner 2-fold CV, few epochs (for tests and smoke runs)")
-    p.add_argument("--folds", default=None, metavar="K,K",
-                   help="devmap: evaluate only these outer folds (0-9); coarsening: only these held-out kernels")
-    p.add_argument("--configs", type=int, default=None, metavar="N",
-                   help="number of candidate head configurations (default 8; 2 with --quick)")
-    p.add_argument("--epochs", default=None, metavar="E,E",
-                   help="candidate training epochs of the head search (default devmap 60,120,240; coarsening "
-                        "100,200,400)")
-    p.add_argument("--protocol", default=None, metavar="NAME",
-                   help="coarsening only: loko (default; per-GPU leave-one-kernel-out as DeepTune/NCC) or ir2vec "
-                        "(IR2Vec's joint model over the 4 GPUs with 68 leave-one-row-out folds, for comparison)")
+                   help="few candidate configurations, few inner folds and epochs (for tests and smoke runs)")
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="Ray cluster to join (default: $RAY_ADDRESS, else a private local cluster)")
     p.add_argument("--no-ray", action="store_true", help="run the trials in this process instead of on Ray")
-    p.add_argument("--label-fractions", default=None, metavar="F,F",
-                   help="devmap, openmp, vectorize: the data-efficiency study: train on these fractions "
-                        "(0 < F <= 1) of each training fold (devmap: rows stratified by label; openmp/vectorize: "
-                        "whole training applications, at least 2), nested and seeded, test on the full protocol's "
-                        "folds, e.g. 0.05,0.1,0.2,0.5,1.0 (openmp/vectorize: --folds and --e2e-folds name "
-                        "held-out applications)")
-    p.add_argument("--compare", default=None, metavar="M,M",
-                   help="data efficiency: methods among frozen (head on the frozen pre-trained encoder), scratch "
-                        "(encoder trained end to end from random weights), finetune (pre-trained encoder trained "
-                        "end to end), ir2vec (head on IR2Vec); default all four")
-    p.add_argument("--repeats", type=int, default=None, metavar="N",
-                   help="data efficiency: random subsets per (fold, fraction) (default 3)")
-    p.add_argument("--e2e-folds", default=None, metavar="K,K",
-                   help="data efficiency: the outer folds the end-to-end methods (scratch, finetune) run on "
-                        "(default: those of --folds); the factor is computed on these folds. openmp/vectorize: "
-                        "held-out applications by name (or index), as for --folds")
-    p.add_argument("--e2e-repeats", type=int, default=None, metavar="N",
-                   help="data efficiency: repeats of the end-to-end methods, the first N of --repeats (default all)")
-    p.add_argument("--e2e-epochs", type=int, default=None, metavar="E",
-                   help="data efficiency: passes over the labelled subset per end-to-end fit (default 3; at least "
-                        "20 optimizer steps)")
-    p.add_argument("--max-statements", type=int, default=None, metavar="N",
-                   help="data efficiency: statements per file in an end-to-end training batch, drawn at random "
-                        "each time (default 32; prediction reads them all)")
+
+
+def _model_dir(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model-dir", default=None, metavar="DIR",
+                   help="MIREncoder model directory (default: $MIRTUNE_MODEL, else the shipped model)")
+
+
+def _collected(p: argparse.ArgumentParser) -> None:
+    """--data and --programs: the collector folders of a measured task."""
+    p.add_argument("--data", nargs="+", default=None, metavar="DIR",
+                   help=registry.listing("collector output folders (default: the datasets the task's shipped "
+                                         "predictor was fitted on: {each})", each="{task.name}: datasets/"
+                                         "{task.datasets[0]}...", kind=MEASURED))
+    p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
+                   help="folders holding the measured sources when the recorded paths are gone")
+
+
+def _precision(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--precision", default=None, metavar="P",
+                   help="mirencoder only: fp32 (default, or $MIRTUNE_PRECISION) or bf16 (faster statement "
+                        "Transformer on CPUs with AMX or AVX512-BF16)")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The sub-commands of `mirtune evaluate`, each with its own options (shared with jobs/evaluate.py)."""
+    sub = p.add_subparsers(dest="mode", metavar="MODE", parser_class=type(p))
+
+    q = sub.add_parser("published", help="the paper's tables on the published data (device mapping, thread "
+                                         "coarsening)", description=run_published.__doc__.strip().splitlines()[0])
+    q.add_argument("task", metavar="TASK", help=registry.listing(kind=PUBLISHED))
+    q.add_argument("--data-dir", default=None, metavar="DIR",
+                   help="folder holding the published data (default: $MIRTUNE_DATA, ../shared/data)")
+    q.add_argument("--embedding", default=None, metavar="NAME",
+                   help="mirencoder (default; the frozen pre-trained encoder), ir2vec (peer baseline) or grewe "
+                        "(Grewe et al.'s six hand-made static kernel counts, the classic device-mapping baseline)")
+    _model_dir(q)
+    q.add_argument("--ablation", default=None, metavar="MODALITY",
+                   help="text or graph: the single-modality encoder (MIREncoder Tables 6 and 7)")
+    _precision(q)
+    q.add_argument("--readout", default="mean", metavar="R",
+                   help="mirencoder only: mean (default, the paper's) or meanmax (mean ++ element-wise max of the "
+                        "statement states and of the node latents)")
+    q.add_argument("--seeds", type=int, default=5, metavar="N", help="head seeds 0..N-1 (default 5)")
+    q.add_argument("--head", default=None, metavar="KIND",
+                   help="mlp (three linear layers, as the paper; default), gbt (gradient-boosted trees), gain (ridge "
+                        "regression of every choice's speedup, then the best predicted choice) or knn (nearest "
+                        "programs' speedups)")
+    q.add_argument("--pca", default=None, metavar="K,K",
+                   help="embedding sizes the head search tries: 0 = the whole embedding (default), K = its first K "
+                        "principal components (fitted on the training rows; context features kept)")
+    q.add_argument("--folds", default=None, metavar="K,K",
+                   help="evaluate only these outer folds (device mapping: 0-9) or held-out kernels (coarsening)")
+    q.add_argument("--configs", type=int, default=None, metavar="N",
+                   help="number of candidate head configurations (default 8; 2 with --quick)")
+    q.add_argument("--epochs", default=None, metavar="E,E",
+                   help="candidate training epochs of the head search (default device mapping 60,120,240; "
+                        "coarsening 100,200,400)")
+    q.add_argument("--protocol", default=None, metavar="NAME",
+                   help="coarsening only: loko (default; per-GPU leave-one-kernel-out as DeepTune/NCC) or ir2vec "
+                        "(IR2Vec's joint model over the 4 GPUs with 68 leave-one-row-out folds, for comparison)")
+    _common(q, "evaluate_TASK_EMBEDDING.png")
+    q.set_defaults(evaluate=run_published)
+
+    m = sub.add_parser("measured", help="leave-one-application-out on the collected datasets, with baselines",
+                       description=run_measured.__doc__.strip().splitlines()[0])
+    m.add_argument("task", metavar="TASK", help=registry.listing(kind=MEASURED))
+    _collected(m)
+    m.add_argument("--embedding", default=None, metavar="NAME,NAME",
+                   help=registry.listing("among mirencoder, ir2vec and none (the context features alone) (default: "
+                                         "{each})", each="{task.name}: {task.evaluate_embeddings}", kind=MEASURED))
+    _model_dir(m)
+    _precision(m)
+    m.add_argument("--head", default=None, metavar="H,H", help="gain heads to choose from (default gain,knn)")
+    m.add_argument("--configs", type=int, default=None, metavar="N",
+                   help="number of candidate head configurations (default 8; 4 with --quick)")
+    _common(m, "evaluate_TASK.png")
+    m.set_defaults(evaluate=run_measured)
+
+    t = sub.add_parser("tuning", help="tuning runs replayed on the collected datasets",
+                       description=run_tuning.__doc__.strip().splitlines()[0])
+    t.add_argument("--task", required=True, metavar="TASK", help=registry.listing(replays_tuning=True))
+    t.add_argument("--budget", type=int, default=None, metavar="N",
+                   help="runs per tuning run, the default configuration included (default 20)")
+    t.add_argument("--top-k", type=int, default=None, metavar="K",
+                   help="the predictor's configurations measured before Optuna takes over (default 3)")
+    t.add_argument("--seeds", type=int, default=5, metavar="N", help="seeds of each stochastic strategy (default 5)")
+    _collected(t)
+    t.add_argument("--embedding", default=None, metavar="NAME", help="mirencoder (default), ir2vec or none")
+    _model_dir(t)
+    _precision(t)
+    t.add_argument("--head", default=None, metavar="H,H", help="gain heads to choose from (default gain,knn)")
+    t.add_argument("--configs", type=int, default=None, metavar="N",
+                   help="number of candidate head configurations (default 8; 4 with --quick)")
+    _common(t, "evaluate_tuning_TASK.png")
+    t.set_defaults(evaluate=run_tuning)
+
+    d = sub.add_parser("data-efficiency", help="error against the share of labelled training data",
+                       description=run_data_efficiency.__doc__.strip().splitlines()[0])
+    d.add_argument("task", metavar="TASK", help=registry.listing(data_efficiency=True))
+    d.add_argument("--label-fractions", required=True, metavar="F,F",
+                   help="train on these fractions (0 < F <= 1) of each training fold (published data: rows "
+                        "stratified by label; measured tasks: whole training applications, at least 2), nested "
+                        "and seeded, test on the full protocol's folds, e.g. 0.05,0.1,0.2,0.5,1.0")
+    d.add_argument("--compare", default=None, metavar="M,M",
+                   help="methods among frozen (head on the frozen pre-trained encoder), scratch (encoder trained "
+                        "end to end from random weights), finetune (pre-trained encoder trained end to end), ir2vec "
+                        "(head on IR2Vec); default all four")
+    d.add_argument("--repeats", type=int, default=None, metavar="N",
+                   help="random subsets per (fold, fraction) (default 3)")
+    d.add_argument("--folds", default=None, metavar="K,K",
+                   help="the outer folds to run (published data: fold numbers; measured tasks: held-out "
+                        "applications by name or index)")
+    d.add_argument("--e2e-folds", default=None, metavar="K,K",
+                   help="the outer folds the end-to-end methods (scratch, finetune) run on (default: those of "
+                        "--folds); the factor is computed on these folds")
+    d.add_argument("--e2e-repeats", type=int, default=None, metavar="N",
+                   help="repeats of the end-to-end methods, the first N of --repeats (default all)")
+    d.add_argument("--e2e-epochs", type=int, default=None, metavar="E",
+                   help="passes over the labelled subset per end-to-end fit (default 3; at least 20 optimizer steps)")
+    d.add_argument("--max-statements", type=int, default=None, metavar="N",
+                   help="statements per file in an end-to-end training batch, drawn at random each time (default "
+                        "32; prediction reads them all)")
+    d.add_argument("--head", default=None, metavar="KIND",
+                   help="published data: mlp (default) or gbt; measured tasks: gain (default) or knn")
+    d.add_argument("--data-dir", default=None, metavar="DIR",
+                   help="published data: the folder holding it (default: $MIRTUNE_DATA, ../shared/data)")
+    _collected(d)
+    _model_dir(d)
+    _common(d, "beside --json (default benchmarks/results/data_efficiency_TASK.json)")
+    d.set_defaults(evaluate=run_data_efficiency)
 
 
 # ------------------------------------------------------------------------------------------ formatting
@@ -322,12 +379,14 @@ def plot_coarsening(result: dict[str, Any], out: Path) -> None:
 def _parse_folds(task: str, text: str | None) -> list | None:
     if text is None:
         return None
+    from mirtune.tasks.devmap import NAME as DEVMAP
+
     parts = [t.strip() for t in text.split(",") if t.strip()]
-    if task == "devmap":
+    if task == DEVMAP:
         try:
             return [int(t) for t in parts]
         except ValueError:
-            raise UsageError(f"--folds for devmap takes fold numbers 0-9, got {text!r}") from None
+            raise UsageError(f"--folds for {DEVMAP} takes fold numbers 0-9, got {text!r}") from None
     return parts
 
 
@@ -370,8 +429,7 @@ def int_list(flag: str, text: str | None, minimum: int, example: str) -> list[in
 
 
 def run_measured(args: argparse.Namespace) -> int:
-    """`mirtune evaluate openmp|vectorize|cuda_blocks`: leave-one-application-out on the collected data, with
-    baselines."""
+    """`mirtune evaluate measured TASK`: leave-one-application-out on the collected data, with baselines."""
     from mirtune.experiments import measured_eval
     from mirtune.paths import write_atomic
     from mirtune.predict import held_out
@@ -379,20 +437,18 @@ def run_measured(args: argparse.Namespace) -> int:
     from mirtune.progress import note, progress
     from mirtune.tasks.embedders import get_embedder
 
-    for flag, value in (("--ablation", args.ablation), ("--pca", args.pca), ("--folds", args.folds),
-                        ("--epochs", args.epochs), ("--protocol", args.protocol), ("--data-dir", args.data_dir)):
-        if value is not None:
-            raise UsageError(f"{flag} does not apply to {args.task}")
     from mirtune.predict.predictor import check_embedding
 
-    default = "mirencoder,ir2vec,none" if args.task == "openmp" else "mirencoder,ir2vec"
+    default = ",".join(registry.get(args.task, kind=MEASURED).evaluate_embeddings)
     names = [n.strip() for n in (args.embedding or default).split(",") if n.strip()]
     heads = [h.strip() for h in (args.head or ",".join(GAIN_HEADS)).split(",") if h.strip()]
     bad = [h for h in heads if h not in GAIN_HEADS]
     if bad or not heads:
         raise UsageError(f"{args.task} predictors use gain heads: {', '.join(GAIN_HEADS)}; got {args.head!r}")
     if "grewe" in names:
-        raise UsageError("the grewe features are the device-mapping data's per-row counts: devmap only")
+        from mirtune.tasks.devmap import NAME as DEVMAP
+
+        raise UsageError(f"the grewe features are the device-mapping data's per-row counts: {DEVMAP} only")
     for name in names:
         check_embedding(args.task, name)
     if args.configs is not None and args.configs < 1:
@@ -422,13 +478,12 @@ def run_measured(args: argparse.Namespace) -> int:
 
 def measured_data(task: str, given: list[str] | None) -> list[str]:
     """The collector folders of a measured task: those given, else the repository's datasets the task names as its
-    default (`DATASETS` of mirtune.tasks.TASK: the ones its shipped predictor was fitted on)."""
+    default (`Task.datasets`: the ones its shipped predictor was fitted on)."""
     from mirtune.paths import REPO_DIR
-    from mirtune.predict.predictor import task_module
 
     if given:
         return given
-    data = [str(REPO_DIR / "datasets" / name) for name in getattr(task_module(task), "DATASETS", ())]
+    data = [str(REPO_DIR / "datasets" / name) for name in registry.get(task).datasets]
     if not data:
         raise UsageError(f"no {task} dataset ships with mirtune; pass --data DIR")
     missing = [d for d in data if not Path(d).is_dir()]
@@ -438,7 +493,7 @@ def measured_data(task: str, given: list[str] | None) -> list[str]:
 
 
 def run_tuning(args: argparse.Namespace) -> int:
-    """`mirtune evaluate tuning --task openmp|vectorize`: tuning runs replayed on the collected data."""
+    """`mirtune evaluate tuning --task TASK`: tuning runs replayed on the collected data."""
     from mirtune.cluster import ray_session
     from mirtune.experiments import tune_replay
     from mirtune.paths import REPO_DIR, write_atomic
@@ -448,13 +503,10 @@ def run_tuning(args: argparse.Namespace) -> int:
     from mirtune.tasks.embedders import get_embedder
     from mirtune.tasks.measured import parquet_files
 
-    for flag, value in (("--ablation", args.ablation), ("--pca", args.pca), ("--folds", args.folds),
-                        ("--epochs", args.epochs), ("--protocol", args.protocol), ("--data-dir", args.data_dir)):
-        if value is not None:
-            raise UsageError(f"{flag} does not apply to evaluate tuning")
-    if args.tuning_task not in TUNING_TASKS:
-        raise UsageError(f"evaluate tuning needs --task {' or '.join(TUNING_TASKS)}; got {args.tuning_task!r}")
-    task = args.tuning_task
+    tuned = registry.names(replays_tuning=True)
+    if args.task not in tuned:
+        raise UsageError(f"evaluate tuning needs --task {' or '.join(tuned)}; got {args.task!r}")
+    task = args.task
     budget = 20 if args.budget is None else args.budget
     top_k = 3 if args.top_k is None else args.top_k
     tune_replay.check_settings(budget, range(args.seeds), top_k)
@@ -488,12 +540,8 @@ def run_tuning(args: argparse.Namespace) -> int:
     return 0
 
 
-DATA_EFFICIENCY_OPTIONS = ("label_fractions", "compare", "repeats", "e2e_folds", "e2e_repeats", "e2e_epochs",
-                           "max_statements")
-
-
 def run_data_efficiency(args: argparse.Namespace) -> int:
-    """`mirtune evaluate devmap|openmp|vectorize --label-fractions F,F [--compare M,M]`: the data-efficiency study
+    """`mirtune evaluate data-efficiency TASK --label-fractions F,F [--compare M,M]`: the data-efficiency study
     (see mirtune.experiments.data_efficiency); writes the JSON as the fits finish, then the table and the chart."""
     import dataclasses
 
@@ -504,19 +552,12 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
     from mirtune.predict.heads import GainConfig, HeadConfig
     from mirtune.progress import note
 
-    if args.label_fractions is None:
-        raise UsageError("--compare, --repeats, --e2e-folds, --e2e-repeats, --e2e-epochs and --max-statements belong "
-                         "to the data-efficiency study: add --label-fractions F,F")
-    if args.task not in de.TASKS:
-        raise UsageError(f"--label-fractions: the data-efficiency study runs on {', '.join(de.TASKS)} only "
-                         f"(not {args.task!r})")
-    measured = args.task in de.MEASURED_TASKS
-    refused = [("--ablation", args.ablation), ("--pca", args.pca), ("--epochs", args.epochs),
-               ("--protocol", args.protocol), ("--task", args.tuning_task), ("--budget", args.budget),
-               ("--top-k", args.top_k), ("--configs", args.configs), ("--precision", args.precision),
-               ("--embedding", args.embedding), ("--readout", None if args.readout == "mean" else args.readout)]
-    refused += ([("--data-dir", args.data_dir)] if measured else
-                [("--data", args.data), ("--programs", args.programs or None)])
+    studied = registry.names(data_efficiency=True)
+    if args.task not in studied:
+        raise UsageError(f"the data-efficiency study runs on {', '.join(studied)} only (not {args.task!r})")
+    measured = registry.get(args.task).kind == MEASURED
+    refused = ([("--data-dir", args.data_dir)] if measured else
+               [("--data", args.data), ("--programs", args.programs or None)])
     for flag, value in refused:
         if value is not None:
             raise UsageError(f"{flag} does not apply to the data-efficiency study"
@@ -560,15 +601,16 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
     else:
         from mirtune.tasks.devmap import N_FOLDS
 
-        folds = _parse_folds("devmap", args.folds)
+        folds = _parse_folds(args.task, args.folds)
         e2e_folds = int_list("--e2e-folds", args.e2e_folds, 0, "0,1,2")
         for flag, values in (("--folds", folds), ("--e2e-folds", e2e_folds)):
             bad = [f for f in values or [] if not 0 <= f < N_FOLDS]
             if bad:
-                raise UsageError(f"devmap has folds 0..{N_FOLDS - 1}; no fold {bad[0]} ({flag})")
+                raise UsageError(f"{args.task} has folds 0..{N_FOLDS - 1}; no fold {bad[0]} ({flag})")
         data = data_dir(args.data_dir)
-        if not (data / "devmap").is_dir():
-            raise UsageError(f"{data} has no devmap/ folder")
+        folder = registry.get(args.task).data_folder
+        if not (data / folder).is_dir():
+            raise UsageError(f"{data} has no {folder}/ folder")
         head = {"head": "gbt"} if args.head == "gbt" else None
     if e2e_folds is not None and folds is not None and not set(e2e_folds) <= set(folds):
         raise UsageError("--e2e-folds must be among --folds")
@@ -609,30 +651,22 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_evaluate(args: argparse.Namespace) -> int:
-    """Run one evaluation from parsed arguments; print the table; write JSON and the chart."""
+def run_published(args: argparse.Namespace) -> int:
+    """`mirtune evaluate published TASK`: reproduce the MIREncoder device-mapping and thread-coarsening tables with
+    frozen embeddings."""
     from mirtune.paths import data_dir, write_atomic
     from mirtune.progress import note, progress
+    from mirtune.tasks import coarsening, devmap
     from mirtune.tasks.embedders import ABLATIONS, EMBEDDERS, get_embedder
 
-    if any(getattr(args, name) is not None for name in DATA_EFFICIENCY_OPTIONS):
-        return run_data_efficiency(args)
-    if args.task == "tuning":
-        return run_tuning(args)
-    if args.tuning_task is not None or args.budget is not None or args.top_k is not None:
-        raise UsageError("--task, --budget and --top-k apply to evaluate tuning only")
-    if args.task not in TASKS:
-        raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(TASKS)} or tuning")
-    if args.task in MEASURED_TASKS:
-        return run_measured(args)
-    if args.data is not None or args.programs:
-        raise UsageError("--data and --programs apply to openmp, vectorize and cuda_blocks only")
+    task = registry.get(args.task, kind=PUBLISHED)
     args.embedding = args.embedding or "mirencoder"
     args.head = args.head or "mlp"
     if args.embedding not in EMBEDDERS:
         raise UsageError(f"unknown embedding {args.embedding!r}; choose from {', '.join(EMBEDDERS)}")
     if args.embedding == "none":
-        raise UsageError("--embedding none (the context features alone) applies to openmp and cuda_blocks")
+        with_context = registry.names(kind=MEASURED, context_names=bool)
+        raise UsageError(f"--embedding none (the context features alone) applies to {' and '.join(with_context)}")
     if args.ablation is not None and args.ablation not in ABLATIONS:
         raise UsageError(f"unknown ablation {args.ablation!r}; choose from {', '.join(ABLATIONS)}")
     if args.seeds < 1:
@@ -652,30 +686,28 @@ def run_evaluate(args: argparse.Namespace) -> int:
     folds = _parse_folds(args.task, args.folds)
     epochs = int_list("--epochs", args.epochs, 1, "30,60,120")
     pca = tuple(int_list("--pca", args.pca, 0, "0,4,8,16") or (0,))
-    if args.protocol is not None and args.task != "coarsening":
-        raise UsageError("--protocol applies to coarsening only")
+    if args.protocol is not None and args.task != coarsening.NAME:
+        raise UsageError(f"--protocol applies to {coarsening.NAME} only")
     checked_outputs(args, None, Path(f"evaluate_{args.task}.png"))  # before the data and the encoder load
     data = data_dir(args.data_dir)
-    if not (data / ("devmap" if args.task == "devmap" else "thread-coarsening")).is_dir():
-        raise UsageError(f"{data} has no {'devmap' if args.task == 'devmap' else 'thread-coarsening'}/ folder")
-    if args.task == "devmap" and folds is not None:
-        from mirtune.tasks.devmap import N_FOLDS
-
-        bad = [f for f in folds if not 0 <= f < N_FOLDS]
+    if not (data / task.data_folder).is_dir():
+        raise UsageError(f"{data} has no {task.data_folder}/ folder")
+    if args.task == devmap.NAME and folds is not None:
+        bad = [f for f in folds if not 0 <= f < devmap.N_FOLDS]
         if bad:
-            raise UsageError(f"devmap has folds 0..{N_FOLDS - 1}; no fold {bad[0]}")
-    if args.task == "coarsening":
-        from mirtune.tasks.coarsening import PROTOCOLS, CoarseningData
-
-        if args.protocol is not None and args.protocol not in PROTOCOLS:
-            raise UsageError(f"unknown coarsening protocol {args.protocol!r}; choose from {', '.join(PROTOCOLS)}")
-        unknown = [k for k in folds or [] if k not in CoarseningData(data).kernels]
+            raise UsageError(f"{devmap.NAME} has folds 0..{devmap.N_FOLDS - 1}; no fold {bad[0]}")
+    if args.task == coarsening.NAME:
+        if args.protocol is not None and args.protocol not in coarsening.PROTOCOLS:
+            raise UsageError(f"unknown {coarsening.NAME} protocol {args.protocol!r}; choose from "
+                             f"{', '.join(coarsening.PROTOCOLS)}")
+        unknown = [k for k in folds or [] if k not in coarsening.CoarseningData(data).kernels]
         if unknown:
-            raise UsageError(f"unknown coarsening kernel {unknown[0]!r}")
+            raise UsageError(f"unknown {coarsening.NAME} kernel {unknown[0]!r}")
     embedder = get_embedder(args.embedding, ablation=args.ablation, model_dir=args.model_dir,
                             precision=args.precision, readout=args.readout)
-    if embedder.row_features is not None and args.task != "devmap":
-        raise UsageError(f"the {embedder.name} features are the device-mapping data's per-row counts: devmap only")
+    if embedder.row_features is not None and args.task != devmap.NAME:
+        raise UsageError(f"the {embedder.name} features are the device-mapping data's per-row counts: {devmap.NAME} "
+                         "only")
     tag = embedder.name
     out, plot_path = checked_outputs(args, None, Path(f"evaluate_{args.task}_{tag}.png"))
     use_ray = not args.no_ray
@@ -693,9 +725,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     try:
         seeds = list(range(args.seeds))
-        if args.task == "devmap":
+        if args.task == devmap.NAME:
             from mirtune.experiments.published_eval import run_devmap
-            from mirtune.tasks import devmap
 
             result = run_devmap(data, embedder, seeds=seeds, quick=args.quick, folds=folds, use_ray=use_ray,
                                 n_configs=args.configs, note=note, progress=progress, epochs=epochs,
@@ -704,7 +735,6 @@ def run_evaluate(args: argparse.Namespace) -> int:
             table = devmap_table(result, prior)
         else:
             from mirtune.experiments.published_eval import run_coarsening
-            from mirtune.tasks import coarsening
 
             result = run_coarsening(data, embedder, seeds=seeds, quick=args.quick, kernels=folds, use_ray=use_ray,
                                     n_configs=args.configs, note=note, progress=progress,
@@ -731,14 +761,22 @@ def run_evaluate(args: argparse.Namespace) -> int:
         print(f"wrote {out}")
     if plot_path is not None:
         plot_path.parent.mkdir(parents=True, exist_ok=True)
-        (plot_devmap if args.task == "devmap" else plot_coarsening)(result, plot_path)
+        (plot_devmap if args.task == devmap.NAME else plot_coarsening)(result, plot_path)
         print(f"wrote {plot_path}")
     return 0
 
 
+def run_evaluate(args: argparse.Namespace) -> int:
+    """Run the evaluation the sub-command names; print the table; write JSON and the chart."""
+    if getattr(args, "evaluate", None) is None:
+        raise UsageError(f"say what to evaluate: {', '.join(MODES)} (see mirtune evaluate --help)")
+    return args.evaluate(args)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add `evaluate`."""
-    p = subparsers.add_parser("evaluate", help="reproduce the device-mapping / thread-coarsening tables",
+    """Add `evaluate` and its sub-commands."""
+    p = subparsers.add_parser("evaluate", help="held-out evaluations: the paper's tables, the measured tasks, "
+                                               "tuning replays, data efficiency",
                               description=__doc__.strip().splitlines()[0])
     add_arguments(p)
     p.set_defaults(func=run_evaluate)

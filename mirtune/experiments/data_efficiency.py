@@ -40,8 +40,6 @@ from mirtune.errors import UsageError
 METHODS = ("frozen", "scratch", "finetune", "ir2vec")
 END_TO_END = ("scratch", "finetune")
 HEAD_METHODS = {"frozen": "mirencoder", "ir2vec": "ir2vec"}  # method -> embedder
-MEASURED_TASKS = ("openmp", "vectorize")
-TASKS = ("devmap", *MEASURED_TASKS)
 BASELINES = ("best_fixed", "default")  # measured tasks: code-free, chosen on the same subsets (the default on none)
 MIN_APPS = 2  # the fewest training applications a subset of a measured task keeps
 
@@ -525,8 +523,11 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
     from mirtune.tasks.embedders import get_embedder
 
     t_start = time.monotonic()
-    if task not in MEASURED_TASKS:
-        raise UsageError(f"the measured data-efficiency study runs on {', '.join(MEASURED_TASKS)}, not {task!r}")
+    from mirtune.tasks import registry
+
+    studied = registry.names(data_efficiency=True, kind=registry.MEASURED)
+    if task not in studied:
+        raise UsageError(f"the measured data-efficiency study runs on {', '.join(studied)}, not {task!r}")
     config = config or E2EConfig()
     head = head or config.gain_head.to_dict()
     fractions = sorted(float(f) for f in fractions)
@@ -797,6 +798,13 @@ def _measured_plot(result: dict[str, Any], out: Path) -> None:
 
 # ------------------------------------------------------------------------------------------------ output
 
+def _measured(result: dict[str, Any]) -> bool:
+    """Whether a study's result is of a measured task (its table and chart are the shares of the oracle)."""
+    from mirtune.tasks import registry
+
+    return registry.get(result["task"]).kind == registry.MEASURED
+
+
 def _pct(mean: float, std: float) -> str:
     return f"{100 * mean:.1f}±{100 * std:.1f}"
 
@@ -806,7 +814,7 @@ def table(result: dict[str, Any]) -> str:
     (for a measured task: the share of the oracle per fraction, `_measured_table`)."""
     from mirtune.tables import format_table
 
-    if result["task"] in MEASURED_TASKS:
+    if _measured(result):
         return _measured_table(result)
     from mirtune.tasks.devmap import PLATFORMS
 
@@ -860,7 +868,7 @@ def table(result: dict[str, Any]) -> str:
 def plot(result: dict[str, Any], out: Path) -> None:
     """Error against the labelled fraction per method, one panel per platform (for a measured task: the share of
     the oracle, `_measured_plot`)."""
-    if result["task"] in MEASURED_TASKS:
+    if _measured(result):
         return _measured_plot(result, out)
     import matplotlib
 

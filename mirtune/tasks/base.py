@@ -64,6 +64,7 @@ class Task:
     spec: TaskSpec | None = None              # MEASURED: how its collector rows read
     datasets: tuple[str, ...] = ()            # MEASURED: the default data, folders under datasets/
     platforms: tuple[str, ...] = ()           # PUBLISHED: one predictor per platform
+    data_folder: str = ""                     # PUBLISHED: its folder in the published data directory
     parameter_names: tuple[str, ...] = ()     # names in recommendations and --json
     context_names: tuple[str, ...] = ()       # the trailing feature columns besides the embedding
     launch_options: Mapping[str, str] = {}    # launch facts the user gives `recommend` (key -> help)

@@ -265,6 +265,7 @@ def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -
 
 class CoarseningTask(Task):
     name, kind, platforms = NAME, PUBLISHED_KIND, PLATFORMS
+    data_folder = "thread-coarsening"
     parameter_names, context_names = ("factor",), CONTEXT
 
     def label(self, config):

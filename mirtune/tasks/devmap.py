@@ -286,6 +286,7 @@ def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -
 
 class DevmapTask(Task):
     name, kind, platforms = NAME, PUBLISHED_KIND, tuple(PLATFORMS)
+    data_folder = "devmap"
     parameter_names, context_names = ("device",), CONTEXT
     launch_options = {"transfer_bytes": "bytes moved to and from the device",
                       "wgsize": "the kernel's work-group size"}

@@ -35,49 +35,51 @@ def _one_line_error(capsys, argv: list[str], *fragments: str) -> str:
 
 
 def test_unknown_task(capsys, shared_data):
-    _one_line_error(capsys, ["vectorise", "--embedding", "ir2vec"], "unknown task", "devmap")
+    _one_line_error(capsys, ["published", "vectorise", "--embedding", "ir2vec"], "unknown task", "devmap")
+    _one_line_error(capsys, ["measured", "devmap"], "unknown task", "openmp")
+    _one_line_error(capsys, [], "say what to evaluate", "data-efficiency")
 
 
 def test_missing_data_dir(capsys, tmp_path):
-    _one_line_error(capsys, ["devmap", "--data-dir", str(tmp_path / "nowhere"), "--embedding", "ir2vec"],
+    _one_line_error(capsys, ["published", "devmap", "--data-dir", str(tmp_path / "nowhere"), "--embedding", "ir2vec"],
                     "does not exist")
 
 
 def test_missing_mirtune_data_is_not_passed_over(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("MIRTUNE_DATA", str(tmp_path / "nowhere"))
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec"], "MIRTUNE_DATA")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec"], "MIRTUNE_DATA")
 
 
 def test_data_dir_without_the_task_folder(capsys, tmp_path):
-    _one_line_error(capsys, ["coarsening", "--data-dir", str(tmp_path), "--embedding", "ir2vec"],
+    _one_line_error(capsys, ["published", "coarsening", "--data-dir", str(tmp_path), "--embedding", "ir2vec"],
                     "thread-coarsening")
 
 
 def test_unknown_embedding_and_ablation(capsys, shared_data):
-    _one_line_error(capsys, ["devmap", "--embedding", "word2vec"], "unknown embedding")
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--ablation", "sound"], "unknown ablation")
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--ablation", "text"], "MIREncoder")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "word2vec"], "unknown embedding")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec", "--ablation", "sound"], "unknown ablation")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec", "--ablation", "text"], "MIREncoder")
 
 
 def test_unknown_head_and_epochs_for_trees(capsys, shared_data):
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--head", "svm"], "unknown head")
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--head", "gbt", "--epochs", "10"],
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec", "--head", "svm"], "unknown head")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec", "--head", "gbt", "--epochs", "10"],
                     "mlp head only")
 
 
 def test_no_embedding_needs_context_features(capsys, shared_data):
-    _one_line_error(capsys, ["devmap", "--embedding", "none"], "applies to openmp and cuda_blocks")
-    _one_line_error(capsys, ["vectorize", "--embedding", "none"], "vectorize has no context features")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "none"], "applies to openmp and cuda_blocks")
+    _one_line_error(capsys, ["measured", "vectorize", "--embedding", "none"], "vectorize has no context features")
 
 
 def test_grewe_features_are_for_devmap_only(capsys, shared_data):
-    _one_line_error(capsys, ["coarsening", "--embedding", "grewe"], "devmap only")
-    _one_line_error(capsys, ["devmap", "--embedding", "grewe", "--ablation", "text"], "MIREncoder")
+    _one_line_error(capsys, ["published", "coarsening", "--embedding", "grewe"], "devmap only")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "grewe", "--ablation", "text"], "MIREncoder")
 
 
 def test_quick_devmap_with_grewe_features(shared_data, tmp_path, capsys):
     out = tmp_path / "grewe.json"
-    rc = _main(["devmap", "--embedding", "grewe", "--head", "gbt", "--quick", "--seeds", "1", "--folds", "3",
+    rc = _main(["published", "devmap", "--embedding", "grewe", "--head", "gbt", "--quick", "--seeds", "1", "--folds", "3",
                 "--no-ray", "--json", str(out), "--no-plot"])
     printed = capsys.readouterr()
     assert rc == 0, printed.err
@@ -88,19 +90,19 @@ def test_quick_devmap_with_grewe_features(shared_data, tmp_path, capsys):
 
 
 def test_bad_pca_sizes(capsys, shared_data):
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--pca", "4,x"], "--pca takes whole numbers")
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--pca", "-4"], "--pca values must be >= 0")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec", "--pca", "4,x"], "--pca takes whole numbers")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec", "--pca", "-4"], "--pca values must be >= 0")
 
 
 def test_precision_is_for_the_encoder_only(capsys, shared_data):
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--precision", "bf16"], "mirencoder embedding only")
-    _one_line_error(capsys, ["devmap", "--precision", "fp8"], "unknown precision")
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--readout", "meanmax"], "mirencoder embedding only")
-    _one_line_error(capsys, ["devmap", "--readout", "sum"], "unknown readout")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec", "--precision", "bf16"], "mirencoder embedding only")
+    _one_line_error(capsys, ["published", "devmap", "--precision", "fp8"], "unknown precision")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec", "--readout", "meanmax"], "mirencoder embedding only")
+    _one_line_error(capsys, ["published", "devmap", "--readout", "sum"], "unknown readout")
 
 
 def test_unavailable_encoder_model(capsys, shared_data, tmp_path):
-    _one_line_error(capsys, ["devmap", "--embedding", "mirencoder", "--model-dir", str(tmp_path / "none")],
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "mirencoder", "--model-dir", str(tmp_path / "none")],
                     "model directory not found")
 
 
@@ -109,11 +111,11 @@ def test_ablation_needs_a_single_modality_encoder(capsys, shared_data, tmp_path,
     make one."""
     from mirtune.embedding import DEFAULT_MODEL_DIR
 
-    _one_line_error(capsys, ["devmap", "--embedding", "mirencoder", "--model-dir", str(DEFAULT_MODEL_DIR),
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "mirencoder", "--model-dir", str(DEFAULT_MODEL_DIR),
                              "--ablation", "graph"], "graph modality alone", "pre-trained on both")
     monkeypatch.delenv("MIRTUNE_MODEL", raising=False)
     monkeypatch.setattr("mirtune.embedding.ablation_model_dir", lambda modality: tmp_path / "absent")
-    _one_line_error(capsys, ["devmap", "--embedding", "mirencoder", "--ablation", "text"],
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "mirencoder", "--ablation", "text"],
                     "no shipped text-only encoder", "--modality text")
 
 
@@ -121,21 +123,21 @@ def test_ir2vec_not_installed(capsys, shared_data, monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "ir2vec", None)  # import ir2vec -> ImportError
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec"], "IR2Vec", "pip install")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec"], "IR2Vec", "pip install")
 
 
 def test_bad_folds_and_protocol(capsys, shared_data):
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--folds", "x"], "fold numbers")
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--folds", "12"], "no fold 12")
-    _one_line_error(capsys, ["coarsening", "--embedding", "ir2vec", "--folds", "nokernel"], "unknown coarsening kernel")
-    _one_line_error(capsys, ["devmap", "--embedding", "ir2vec", "--protocol", "ir2vec"], "coarsening only")
-    _one_line_error(capsys, ["coarsening", "--embedding", "ir2vec", "--protocol", "x"], "unknown coarsening protocol")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec", "--folds", "x"], "fold numbers")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec", "--folds", "12"], "no fold 12")
+    _one_line_error(capsys, ["published", "coarsening", "--embedding", "ir2vec", "--folds", "nokernel"], "unknown coarsening kernel")
+    _one_line_error(capsys, ["published", "devmap", "--embedding", "ir2vec", "--protocol", "ir2vec"], "coarsening only")
+    _one_line_error(capsys, ["published", "coarsening", "--embedding", "ir2vec", "--protocol", "x"], "unknown coarsening protocol")
 
 
 def test_quick_devmap_with_ir2vec_writes_json_and_plot(shared_data, ray_cluster, tmp_path, capsys):
     pytest.importorskip("ir2vec")
     out = tmp_path / "devmap.json"
-    rc = _main(["devmap", "--embedding", "ir2vec", "--quick", "--seeds", "2", "--folds", "0,1",
+    rc = _main(["published", "devmap", "--embedding", "ir2vec", "--quick", "--seeds", "2", "--folds", "0,1",
                 "--json", str(out), "--plot", str(tmp_path / "devmap.png")])
     printed = capsys.readouterr()
     assert rc == 0, printed.err
@@ -160,7 +162,7 @@ def test_quick_devmap_with_ir2vec_writes_json_and_plot(shared_data, ray_cluster,
 def test_quick_coarsening_in_process_writes_json(shared_data, tmp_path, capsys):
     pytest.importorskip("ir2vec")
     out = tmp_path / "tc.json"
-    rc = _main(["coarsening", "--embedding", "ir2vec", "--quick", "--seeds", "2", "--folds", "mt,nbody",
+    rc = _main(["published", "coarsening", "--embedding", "ir2vec", "--quick", "--seeds", "2", "--folds", "mt,nbody",
                 "--no-ray", "--json", str(out), "--no-plot"])
     printed = capsys.readouterr()
     assert rc == 0, printed.err
@@ -177,7 +179,7 @@ def test_quick_coarsening_in_process_writes_json(shared_data, tmp_path, capsys):
 def test_quick_coarsening_with_the_trees_head(shared_data, tmp_path, capsys):
     pytest.importorskip("ir2vec")
     out = tmp_path / "tc_gbt.json"
-    rc = _main(["coarsening", "--embedding", "ir2vec", "--head", "gbt", "--quick", "--seeds", "2",
+    rc = _main(["published", "coarsening", "--embedding", "ir2vec", "--head", "gbt", "--quick", "--seeds", "2",
                 "--folds", "mt,nbody", "--no-ray", "--pca", "0,4", "--json", str(out), "--no-plot"])
     printed = capsys.readouterr()
     assert rc == 0, printed.err
@@ -207,7 +209,7 @@ def test_quick_vectorize_on_ray_writes_json_and_per_application_chart(ray_cluste
     pytest.importorskip("ir2vec")
     out = tmp_path / "vectorize.json"
     # the 48 kernels measured on the Intel VM: small enough for the suite (the default data is larger)
-    rc = _main(["vectorize", "--quick", "--data", str(REPO / "datasets" / "vectorize"), "--json", str(out)])
+    rc = _main(["measured", "vectorize", "--quick", "--data", str(REPO / "datasets" / "vectorize"), "--json", str(out)])
     printed = capsys.readouterr()
     assert rc == 0, printed.err
     result = json.loads(out.read_text())
@@ -222,8 +224,10 @@ def test_quick_vectorize_on_ray_writes_json_and_per_application_chart(ray_cluste
 
 
 def test_measured_tasks_reject_options_of_the_published_ones(capsys, tmp_path):
-    _one_line_error(capsys, ["openmp", "--ablation", "text"], "--ablation does not apply to openmp")
-    _one_line_error(capsys, ["openmp", "--head", "mlp"], "gain heads")
-    _one_line_error(capsys, ["openmp", "--embedding", "grewe"], "devmap only")
-    _one_line_error(capsys, ["openmp", "--data", str(tmp_path / "none")], "no such file")
-    _one_line_error(capsys, ["vectorize", "--data", str(REPO / "datasets" / "openmp")], "no vectorize measurements")
+    with pytest.raises(SystemExit) as exc:  # not an option of `evaluate measured` at all
+        _main(["measured", "openmp", "--ablation", "text"])
+    assert exc.value.code == 2 and "unrecognized arguments: --ablation" in capsys.readouterr().err
+    _one_line_error(capsys, ["measured", "openmp", "--head", "mlp"], "gain heads")
+    _one_line_error(capsys, ["measured", "openmp", "--embedding", "grewe"], "devmap only")
+    _one_line_error(capsys, ["measured", "openmp", "--data", str(tmp_path / "none")], "no such file")
+    _one_line_error(capsys, ["measured", "vectorize", "--data", str(REPO / "datasets" / "openmp")], "no vectorize measurements")

@@ -142,28 +142,26 @@ def _main(argv):
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["devmap", "--label-fractions", "0,0.5"], "(0, 1]"),
-    (["devmap", "--label-fractions", "0.5,1.5"], "(0, 1]"),
-    (["devmap", "--label-fractions", "half"], "takes numbers"),
-    (["devmap", "--label-fractions", "0.5", "--compare", "frozen,bogus"], "unknown method 'bogus'"),
-    (["devmap", "--label-fractions", "0.5", "--repeats", "0"], "--repeats"),
-    (["devmap", "--compare", "scratch"], "add --label-fractions"),
-    (["coarsening", "--label-fractions", "0.5"], "devmap, openmp, vectorize only"),
-    (["openmp", "--label-fractions", "0.5,2"], "(0, 1]"),
-    (["vectorize", "--label-fractions", "0.5", "--compare", "frozen,bogus"], "unknown method 'bogus'"),
-    (["openmp", "--label-fractions", "0.5", "--data", "/no/such/folder"], "no such file or directory"),
-    (["openmp", "--label-fractions", "0.5", "--data-dir", "/tmp"], "--data-dir does not apply"),
-    (["openmp", "--label-fractions", "0.5", "--head", "mlp"], "gain (default) or knn"),
-    (["openmp", "--label-fractions", "0.5", "--head", "knn"], "ridge gain head"),
-    (["openmp", "--label-fractions", "0.5", "--compare", "frozen", "--e2e-folds", "2mm"], "--e2e-folds applies"),
-    (["openmp", "--label-fractions", "0.5", "--data", "datasets/openmp", "--folds", "2mm,nosuchapp"],
+    (["data-efficiency", "devmap", "--label-fractions", "0,0.5"], "(0, 1]"),
+    (["data-efficiency", "devmap", "--label-fractions", "0.5,1.5"], "(0, 1]"),
+    (["data-efficiency", "devmap", "--label-fractions", "half"], "takes numbers"),
+    (["data-efficiency", "devmap", "--label-fractions", "0.5", "--compare", "frozen,bogus"], "unknown method 'bogus'"),
+    (["data-efficiency", "devmap", "--label-fractions", "0.5", "--repeats", "0"], "--repeats"),
+    (["data-efficiency", "coarsening", "--label-fractions", "0.5"], "openmp, vectorize, devmap only"),
+    (["data-efficiency", "openmp", "--label-fractions", "0.5,2"], "(0, 1]"),
+    (["data-efficiency", "vectorize", "--label-fractions", "0.5", "--compare", "frozen,bogus"], "unknown method 'bogus'"),
+    (["data-efficiency", "openmp", "--label-fractions", "0.5", "--data", "/no/such/folder"], "no such file or directory"),
+    (["data-efficiency", "openmp", "--label-fractions", "0.5", "--data-dir", "/tmp"], "--data-dir does not apply"),
+    (["data-efficiency", "openmp", "--label-fractions", "0.5", "--head", "mlp"], "gain (default) or knn"),
+    (["data-efficiency", "openmp", "--label-fractions", "0.5", "--head", "knn"], "ridge gain head"),
+    (["data-efficiency", "openmp", "--label-fractions", "0.5", "--compare", "frozen", "--e2e-folds", "2mm"], "--e2e-folds applies"),
+    (["data-efficiency", "openmp", "--label-fractions", "0.5", "--data", "datasets/openmp", "--folds", "2mm,nosuchapp"],
      "no held-out application 'nosuchapp'"),
-    (["openmp", "--label-fractions", "0.5", "--data", "datasets/openmp", "--folds", "2mm", "--e2e-folds", "3mm"],
+    (["data-efficiency", "openmp", "--label-fractions", "0.5", "--data", "datasets/openmp", "--folds", "2mm", "--e2e-folds", "3mm"],
      "among --folds"),
-    (["devmap", "--label-fractions", "0.5", "--e2e-folds", "12"], "no fold 12"),
-    (["devmap", "--label-fractions", "0.5", "--head", "gbt"], "MLP head"),
-    (["devmap", "--label-fractions", "0.5", "--compare", "frozen", "--head", "gain"], "mlp (default) or gbt"),
-    (["devmap", "--label-fractions", "0.5", "--pca", "8"], "--pca does not apply"),
+    (["data-efficiency", "devmap", "--label-fractions", "0.5", "--e2e-folds", "12"], "no fold 12"),
+    (["data-efficiency", "devmap", "--label-fractions", "0.5", "--head", "gbt"], "MLP head"),
+    (["data-efficiency", "devmap", "--label-fractions", "0.5", "--compare", "frozen", "--head", "gain"], "mlp (default) or gbt"),
 ])
 def test_bad_options_are_one_line_and_exit_2(capsys, monkeypatch, argv, fragment):
     from mirtune.paths import REPO_DIR
@@ -338,7 +336,7 @@ def test_measured_command_writes_json_and_chart(tmp_path, capsys):
     from mirtune.paths import REPO_DIR
 
     out = tmp_path / "de.json"
-    rc = _main(["vectorize", "--label-fractions", "0.5,1.0", "--compare", "frozen", "--repeats", "2", "--folds",
+    rc = _main(["data-efficiency", "vectorize", "--label-fractions", "0.5,1.0", "--compare", "frozen", "--repeats", "2", "--folds",
                 "0,1,2,3", "--data", str(REPO_DIR / "datasets" / "vectorize"), "--no-ray", "--json", str(out)])
     assert rc == 0, capsys.readouterr().err
     result = json.loads(out.read_text())
