@@ -5,7 +5,7 @@ with two protocols, the same heads for every representation.
     python benchmarks/cuda_signal.py [--data datasets/cuda-h200] [--programs build/cudagen]
         [--json benchmarks/results/cuda_signal_h200.json]
 
-`mirtune evaluate cuda_blocks` holds a whole kernel family out: a head must carry what it learnt to kernels unlike
+`mirtune evaluate measured cuda_blocks` holds a whole kernel family out: a head must carry what it learnt to kernels unlike
 any it saw. Here the folds are over kernels instead (10 folds, every (kernel, size) group of a kernel on one side),
 so the held-out kernels have siblings of their family in training: an embedding that places a kernel near its
 siblings can use them, a random vector per kernel (the identity control) cannot. Heads are chosen by inner

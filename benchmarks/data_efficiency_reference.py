@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     from mirtune.experiments.data_efficiency import reduction_factor
 
     p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
-    p.add_argument("study", help="JSON of `mirtune evaluate devmap --label-fractions ...` with the frozen method")
+    p.add_argument("study", help="JSON of `mirtune evaluate data-efficiency devmap --label-fractions ...` with the frozen method")
     p.add_argument("reference", help="JSON of a run with scratch at fraction 1.0 on the same folds")
     args = p.parse_args(argv)
     study, ref = (json.load(open(f)) for f in (args.study, args.reference))

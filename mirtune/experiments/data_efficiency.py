@@ -1,4 +1,4 @@
-"""How many labels does pre-training save? The data-efficiency study behind `mirtune evaluate devmap
+"""How many labels does pre-training save? The data-efficiency study behind `mirtune evaluate published devmap
 --label-fractions 0.05,0.1,0.2,0.5,1.0 --compare frozen,scratch,finetune,ir2vec` (after Liu & Baghdadi, CC 2025).
 
 For every outer fold of the task's published protocol, repeat and labelled fraction, a random subset of the fold's
@@ -16,7 +16,7 @@ Error = 1 - accuracy over the pooled test rows of the folds; mean and std over t
 error of `scratch` trained on all the data, at f and at every larger fraction studied (so one lucky point does not
 decide it), computed on the folds where both were run; per platform, and the headline is the smaller of the two.
 
-The measured tasks (`mirtune evaluate openmp|vectorize --label-fractions ...`, `run_measured`) follow the same
+The measured tasks (`mirtune evaluate data-efficiency openmp|vectorize --label-fractions ...`, `run_measured`) follow the same
 plan on their own protocol, leave-one-application-out over the collected datasets: a fraction is a random share of
 the outer fold's training APPLICATIONS (all groups of an application together, at least `MIN_APPS`, nested and
 seeded per (fold, repeat): `app_subsets`); the heads are gain heads (`heads.GainConfig()` defaults, ridge on every

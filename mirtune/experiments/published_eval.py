@@ -1,4 +1,4 @@
-"""The published-data evaluations behind `mirtune evaluate devmap|coarsening`: the tasks' protocols
+"""The published-data evaluations behind `mirtune evaluate published devmap|coarsening`: the tasks' protocols
 (`mirtune.tasks.devmap`, `mirtune.tasks.coarsening` build the Problems), the head chosen by inner cross-validation
 with Ray Tune and fitted per outer fold (`mirtune.predict.select`), and the JSON-ready results."""
 
