@@ -2,7 +2,7 @@
 
 For a few OpenMP programs at the small input size (and an empty program, which shows the fixed cost per run),
 the binary the sweep builds is run N times bare (`subprocess.run`, output captured, nothing else) and N times
-through the collector's runner (`collectors.runner.measure`, one timed run per call: a private directory,
+through the collector's runner (`mirtune.measure.measurement.measure`, one timed run per call: a private directory,
 limits, the launcher, output files, checksum check, telemetry), interleaved run by run in the same process so
 that both see the same machine. Three figures per program, medians over the N runs:
 - bare: wall seconds of `subprocess.run` around the program;
@@ -30,15 +30,17 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from collectors.host import describe_host, timestamp  # noqa: E402
-from collectors.runner import BuildSpec, RunLimits, build, launcher, measure, minimal_env  # noqa: E402
+from mirtune.measure.host import describe_host, timestamp  # noqa: E402
+from mirtune.measure.build import BuildSpec, build  # noqa: E402
+from mirtune.measure.measurement import measure  # noqa: E402
+from mirtune.measure.sandbox import RunLimits, launcher, minimal_env  # noqa: E402
 
 PROGRAMS = ("gemm", "jacobi_1d", "floyd_warshall", "mandelbrot")
 EMPTY = '#include <stdio.h>\nint main(void) { printf("checksum: 0\\n"); return 0; }\n'
 
 
 def build_all(names: list[str], cache: str) -> dict[str, str]:
-    from collectors.openmp import rewrite_for_runtime_schedule
+    from mirtune.measure.openmp import rewrite_for_runtime_schedule
 
     exes = {}
     res = build(BuildSpec(name="empty", source=EMPTY), cache)

@@ -45,7 +45,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from collectors.manifest import ProgramRun, read_manifest  # noqa: E402
-from collectors.runner import BuildSpec, RunLimits, build, run_once  # noqa: E402
+from mirtune.measure.build import BuildSpec, build  # noqa: E402
+from mirtune.measure.sandbox import RunLimits, run_once  # noqa: E402
 from mirtune.errors import UsageError  # noqa: E402
 from mirtune.predict.recommend import load_task_predictor, recommend  # noqa: E402
 from mirtune.source.openmp import make_schedule_runtime  # noqa: E402

@@ -33,9 +33,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from collectors.check import OutputCheck  # noqa: E402
+from mirtune.measure.check import OutputCheck  # noqa: E402
 from collectors.inputs import ensure_inputs  # noqa: E402
-from collectors.runner import RunLimits, build, measure  # noqa: E402
+from mirtune.measure.build import build  # noqa: E402
+from mirtune.measure.measurement import measure  # noqa: E402
+from mirtune.measure.sandbox import RunLimits  # noqa: E402
 from mirtune.predict.tune import Program, TunePlan, all_configs, config_label, make_plan, prepare_program, \
     tune_program  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402

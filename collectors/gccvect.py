@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Callable
 
-from mirtune.commands.apply import insert_before_loop
+from mirtune.source.loops import insert_before_loop
 from mirtune.errors import UsageError
 
 MARKER = "MIRTUNE_LOOP_PRAGMA"

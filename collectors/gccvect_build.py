@@ -45,9 +45,9 @@ from pathlib import Path
 
 from collectors import gccsrc
 from collectors.gccvect import CHECKSUM, MARKER, Skip, classify, mark_loop, prepare
-from collectors.runner import RunLimits, run_once
-from collectors.vectorize import pragma
 from mirtune.errors import MirtuneError, ToolMissing, UsageError
+from mirtune.measure.sandbox import RunLimits, run_once
+from mirtune.measure.vectorize import pragma
 from mirtune.paths import write_atomic
 from mirtune.tasks.vectorize import source_family
 

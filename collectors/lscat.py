@@ -43,10 +43,12 @@ from typing import Any, Callable, Sequence
 
 import pyarrow as pa
 
-from collectors.runner import BuildSpec, RunLimits
-from collectors.space import Dimension, parse_space, resolve
-from collectors.sweep import BuildJob, Point, Summary, SweepPlan, cancel_all, run_sweep
+from collectors.sweep import BuildJob, Summary, SweepPlan, cancel_all, run_sweep
 from mirtune.errors import UsageError
+from mirtune.measure.build import BuildSpec
+from mirtune.measure.records import Point
+from mirtune.measure.sandbox import RunLimits
+from mirtune.measure.space import Dimension, parse_space, resolve
 
 SWEEP = "lscat"
 MATRICES = (240, 496, 784, 1016, 1232, 1680, 2024)
@@ -223,7 +225,7 @@ def run_harness(exe: str, kernel: CudaKernel, matrices: Sequence[int], blocks: S
     """Run a built harness-form kernel once (`exe N`, N from `matrices`) under `limits`; one row per (matrix,
     block) point, from the lines it printed or, for the points it did not print, why (timeout, crash, nothing)."""
     from collectors.lscat_lines import harness_rows
-    from collectors.runner import run_once
+    from mirtune.measure.sandbox import run_once
 
     run = run_once([exe, str(harness_n(matrices))], env, limits)
     return harness_rows(program=kernel.name, program_path=kernel.path, program_sha256=kernel.sha256, run=run,
@@ -235,9 +237,9 @@ def harness_task(kernel: CudaKernel, spec_json: str, build: dict[str, Any],
     """The Ray task of one harness-form kernel on a GPU node: install its binary there, then `run_harness`."""
     import ray
 
-    from collectors.host import host_info, timestamp
-    from collectors.runner import install
     from collectors.sweep import _spec_from_json
+    from mirtune.measure.build import install
+    from mirtune.measure.host import host_info, timestamp
 
     res = install(_spec_from_json(spec_json), build.get("exe_bytes"), build.get("tag"), job["cache_dir"])
     if res.status != "ok" or res.exe is None:  # built on the driver's node, not on this one: a rerun retries
@@ -267,10 +269,11 @@ def collect_harness(plan: SweepPlan, kernels: Sequence[CudaKernel], out_dir: str
 
     `time_points=False` only builds: kernels that fail to build get build_failed rows, the rest are counted in
     `summary.not_timed`. `max_points` stops taking kernels once that many new points are taken."""
-    from collectors.host import host_info
-    from collectors.runner import failed
-    from collectors.sweep import (PartWriter, dir_lock, _row, _run_builds, _signals_interrupt, read_rows, schema_for,
-                                  timed_capacity)
+    from collectors.sweep import _run_builds, _signals_interrupt
+    from mirtune.cluster import timed_capacity
+    from mirtune.measure.host import host_info
+    from mirtune.measure.measurement import failed
+    from mirtune.measure.records import PartWriter, dir_lock, point_row, read_rows, schema_for
 
     t0 = time.monotonic()
     out = Path(out_dir)
@@ -309,7 +312,7 @@ def collect_harness(plan: SweepPlan, kernels: Sequence[CudaKernel], out_dir: str
                     summary.errors += [(p.point_id, f"{k.name}: not built: {b.get('reason')}") for p in missing]
                 elif b["status"] != "ok":
                     for p in missing:
-                        writer.add(_row(p, failed("build_failed", b.get("reason") or "not built"), b,
+                        writer.add(point_row(p, failed("build_failed", b.get("reason") or "not built"), b,
                                         plan.builds[p.build_key].columns, settings, host, None))
                     summary.by_status["build_failed"] += len(missing)
                 elif not time_points:
@@ -402,7 +405,8 @@ def collect_lscat(programs: Sequence[str | os.PathLike], out_dir: str | os.PathL
     The same function behind `mirtune collect lscat` and jobs/collect_lscat.py. Bad input raises UsageError
     before Ray starts.
     """
-    from collectors.sweep import _stderr, ensure_ray
+    from collectors.sweep import _stderr
+    from mirtune.cluster import ensure_ray
     from mirtune.cluster import shutdown_ray
 
     kernels = find_cuda_kernels(programs)

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from collectors.lscat import DEFAULT_BLOCK, SWEEP
-from collectors.runner import ProcessRun
-from collectors.sweep import point_id
+from mirtune.measure.records import point_id
+from mirtune.measure.sandbox import ProcessRun
 from mirtune.tasks.measured import spread
 _LINE = re.compile(r"^\[\s*(?P<t>[-+0-9.eE]+|error)\s*,\s*\(\s*(?P<bx>\d+)\s*,\s*(?P<by>\d+)\s*\)\s*,"
                    r"\s*\(\s*(?P<x>\d+)\s*,\s*(?P<y>\d+)\s*\)\s*\](?P<rest>.*)$")

@@ -19,7 +19,7 @@ files given, and its whole stdout is compared with the default configuration's (
 a manifest (`collectors.manifest`) lists such programs with their argument vectors and input files.
 
 A program of several files (`--together`, or a manifest entry whose "source" is a list): its files are rewritten
-each, compiled each and linked into one binary (`collectors.runner.BuildSpec.units`); its rows are one program's,
+each, compiled each and linked into one binary (`mirtune.measure.build.BuildSpec.units`); its rows are one program's,
 named after its first file, whose sha256 covers every file.
 """
 
@@ -33,32 +33,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-import pyarrow as pa
-
-from collectors.check import OutputCheck
-from collectors.runner import BuildSpec, RunLimits
-from collectors.space import Dimension, parse_space, resolve
-from collectors.sweep import BuildJob, Point, Summary, SweepPlan, run_sweep, run_variant
+from collectors.sweep import BuildJob, Summary, SweepPlan, run_sweep
 from mirtune.errors import UsageError
-from mirtune.source.openmp import LIMITS
+from mirtune.measure.build import BuildSpec
+from mirtune.measure.check import OutputCheck
+from mirtune.measure.openmp import (COLUMNS, DIMENSIONS, merged_rewrite_columns, rewrite_for_runtime_schedule,
+                                    thread_counts)
+from mirtune.measure.records import Point, run_variant
+from mirtune.measure.sandbox import RunLimits
+from mirtune.measure.space import parse_space, resolve
 
 SWEEP = "openmp"
-SCHEDULES = ("static", "dynamic", "guided")
-DIMENSIONS: dict[str, Dimension] = {
-    "power": Dimension("power", float, (75.0, 100.0, 120.0, 150.0), help="power limit in watts"),
-    "threads": Dimension("threads", int, (1, 4, 8, 16, 32, 64), help="OMP_NUM_THREADS", maximum=LIMITS["threads"]),
-    "schedule": Dimension("schedule", str, SCHEDULES, choices=SCHEDULES, help="OMP_SCHEDULE kind"),
-    "chunk": Dimension("chunk", int, (1, 8, 32, 64, 128, 256, 512), help="OMP_SCHEDULE chunk",
-                       maximum=LIMITS["chunk"]),
-}
 DEFAULT_SIZES = (1, 2)
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
-COLUMNS: dict[str, pa.DataType] = {
-    "power_w": pa.float64(), "threads": pa.int64(), "schedule": pa.string(), "chunk": pa.int64(),
-    "omp_schedule": pa.string(), "power_reason": pa.string(),
-    "tunable_loops": pa.int64(), "fixed_loops": pa.int64(), "rewrite_problems": pa.list_(pa.string()),
-    "variant": pa.string(),
-}
 
 
 @dataclass(frozen=True)
@@ -114,8 +101,8 @@ def find_programs(paths: Iterable[str | os.PathLike]) -> list[Program]:
 def one_program(paths: Sequence[str | os.PathLike], include_dirs: Sequence[str | os.PathLike] = ()) -> Program:
     """The program whose files are `paths` (compiled each and linked together), its headers in `include_dirs`;
     UsageError for a missing file, one that is not C/C++, one given twice, or an include folder that is not one."""
-    from collectors.runner import unit_names
     from mirtune.ir.frontend import headers_digest
+    from mirtune.measure.build import unit_names
 
     files = [Path(p) for p in paths]
     if not files:
@@ -141,50 +128,10 @@ def one_program(paths: Sequence[str | os.PathLike], include_dirs: Sequence[str |
                    units, tuple(str(Path(d).resolve()) for d in include_dirs), headers_digest(files, include_dirs))
 
 
-def thread_counts(cores: int, values: Sequence[int] = DIMENSIONS["threads"].values) -> tuple[int, ...]:
-    """Table 4's thread counts clipped to `cores`, always with 1 and `cores` itself."""
-    return tuple(sorted({v for v in values if v <= cores} | {1, cores}))
-
-
-def rewrite_for_runtime_schedule(source: str) -> tuple[str, dict[str, Any], str | None]:
-    """(text to build, row columns, failure): the schedule(runtime) copy of a program.
-
-    Without the rewriter the original text is built, the loop counts are None and the row says why.
-    """
-    try:
-        from mirtune.source.openmp import make_schedule_runtime
-    except ImportError as exc:
-        note = (f"schedule(runtime) rewrite unavailable ({exc}); OMP_SCHEDULE reaches only loops that "
-                "already say schedule(runtime)")
-        return source, {"tunable_loops": None, "fixed_loops": None, "rewrite_problems": [note]}, None
-    try:
-        res = make_schedule_runtime(source)
-    except Exception as exc:
-        return source, {"tunable_loops": None, "fixed_loops": None, "rewrite_problems": []}, \
-            f"schedule(runtime) rewrite failed: {type(exc).__name__}: {exc}"
-    cols = {"tunable_loops": int(res.tunable), "fixed_loops": int(res.fixed),
-            "rewrite_problems": [str(p) for p in res.problems]}
-    return res.source, cols, None
-
-
-def merged_rewrite_columns(parts: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, Any]:
-    """The rewrite's row columns of a program of several files (one `rewrite_for_runtime_schedule` each): loop
-    counts summed (None when one file's are unknown), problems named by file; a single file's as they are."""
-    if len(parts) == 1:
-        return dict(parts[0])
-
-    def total(key: str) -> int | None:
-        values = [p.get(key) for p in parts]
-        return None if any(v is None for v in values) else int(sum(values))
-
-    problems = [f"{name}: {problem}" for name, p in zip(names, parts) for problem in p.get("rewrite_problems") or []]
-    return {"tunable_loops": total("tunable_loops"), "fixed_loops": total("fixed_loops"), "rewrite_problems": problems}
-
-
 def probe_node(rapl_root: str | None = None) -> dict[str, Any]:
     """What a timed-run node offers: its logical cores and which power domains it can set (and if none, why)."""
     from collectors import power
-    from collectors.host import logical_cores
+    from mirtune.measure.host import logical_cores
 
     avail = power.available("cpu", rapl_root=rapl_root or power.DEFAULT_POWERCAP_ROOT)
     return {"cores": logical_cores(), "power_domains": list(avail.domains), "power_reason": avail.reason}
@@ -294,10 +241,8 @@ def collect_openmp(programs: Sequence[str | os.PathLike], out_dir: str | os.Path
     """
     import ray
 
-    from collectors.sweep import ensure_ray, timed_capacity
-    from mirtune.cluster import TIMED_RUN_RESOURCE, shutdown_ray
-
-    from collectors.runner import read_inputs
+    from mirtune.cluster import TIMED_RUN_RESOURCE, ensure_ray, shutdown_ray, timed_capacity
+    from mirtune.measure.sandbox import read_inputs
 
     if together:
         progs = [one_program(programs, include_dirs)]
@@ -350,8 +295,7 @@ def collect_manifest(manifest: str | os.PathLike, out_dir: str | os.PathLike, *,
     per run on one Ray cluster; `options` are collect_openmp's, `max_points` bounds the new points of all runs
     together. The whole manifest is read and checked before anything runs."""
     from collectors.manifest import read_manifest
-    from collectors.sweep import ensure_ray
-    from mirtune.cluster import shutdown_ray
+    from mirtune.cluster import ensure_ray, shutdown_ray
 
     runs = read_manifest(manifest)
     say = log or print

@@ -6,7 +6,7 @@ whether it can write at all. `power_limit(watts, controller)` is the only way th
 - it first repairs a limit left behind by a process that died holding one (SIGKILL cannot be caught): before
   changing anything it writes the originals to a small state file, deleted once they are restored, and a
   state file found on entry is restored first. The file lives in a private folder ($TMPDIR/mirtune-<uid>,
-  mode 0700, see collectors.private), and `recover` writes nothing back from a file another user owns or can
+  mode 0700, see mirtune.private), and `recover` writes nothing back from a file another user owns or can
   change, nor a value outside its domain's range (the powercap min/max, NVML's constraints): one line says why;
 - the originals are restored when the body returns, raises, or is interrupted (KeyboardInterrupt), and on
   SIGTERM when it runs in the main thread (the handler restores, then defers to the previous handler, or
@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Protocol
 
-from collectors.host import NvmlStatus, load_nvml
-from collectors.private import UnsafePath, check_own_folder, check_private_file, private_dir
 from mirtune.errors import MirtuneError
+from mirtune.measure.host import NvmlStatus, load_nvml
 from mirtune.paths import write_atomic
+from mirtune.private import UnsafePath, check_own_folder, check_private_file, private_dir
 
 DEFAULT_POWERCAP_ROOT = "/sys/class/powercap"
 _PACKAGE_ZONE = re.compile(r"^intel-rapl:\d+$")
@@ -269,7 +269,7 @@ def controller_for(kind: str = "cpu", *, rapl_root: str | os.PathLike = DEFAULT_
 
 def default_state_file(controller: PowerController | None = None) -> Path:
     """Where the originals wait while a limit is changed: one file per user, node and controller, in the private
-    folder $TMPDIR/mirtune-<uid> (mode 0700, see collectors.private); PowerError when that folder is not private."""
+    folder $TMPDIR/mirtune-<uid> (mode 0700, see mirtune.private); PowerError when that folder is not private."""
     import hashlib
 
     tag = hashlib.sha256(controller.ident().encode()).hexdigest()[:12] if controller is not None else "any"

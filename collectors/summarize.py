@@ -66,7 +66,7 @@ def _spread(cv: Any) -> dict[str, Any]:
 
 def summary_dict(out_dir: str | Path, since: str | None = None, until: str | None = None) -> dict[str, Any]:
     """The figures of one dataset folder as a dict, optionally of the points measured in [since, until)."""
-    from collectors.sweep import read_rows
+    from mirtune.measure.records import read_rows
 
     df = _window(read_rows(out_dir), since, until)
     res: dict[str, Any] = {"dir": str(out_dir), "points": int(len(df))}

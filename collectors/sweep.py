@@ -38,28 +38,23 @@ as an error in the summary so that a rerun tries it again.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import sys
 import time
-import uuid
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from collectors.runner import BuildResult, BuildSpec, Measurement, RunLimits, failed
-from mirtune.errors import MirtuneError, UsageError
-from mirtune.paths import DirLock
-from mirtune.tasks.measured import oldest_first
-
-PART_GLOB = "part-*.parquet"
-LOCK_NAME = ".mirtune-sweep.lock"
-
+from mirtune.cluster import ensure_ray, timed_capacity
+from mirtune.errors import UsageError
+from mirtune.measure.build import BuildResult, BuildSpec
+from mirtune.measure.measurement import Measurement, failed
+from mirtune.measure.records import PartWriter, Point, dir_lock, point_row, read_rows, schema_for
+from mirtune.measure.sandbox import RunLimits
 
 # --------------------------------------------------------------------------------------------- the plan
 
@@ -82,68 +77,11 @@ class BuildJob:
 
 
 @dataclass
-class Point:
-    """One configuration of one program at one input size.
-
-    `params` are the configuration columns (also hashed into the id); `env` is how the configuration is
-    applied (added to the runner's minimal environment); `columns` are extra row columns (not hashed);
-    `power_w` is the power limit to hold during the run (None: leave it alone). `group` names the points
-    that share a reference checksum: the one with `is_default` runs first. `variant` tells apart runs of one
-    program that differ in how it is run (see `point_id`).
-    """
-
-    sweep: str
-    program: str
-    program_path: str
-    program_sha256: str
-    input_size: int
-    params: dict[str, Any]
-    is_default: bool
-    env: dict[str, Any]
-    build_key: str
-    power_w: float | None = None
-    args: tuple[str, ...] = ()
-    columns: dict[str, Any] = field(default_factory=dict)
-    variant: str = ""
-    check: Any = None  # a collectors.check.OutputCheck; None: the `checksum:` line with the sweep's rtol
-
-    @property
-    def group(self) -> str:
-        return f"{self.program}\x00{self.program_sha256}\x00{self.input_size}\x00{self.variant}"
-
-    @property
-    def point_id(self) -> str:
-        return point_id(self.sweep, self.program, self.program_sha256, self.input_size, self.params,
-                        self.is_default, self.variant)
-
-
-def point_id(sweep: str, program: str, program_sha256: str, input_size: int, params: Mapping[str, Any],
-             is_default: bool, variant: str = "") -> str:
-    """Stable id of a point: a hash of the sweep, the program (name and source), the input and the config.
-    `variant` (how a user's program is run: its arguments, input files, flags, check) enters only when set, so
-    the ids of the collectors' own points never change."""
-    d = {"sweep": sweep, "program": program, "sha256": program_sha256, "input": input_size,
-         "params": {k: params[k] for k in sorted(params)}, "default": is_default}
-    if variant:
-        d["variant"] = variant
-    blob = json.dumps(d, sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()[:32]
-
-
-def run_variant(args: Sequence[str], inputs: Mapping[str, bytes], check: Any, **more: Any) -> str:
-    """The `variant` of a user's program: how it is run (arguments, the hashes of its input files, the output
-    check as [kind, arg], and `more`), as stable JSON."""
-    return json.dumps({"args": list(args),
-                       "inputs": {k: hashlib.sha256(v).hexdigest()[:16] for k, v in sorted(inputs.items())},
-                       "check": [check.kind, check.arg] if check is not None else None, **more}, sort_keys=True)
-
-
-@dataclass
 class SweepPlan:
     """Everything one sweep measures. `columns` types the sweep's own columns (params and extras);
     `power_kind` is 'cpu' or 'gpu' when points carry power limits; `num_gpus` is what each timed run asks
     Ray for besides the timed-run resource (1 for CUDA programs); `report` names a figure the programs print
-    themselves (see `collectors.runner.measure`)."""
+    themselves (see `mirtune.measure.measurement.measure`)."""
 
     sweep: str
     builds: dict[str, BuildJob]
@@ -156,64 +94,6 @@ class SweepPlan:
 
 
 # --------------------------------------------------------------------------------------------- the rows
-
-
-_MEASUREMENT_COLUMNS: dict[str, pa.DataType] = {
-    "status": pa.string(), "reason": pa.string(),
-    "median_s": pa.float64(), "runtimes_s": pa.list_(pa.float64()), "warmup_s": pa.list_(pa.float64()),
-    "cv": pa.float64(), "checksum": pa.string(), "reference_checksum": pa.string(),
-    "exit_code": pa.int64(), "signal": pa.string(), "peak_rss_kib": pa.int64(),
-    "user_s": pa.float64(), "sys_s": pa.float64(),
-    "cpu_freq_mhz": pa.float64(), "loadavg_1m": pa.float64(), "loadavg_1m_after": pa.float64(),
-    "gpu_telemetry": pa.string(), "gpu_power_w_mean": pa.float64(), "gpu_power_w_max": pa.float64(),
-    "gpu_sm_clock_mhz": pa.float64(), "gpu_mem_clock_mhz": pa.float64(), "gpu_temp_c_max": pa.float64(),
-    "gpu_energy_j": pa.float64(),
-}
-_HOST_COLUMNS: dict[str, pa.DataType] = {
-    "host_hostname": pa.string(), "host_cpu_model": pa.string(), "host_cpu_tag": pa.string(),
-    "host_logical_cores": pa.int64(), "host_physical_cores": pa.int64(), "host_memory_bytes": pa.int64(),
-    "host_gpu_model": pa.string(), "host_gpu_driver": pa.string(), "host_gpu_count": pa.int64(),
-    "host_gpu_reason": pa.string(), "host_clang_version": pa.string(), "host_mirtune_version": pa.string(),
-    "host_python_version": pa.string(), "host_ray_version": pa.string(), "host_os": pa.string(),
-}
-
-
-def schema_for(columns: Mapping[str, pa.DataType]) -> pa.Schema:
-    """The Parquet schema of a sweep's rows: identity, the sweep's own columns, the measurement, the host."""
-    fields: list[tuple[str, pa.DataType]] = [
-        ("point_id", pa.string()), ("sweep", pa.string()), ("program", pa.string()),
-        ("program_path", pa.string()), ("program_sha256", pa.string()), ("input_size", pa.int64()),
-        ("is_default", pa.bool_()),
-    ]
-    fields += list(columns.items())
-    fields += list(_MEASUREMENT_COLUMNS.items())
-    fields += [("repeats", pa.int64()), ("warmup", pa.int64()), ("timeout_s", pa.float64()),
-               ("build_key", pa.string()), ("build_s", pa.float64()), ("build_cached", pa.bool_()),
-               ("node_id", pa.string()), ("run_start", pa.float64()), ("run_end", pa.float64())]
-    fields += list(_HOST_COLUMNS.items())
-    fields += [("timestamp", pa.string())]
-    return pa.schema(fields)
-
-
-def _row(point: Point, m: Measurement, build: dict[str, Any], columns: Mapping[str, Any],
-         settings: Mapping[str, Any], host: Mapping[str, Any], node_id: str | None) -> dict[str, Any]:
-    from collectors.host import timestamp
-
-    row: dict[str, Any] = {
-        "point_id": point.point_id, "sweep": point.sweep, "program": point.program,
-        "program_path": point.program_path, "program_sha256": point.program_sha256,
-        "input_size": point.input_size, "is_default": point.is_default,
-    }
-    row.update(point.params)
-    row.update(columns)
-    row.update(point.columns)
-    row.update(m.row())
-    row.update({"repeats": settings["repeats"], "warmup": settings["warmup"],
-                "timeout_s": settings["limits"].timeout_s, "build_key": point.build_key,
-                "build_s": build.get("seconds"), "build_cached": build.get("cached"), "node_id": node_id})
-    row.update(host)
-    row["timestamp"] = timestamp()
-    return row
 
 
 # --------------------------------------------------------------------------------------------- stages
@@ -235,7 +115,7 @@ def _spec_from_json(text: str) -> BuildSpec:
 
 def build_item(item: dict[str, Any]) -> dict[str, Any]:
     """Ray Data map function: build one spec on this node and return its status and binary."""
-    from collectors.runner import build
+    from mirtune.measure.build import build
 
     cache = item.get("cache_dir") or None
     res = build(_spec_from_json(item["spec_json"]), cache)
@@ -248,8 +128,9 @@ def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: 
                 settings: dict[str, Any]) -> dict[str, Any]:
     """The body of a timed-run task: install the binary here, hold the power limit, measure, return a row."""
     from collectors import power as pw
-    from collectors.host import host_info
-    from collectors.runner import install, measure
+    from mirtune.measure.build import install
+    from mirtune.measure.host import host_info
+    from mirtune.measure.measurement import measure
 
     node_id = None
     try:
@@ -293,110 +174,12 @@ def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: 
                     m = measure(cmd, env, **kwargs)
             except pw.PowerError as exc:
                 m = failed("unsupported", f"power limit {point.power_w:g} W: {exc}")
-    row = _row(point, m, build, settings["columns"].get(point.build_key, {}), settings, host_info().row(), node_id)
+    row = point_row(point, m, build, settings["columns"].get(point.build_key, {}), settings, host_info().row(), node_id)
     row["run_start"], row["run_end"] = run_start, time.time()
     return row
 
 
 # --------------------------------------------------------------------------------------------- storage
-
-
-def read_rows(out_dir: str | os.PathLike) -> "Any":
-    """Every row in `out_dir`'s part files as a pandas DataFrame, one row per point id: the latest
-    (`mirtune.tasks.measured.oldest_first`, the rule of every reader of these rows)."""
-    import pandas as pd
-
-    tables = read_parts(out_dir)
-    if not tables:
-        return pd.DataFrame()
-    df = oldest_first(pa.concat_tables(tables, promote_options="permissive").to_pandas())
-    return df.drop_duplicates("point_id", keep="last").reset_index(drop=True)
-
-
-def read_parts(out_dir: str | os.PathLike) -> list[pa.Table]:
-    """The part files of `out_dir` (unreadable ones are skipped with a warning on stderr)."""
-    out = []
-    for path in sorted(Path(out_dir).glob(PART_GLOB)):
-        try:
-            out.append(pq.read_table(path))
-        except Exception as exc:
-            print(f"warning: skipping unreadable {path}: {exc}", file=sys.stderr)
-    return out
-
-
-def compact(out_dir: str | os.PathLike) -> tuple[int, int]:
-    """Rewrite the part files of `out_dir` as one (one row per point id, the latest wins); (files before, rows).
-
-    Holds the directory lock, so it never runs beside a sweep writing there. The new file is written (atomically)
-    before the old ones are removed; a part file that cannot be read is left alone.
-    """
-    import pandas as pd
-
-    out = Path(out_dir)
-    with dir_lock(out):
-        paths, tables = [], []
-        for path in sorted(out.glob(PART_GLOB)):
-            try:
-                tables.append(pq.read_table(path))
-                paths.append(path)
-            except Exception as exc:
-                print(f"warning: leaving unreadable {path}: {exc}", file=sys.stderr)
-        if len(paths) < 2:
-            return len(paths), sum(t.num_rows for t in tables)
-        table = pa.concat_tables(tables, promote_options="permissive")
-        keys = pd.DataFrame({"point_id": table.column("point_id").to_pylist(),
-                             "timestamp": table.column("timestamp").to_pylist()
-                             if "timestamp" in table.column_names else [""] * table.num_rows})
-        keys = oldest_first(keys).drop_duplicates("point_id", keep="last")
-        table = table.take(pa.array(sorted(keys.index.tolist()), type=pa.int64()))
-        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-        name = f"part-{stamp}-compact-{uuid.uuid4().hex[:8]}.parquet"
-        tmp = out / f".{name}.tmp"
-        pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, out / name)
-        for path in paths:
-            path.unlink()
-        return len(paths), table.num_rows
-
-
-def dir_lock(out_dir: str | os.PathLike) -> DirLock:
-    """The lock that keeps a second sweep (or tuning) from writing into `out_dir` beside this one."""
-    return DirLock(out_dir, LOCK_NAME, "sweep")
-
-
-class PartWriter:
-    """Buffers rows and writes them as new Parquet part files, each atomically (temporary name, rename)."""
-
-    def __init__(self, out_dir: Path, schema: pa.Schema, flush_every: int, flush_seconds: float) -> None:
-        self.out_dir, self.schema = out_dir, schema
-        self.flush_every, self.flush_seconds = max(1, flush_every), flush_seconds
-        self.rows: list[dict[str, Any]] = []
-        self.last = time.monotonic()
-        self.files: list[Path] = []
-        self.written = 0
-
-    def add(self, row: dict[str, Any]) -> None:
-        self.rows.append({name: row.get(name) for name in self.schema.names})
-        if len(self.rows) >= self.flush_every:
-            self.flush()
-
-    def maybe_flush(self) -> None:
-        if self.rows and time.monotonic() - self.last >= self.flush_seconds:
-            self.flush()
-
-    def flush(self) -> None:
-        self.last = time.monotonic()
-        if not self.rows:
-            return
-        table = pa.Table.from_pylist(self.rows, schema=self.schema)
-        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-        name = f"part-{stamp}-{uuid.uuid4().hex[:12]}.parquet"
-        tmp = self.out_dir / f".{name}.tmp"
-        pq.write_table(table, tmp)
-        os.replace(tmp, self.out_dir / name)
-        self.files.append(self.out_dir / name)
-        self.written += len(self.rows)
-        self.rows = []
 
 
 # --------------------------------------------------------------------------------------------- progress
@@ -534,36 +317,10 @@ def cancel_all(refs: Sequence[Any]) -> None:
             pass
 
 
-def ensure_ray(address: str | None = None) -> bool:
-    """Initialise Ray if needed (join `address`/$RAY_ADDRESS or start a private head); True if this call did."""
-    import ray
-
-    from mirtune.cluster import init_ray
-
-    if ray.is_initialized():
-        return False
-    init_ray(address)
-    return True
-
-
-def timed_capacity() -> int:
-    """Units of the timed-run resource in the cluster; MirtuneError when there are none."""
-    import ray
-
-    from mirtune.cluster import TIMED_RUN_RESOURCE
-
-    units = int(ray.cluster_resources().get(TIMED_RUN_RESOURCE, 0))
-    if units < 1:
-        raise MirtuneError(f"the Ray cluster offers no {TIMED_RUN_RESOURCE!r} resource: declare "
-                           f"resources: {{{TIMED_RUN_RESOURCE}: 1}} on every node that may time runs "
-                           "(see cluster.yaml)")
-    return units
-
-
 def _run_builds(plan: SweepPlan, keys: list[str], cache_dir: str | None) -> dict[str, dict[str, Any]]:
     import ray.data
 
-    from collectors.runner import cached
+    from mirtune.measure.build import cached
 
     out: dict[str, dict[str, Any]] = {}
     items = []
@@ -620,7 +377,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
     """Measure the points of `plan` not yet in `out_dir`; write rows as they complete; return a summary.
 
     `max_points` caps how many new points this call measures (a smoke run, or a sweep done in slices).
-    `inputs` are files written into every run's working folder (see `collectors.runner.run_once`).
+    `inputs` are files written into every run's working folder (see `mirtune.measure.sandbox.run_once`).
     `time_points=False` only builds (a cluster that cannot time these programs, e.g. CUDA without a GPU):
     the points of programs that failed to build are written as `build_failed` rows, the others are left
     for a later run and counted in `summary.not_timed`.
@@ -683,10 +440,10 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
                         summary.errors.append((p.point_id, f"{p.program}: not built: {b.get('reason')}"))
                         continue
                     if host is None:
-                        from collectors.host import host_info
+                        from mirtune.measure.host import host_info
 
                         host = host_info().row()
-                    row = _row(p, failed("build_failed", (b or {}).get("reason") or "not built"), b or {},
+                    row = point_row(p, failed("build_failed", (b or {}).get("reason") or "not built"), b or {},
                                plan.builds[p.build_key].columns, settings, host, None)
                     writer.add(row)
                     summary.by_status["build_failed"] += 1
@@ -704,10 +461,10 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
         def local_row(p: Point, m: Measurement) -> dict[str, Any]:
             nonlocal host_row
             if host_row is None:
-                from collectors.host import host_info
+                from mirtune.measure.host import host_info
 
                 host_row = host_info().row()
-            return _row(p, m, builds.get(p.build_key, {}), plan.builds[p.build_key].columns, settings,
+            return point_row(p, m, builds.get(p.build_key, {}), plan.builds[p.build_key].columns, settings,
                         host_row, None)
 
         def emit(row: dict[str, Any]) -> None:

@@ -29,37 +29,21 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-import pyarrow as pa
-
-from collectors.runner import BuildSpec, RunLimits
-from collectors.space import Dimension, parse_space, resolve
-from collectors.sweep import BuildJob, Point, Summary, SweepPlan, run_sweep
+from collectors.sweep import BuildJob, Summary, SweepPlan, run_sweep
 from mirtune.errors import UsageError
+from mirtune.measure.build import BuildSpec
+from mirtune.measure.records import Point
+from mirtune.measure.sandbox import RunLimits
+from mirtune.measure.space import parse_space, resolve
+from mirtune.measure.vectorize import COLUMNS, DIMENSIONS, pragma
 
 SWEEP = "vectorize"
 MARKER = "MIRTUNE_LOOP_PRAGMA"
-VFS = (1, 2, 4, 8, 16, 32, 64)
-IFS = (1, 2, 4, 8, 16)
-DIMENSIONS: dict[str, Dimension] = {
-    "vf": Dimension("vf", int, VFS, choices=VFS, help="vectorize_width"),
-    "if": Dimension("if", int, IFS, choices=IFS, help="interleave_count"),
-}
 DEFAULT_PROGRAMS = Path(__file__).resolve().parent / "programs" / "vectorize" / "kernels"
-COLUMNS: dict[str, pa.DataType] = {
-    "vf": pa.int64(), "if": pa.int64(), "pragma": pa.string(), "opt": pa.int64(),
-    "template": pa.string(), "elem_type": pa.string(), "trip": pa.int64(), "outer": pa.int64(),
-    "trip_known": pa.bool_(), "restrict": pa.bool_(), "stride": pa.int64(), "distance": pa.int64(),
-    "origin": pa.string(),
-}
 _META_RE = re.compile(r"template: (?P<template>\w+); type: (?P<type>\w+); trip: (?P<trip>\d+); outer: (?P<outer>\d+); "
                       r"trip known at compile time: (?P<known>yes|no); restrict: (?P<restrict>yes|no); "
                       r"stride: (?P<stride>\d+); distance: (?P<distance>\d+)")
 _ORIGIN_RE = re.compile(r"mirtune gccvect: origin: (?P<origin>[^;]+);")
-
-
-def pragma(vf: int, interleave: int) -> str:
-    """The text MIRTUNE_LOOP_PRAGMA is defined as for one configuration."""
-    return f'_Pragma("clang loop vectorize_width({vf}) interleave_count({interleave})")'
 
 
 def kernel_meta(source: str) -> dict[str, Any]:
@@ -126,8 +110,7 @@ def collect_vectorize(programs: Sequence[str | os.PathLike], out_dir: str | os.P
     Bad input (missing paths, unmarked kernels, an unknown space key or value) raises UsageError before Ray
     starts. Checksums must match exactly (`rtol` 0): the kernels print integers.
     """
-    from collectors.sweep import ensure_ray
-    from mirtune.cluster import shutdown_ray
+    from mirtune.cluster import ensure_ray, shutdown_ray
 
     progs = find_kernels(programs)
     restrict = parse_space(space, DIMENSIONS)

@@ -217,3 +217,25 @@ def ray_session(address: str | None = None, enabled: bool = True) -> Iterator[bo
     finally:
         if started:
             shutdown_ray()
+
+
+def ensure_ray(address: str | None = None) -> bool:
+    """Initialise Ray if needed (join `address`/$RAY_ADDRESS or start a private head); True if this call did."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    init_ray(address)
+    return True
+
+
+def timed_capacity() -> int:
+    """Units of the timed-run resource in the cluster; MirtuneError when there are none."""
+    import ray
+
+    units = int(ray.cluster_resources().get(TIMED_RUN_RESOURCE, 0))
+    if units < 1:
+        raise MirtuneError(f"the Ray cluster offers no {TIMED_RUN_RESOURCE!r} resource: declare "
+                           f"resources: {{{TIMED_RUN_RESOURCE}: 1}} on every node that may time runs "
+                           "(see cluster.yaml)")
+    return units

@@ -29,15 +29,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pyarrow as pa  # noqa: E402
-import pyarrow.parquet as pq  # noqa: E402
+import pyarrow as pa
+import pyarrow.parquet as pq
 
-from collectors import cudagen  # noqa: E402
-from collectors.host import host_info, timestamp  # noqa: E402
-from collectors.lscat import BLOCKS, COLUMNS, MATRICES, SWEEP  # noqa: E402
-from collectors.lscat_lines import harness_rows  # noqa: E402
-from collectors.runner import BuildResult, BuildSpec, RunLimits, build, run_once  # noqa: E402
-from collectors.sweep import point_id, schema_for  # noqa: E402
+from collectors import cudagen
+from collectors.lscat import BLOCKS, COLUMNS, MATRICES, SWEEP
+from collectors.lscat_lines import harness_rows
+from mirtune.measure.build import BuildResult, BuildSpec, build  # noqa: E402
+from mirtune.measure.host import host_info, timestamp
+from mirtune.measure.records import point_id, schema_for
+from mirtune.measure.sandbox import RunLimits, run_once
 
 REPO = Path(__file__).resolve().parents[1]
 EXTRA_COLUMNS = {"family": pa.string(), "generator_version": pa.int64(), "order": pa.int64(), "run": pa.int64(),

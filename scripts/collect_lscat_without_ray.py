@@ -25,14 +25,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from collectors.lscat import (DEFAULT_PROGRAMS, DIMENSIONS, HARNESS, MATRICES, find_cuda_kernels,  # noqa: E402
-                              plan_lscat)
-from collectors.host import host_info  # noqa: E402
-from collectors.runner import RunLimits, failed  # noqa: E402
-from collectors.space import parse_space  # noqa: E402
-from collectors.sweep import (PartWriter, Point, _row, _spec_to_json, build_item, compact,  # noqa: E402
-                              default_references, read_rows, schema_for, timed_point)
+from collectors.lscat import DEFAULT_PROGRAMS, DIMENSIONS, HARNESS, MATRICES, find_cuda_kernels, plan_lscat  # noqa: E402
+from collectors.sweep import _spec_to_json, build_item, default_references, timed_point  # noqa: E402
 from mirtune.errors import MirtuneError  # noqa: E402
+from mirtune.measure.host import host_info  # noqa: E402
+from mirtune.measure.measurement import failed  # noqa: E402
+from mirtune.measure.records import PartWriter, Point, compact, point_row, read_rows, schema_for  # noqa: E402
+from mirtune.measure.sandbox import RunLimits  # noqa: E402
+from mirtune.measure.space import parse_space  # noqa: E402
 
 
 def group_order(points: list[Point], matrices: list[int]) -> list[list[Point]]:
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                     row = timed_point(p, spec_json[p.build_key], b, None, settings)
                     references[p.group] = (row["status"], row.get("checksum"))
                 elif ref_status != "ok" or ref_sum is None:
-                    row = _row(p, failed("unsupported", "no reference checksum: the default configuration ended "
+                    row = point_row(p, failed("unsupported", "no reference checksum: the default configuration ended "
                                          f"as {ref_status}"), b, settings["columns"][p.build_key], settings,
                                host.row(), None)
                 else:

@@ -6,7 +6,7 @@ Each `cudagen-<gpu>-<time>.parquet` goes to `datasets/cuda-<gpu>/`, its `-repeat
 `datasets/cuda-<gpu>-repeats/` and its `-summary.json` (the machine, counts, timings) to
 `datasets/cuda-<gpu>/runs/`. A file already there with the same name is left alone (merging twice adds nothing).
 Rows are stored without the columns that are recomputed from the others (`point_id`, a hash of the point:
-`collectors.sweep.point_id`; `cv`, the spread of `reported`), compressed harder: a run of 700 kernels is then
+`mirtune.measure.records.point_id`; `cv`, the spread of `reported`), compressed harder: a run of 700 kernels is then
 about 1.4 MB instead of 4, which keeps the repository small enough to travel to the GPU machine.
 """
 

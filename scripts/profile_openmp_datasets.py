@@ -27,12 +27,13 @@ from typing import Any, Sequence
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from collectors.check import OutputCheck  # noqa: E402
-from collectors.host import host_info  # noqa: E402
-from collectors.openmp import answer_check, rewrite_for_runtime_schedule  # noqa: E402
-from collectors.runner import BuildSpec  # noqa: E402
-from collectors.sweep import read_rows  # noqa: E402
+from collectors.openmp import answer_check
 from mirtune.errors import MirtuneError  # noqa: E402
+from mirtune.measure.build import BuildSpec  # noqa: E402
+from mirtune.measure.check import OutputCheck  # noqa: E402
+from mirtune.measure.host import host_info  # noqa: E402
+from mirtune.measure.openmp import rewrite_for_runtime_schedule  # noqa: E402
+from mirtune.measure.records import read_rows  # noqa: E402
 from mirtune.paths import write_atomic  # noqa: E402
 from mirtune.profile.ompt import ProfileFeatures, profile_build  # noqa: E402
 from mirtune.tasks.openmp import DATASETS  # noqa: E402

@@ -1,7 +1,7 @@
 """Dependencies point one way (README, Layout): the IR layer knows nothing of models or tasks, tasks say what a task
-is and know no heads (no import of mirtune.predict), within mirtune only the tuner, the profiler and the commands
-that run sweeps use the collectors (which in turn use mirtune), and the experiments (mirtune.experiments) sit above the
-product and below the command line: only `mirtune evaluate` imports them, and they import no command."""
+is and know no heads (no import of mirtune.predict), mirtune's library (everything but the command line) never
+imports the collectors, which sit on it and below the command line (they import no command), and the experiments
+(mirtune.experiments) sit above the product and below the command line: only `mirtune evaluate` imports them, and they import no command."""
 
 from __future__ import annotations
 
@@ -38,11 +38,40 @@ def test_ir_knows_nothing_of_models_tasks_or_predictors():
     assert offenders(imports("ir"), ("mirtune.model", "mirtune.tasks", "mirtune.predict", "mirtune.pretrain")) == []
 
 
-def test_only_the_tuner_and_the_sweep_commands_use_the_collectors():
-    allowed = {"mirtune/predict/tune.py", "mirtune/commands/collect.py", "mirtune/commands/tune.py",
-               "mirtune/commands/cluster.py", "mirtune/profile/ompt.py"}
-    found = {f: ms for f, ms in imports("").items() if f not in allowed}
+COMMAND_LINE = ("mirtune/cli.py", "mirtune/commands/")  # the top layer: it may run sweeps (collect, cluster)
+
+
+def collector_imports() -> dict[str, set[str]]:
+    """collectors module file -> the modules it imports (as `imports`, for the collectors package)."""
+    out: dict[str, set[str]] = {}
+    for f in sorted((ROOT.parent / "collectors").glob("*.py")):
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names.add(node.module)
+                names.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                names.update(a.name for a in node.names)
+        out[str(f.relative_to(ROOT.parent))] = names
+    return out
+
+
+def test_the_library_never_imports_the_collectors():
+    found = {f: ms for f, ms in imports("").items() if not f.startswith(COMMAND_LINE)}
+    # what the check sees: the tuner, the profiler and the measurement layer, which once imported the collectors
+    assert {"mirtune/predict/tune.py", "mirtune/profile/ompt.py", "mirtune/measure/sandbox.py",
+            "mirtune/measure/records.py", "mirtune/experiments/tune_replay.py"} <= set(found)
+    # and it finds what it looks for: the command that runs sweeps imports them
+    assert offenders({"collect": imports("commands")["mirtune/commands/collect.py"]}, ("collectors",))
     assert offenders(found, ("collectors",)) == []
+
+
+def test_the_collectors_sit_on_the_library_and_below_the_command_line():
+    found = collector_imports()
+    assert {"collectors/sweep.py", "collectors/openmp.py", "collectors/gccvect.py"} <= set(found)
+    # they measure with mirtune's measurement layer (so the check below reads their imports of mirtune)
+    assert offenders(found, ("mirtune.measure",))
+    assert offenders(found, ("mirtune.commands", "mirtune.cli")) == []
 
 
 EXPERIMENTS_COMMAND = "mirtune/commands/evaluate.py"  # the experiments' entry point, not the product

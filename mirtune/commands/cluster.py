@@ -70,7 +70,7 @@ def state_dir() -> Path:
     """The private folder that holds cluster.json (created 0700; refused when others may write to it)."""
     base = os.environ.get("MIRTUNE_STATE_DIR") or \
         str(Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "mirtune")
-    from collectors.private import private_dir
+    from mirtune.private import private_dir
 
     return private_dir(base, hint="or set MIRTUNE_STATE_DIR to a folder of your own")
 

@@ -14,7 +14,7 @@
     mirtune collect compact DIR [DIR ...]      # one part file per folder
 
 Rows are written as part files into the --out directory as points complete; running the same command again
-measures only the points that are missing. Read the result with `collectors.sweep.read_rows(DIR)` or any
+measures only the points that are missing. Read the result with `mirtune.measure.records.read_rows(DIR)` or any
 Parquet reader (one row per point id); `mirtune collect summary DIR` prints the counts by status and the noise.
 """
 
@@ -121,7 +121,7 @@ def run_openmp(args: argparse.Namespace) -> int:
 
     _check_limit(args)
     _check_out(args)
-    from collectors.check import OutputCheck
+    from mirtune.measure.check import OutputCheck
 
     check = OutputCheck.parse(args.check, args.rtol) if args.check else None
     if args.manifest:
@@ -192,7 +192,7 @@ def run_compact(args: argparse.Namespace) -> int:
     """Rewrite each folder's part files as one file (one row per point)."""
     from pathlib import Path
 
-    from collectors.sweep import compact
+    from mirtune.measure.records import compact
 
     for d in args.dirs:
         if not Path(d).is_dir():

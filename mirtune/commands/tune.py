@@ -92,7 +92,7 @@ def print_result(res) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from collectors.check import OutputCheck
+    from mirtune.measure.check import OutputCheck
     from mirtune.predict.tune import TASKS, Program, tune_program
 
     if args.task not in TASKS:

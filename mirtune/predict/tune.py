@@ -3,7 +3,7 @@
     result = tune_program(Program(Path("app.c"), args=("input.txt", "100")), task="openmp", budget=12)
 
 1. The program is an ordinary one: its arguments, its input files (written into each run's private working
-   folder), its build flags, and an output check (`collectors.check`: by default the whole stdout, numbers
+   folder), its build flags, and an output check (`mirtune.measure.check`: by default the whole stdout, numbers
    within a tolerance, lines that change between the default's own runs left out).
 2. The default configuration is measured first, on a node that may time runs: its answer is the reference every
    other configuration must reproduce, and a program that fails there stops the tuning with one line.
@@ -36,8 +36,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from collectors.check import OutputCheck
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.measure.check import OutputCheck
 from mirtune.paths import json_default, private_temp_dir
 
 TASKS = ("openmp", "vectorize")
@@ -136,7 +136,7 @@ def prepare_program(program: Program) -> tuple[Program, dict[str, bytes], list[s
         elif a and not a.startswith("-") and Path(a).is_absolute() and p.exists() and p.name in names:
             a = p.name
         args.append(a)
-    from collectors.runner import read_inputs
+    from mirtune.measure.sandbox import read_inputs
 
     files = read_inputs(inputs)
     prog = Program(src, tuple(args), tuple(inputs), tuple(program.cflags), program.check, program.timeout_s,
@@ -147,7 +147,7 @@ def prepare_program(program: Program) -> tuple[Program, dict[str, bytes], list[s
 def variant_of(program: Program, files: dict[str, bytes]) -> str:
     """What tells apart two ways of running one source: arguments, input contents, check, flags, loop line (and,
     only where given, the other files of the program and the include folders)."""
-    from collectors.sweep import run_variant
+    from mirtune.measure.records import run_variant
 
     more: dict[str, Any] = {}
     if program.extra_sources:
@@ -163,10 +163,10 @@ def variant_of(program: Program, files: dict[str, bytes]) -> str:
 def dimensions(task: str) -> dict[str, Any]:
     """The tunable dimensions of a task (collectors' definitions; the power limit is not tuned here)."""
     if task == "openmp":
-        from collectors.openmp import DIMENSIONS
+        from mirtune.measure.openmp import DIMENSIONS
 
         return {k: v for k, v in DIMENSIONS.items() if k != "power"}
-    from collectors.vectorize import DIMENSIONS
+    from mirtune.measure.vectorize import DIMENSIONS
 
     return dict(DIMENSIONS)
 
@@ -174,13 +174,13 @@ def dimensions(task: str) -> dict[str, Any]:
 def search_space(task: str, cores: int, space: Sequence[str] | str | None = None) -> dict[str, tuple[Any, ...]]:
     """Parameter -> values: the task's space on a node with `cores` (threads: 1 .. all cores), narrowed by
     `--space key=v1,v2` items (UsageError for an unknown parameter or value)."""
-    from collectors.space import parse_space, resolve
+    from mirtune.measure.space import parse_space, resolve
 
     dims = dimensions(task)
     restrict = parse_space(space, dims)
     values = resolve(dims, restrict)
     if task == "openmp" and "threads" not in restrict:
-        from collectors.openmp import thread_counts
+        from mirtune.measure.openmp import thread_counts
 
         values["threads"] = thread_counts(cores)
     return dict(values)
@@ -225,7 +225,7 @@ class TunePlan:
     variant: str
     build_columns: dict[str, Any] = field(default_factory=dict)
     rewritten: bool = False  # the build text differs from the user's file (schedule(runtime) written in)
-    units: tuple[tuple[str, str, str], ...] = ()  # the other files' build texts (collectors.runner.BuildSpec.units)
+    units: tuple[tuple[str, str, str], ...] = ()  # the other files' build texts (mirtune.measure.build.BuildSpec.units)
     depends: str = ""  # digest of the headers the files include (programs of several files, or with --include)
     loops_in: str = ""  # the file whose worksharing loops the rewrite reached (`mirtune apply` for the answer)
     # resolved where the plan is made: a trial runs in a folder of its own, where a relative path means another file
@@ -254,7 +254,7 @@ class TunePlan:
 
     def point(self, params: dict[str, Any] | None):
         """The dataset point of a configuration (None: the default)."""
-        from collectors.sweep import Point
+        from mirtune.measure.records import Point
 
         if self.task == "openmp":
             row_params = {"power_w": None, "threads": self.cores, "schedule": "static", "chunk": None} \
@@ -279,7 +279,7 @@ def _pragma_text(params: dict[str, Any]) -> str:
 
 
 def _with_pragma(text: str, params: dict[str, Any], line: int | None) -> str:
-    from mirtune.commands.apply import apply_loop_pragma
+    from mirtune.source.loops import apply_loop_pragma
 
     return apply_loop_pragma(text, int(params["vf"]), int(params["if"]), line)[0]
 
@@ -294,7 +294,7 @@ def headers_digest(program: Program) -> str:
 
 def program_units(program: Program, texts: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
     """The files after the first, as a BuildSpec's `units`: (name in the build folder, text to build, the file)."""
-    from collectors.runner import unit_names
+    from mirtune.measure.build import unit_names
 
     names = unit_names(program.sources)
     return tuple((name, text, str(src.resolve())) for name, text, src in zip(names[1:], texts[1:], program.sources[1:]))
@@ -309,7 +309,7 @@ def program_spec(program: Program, name: str, text: str, units: tuple[tuple[str,
                  openmp: bool, include_dirs: tuple[str, ...]):
     """The BuildSpec of a program: `text` for its first file, `units` for the others (`program_units`),
     `include_dirs` (`build_include_dirs`), --cflags; -O2."""
-    from collectors.runner import BuildSpec
+    from mirtune.measure.build import BuildSpec
 
     src = program.source
     return BuildSpec(name=name, source=text, suffix=src.suffix, opt=2, extra=program.cflags,
@@ -339,7 +339,7 @@ def make_plan(task: str, program: Program, files: dict[str, bytes], cores: int,
     originals = [s.read_text(errors="replace") for s in sources]
     texts, cols, loops_in = list(originals), {}, ""
     if task == "openmp":
-        from collectors.openmp import merged_rewrite_columns, rewrite_for_runtime_schedule
+        from mirtune.measure.openmp import merged_rewrite_columns, rewrite_for_runtime_schedule
 
         parts = []
         for i, (src, original) in enumerate(zip(sources, originals)):
@@ -370,9 +370,9 @@ def columns(task: str) -> dict[str, Any]:
     import pyarrow as pa
 
     if task == "openmp":
-        from collectors.openmp import COLUMNS
+        from mirtune.measure.openmp import COLUMNS
     else:
-        from collectors.vectorize import COLUMNS
+        from mirtune.measure.vectorize import COLUMNS
     return {**COLUMNS, "variant": pa.string(), "run_args": pa.list_(pa.string()), "check": pa.string(),
             "tool": pa.string(), "paired_default_s": pa.list_(pa.float64()), METRIC: pa.float64()}
 
@@ -389,7 +389,7 @@ def paired_measurement(default_cmd: Sequence[str], default_env: dict[str, Any], 
     of the rounds' default time / configuration time. The first failing run of the configuration ends it with
     its status; a failing default run (the default passed before) ends it as `crash` with that reason.
     """
-    from collectors.runner import Measurement, measure
+    from mirtune.measure.measurement import Measurement, measure
     from mirtune.tasks.measured import spread
 
     cand: list[float] = []
@@ -435,7 +435,7 @@ def _paired(ctx: dict[str, Any], params: dict[str, Any], rounds: int, warmup: in
         raise MirtuneError(f"the default configuration's binary is missing on this node: {dres.reason}")
     res, _ = _installed(plan, params, ctx["builds"], s.get("cache_dir"))
     if res.status != "ok" or res.exe is None:
-        from collectors.runner import failed
+        from mirtune.measure.measurement import failed
 
         return failed("build_failed", res.reason), [], None
     return paired_measurement([dres.exe, *plan.program.args], plan.env(None), [res.exe, *plan.program.args],
@@ -446,7 +446,7 @@ def _paired(ctx: dict[str, Any], params: dict[str, Any], rounds: int, warmup: in
 def _installed(plan: TunePlan, params: dict[str, Any] | None, builds: dict[str, dict[str, Any]],
                cache_dir: str | None):
     """Build (or find) a configuration's binary on this node; (BuildResult, the build's row fields)."""
-    from collectors.runner import build, install
+    from mirtune.measure.build import build, install
 
     spec = plan.build_spec(params)
     shipped = builds.get(spec.key())
@@ -468,9 +468,9 @@ def _node_id() -> str | None:
 
 def measure_config(ctx: dict[str, Any], params: dict[str, Any] | None) -> dict[str, Any]:
     """Measure one configuration (None: the default, alone) on this node; the dataset row, with its speedup."""
-    from collectors.host import host_info
-    from collectors.runner import failed, measure
-    from collectors.sweep import _row
+    from mirtune.measure.host import host_info
+    from mirtune.measure.measurement import failed, measure
+    from mirtune.measure.records import point_row
 
     plan: TunePlan = ctx["plan"]
     s = ctx["settings"]
@@ -488,7 +488,7 @@ def measure_config(ctx: dict[str, Any], params: dict[str, Any] | None) -> dict[s
         speedup = 1.0 if m.status == "ok" else None
     else:
         m, paired, speedup = _paired(ctx, params, s["repeats"], s["warmup"])
-    row = _row(point, m, binfo, plan.build_columns, s, host_info().row(), _node_id())
+    row = point_row(point, m, binfo, plan.build_columns, s, host_info().row(), _node_id())
     row["paired_default_s"] = paired
     row[METRIC] = speedup
     return row
@@ -725,8 +725,8 @@ def _probe_cores() -> int:
     """Logical cores of a node that may time runs (where the trials will run)."""
     import ray
 
-    from collectors.host import logical_cores
     from mirtune.cluster import TIMED_RUN_RESOURCE
+    from mirtune.measure.host import logical_cores
 
     return int(ray.get(ray.remote(logical_cores).options(num_cpus=0, resources={TIMED_RUN_RESOURCE: 1}).remote()))
 
@@ -744,9 +744,9 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
     all its rounds' ratios, and a configuration that no longer beats the default is not recommended."""
     import ray
 
-    from collectors.runner import RunLimits
-    from collectors.sweep import PartWriter, dir_lock, ensure_ray, read_rows, schema_for, timed_capacity
-    from mirtune.cluster import TIMED_RUN_RESOURCE, shutdown_ray
+    from mirtune.cluster import TIMED_RUN_RESOURCE, ensure_ray, shutdown_ray, timed_capacity
+    from mirtune.measure.records import PartWriter, dir_lock, read_rows, schema_for
+    from mirtune.measure.sandbox import RunLimits
 
     if task not in TASKS:
         raise UsageError(f"unknown task {task!r} for tune; choose from {', '.join(TASKS)}")
@@ -841,7 +841,7 @@ def default_build(plan: TunePlan, cache_dir: str | None = None) -> dict[str, dic
     changing the seeds or the binary that is timed. Both are cached: a rerun of the tuning compiles neither.
     A program of several files: every file is compiled to an object and all are linked (one line naming the file
     that does not compile, or saying that they do not link); its IR is every file's, linked (`program_ir_linked`)."""
-    from collectors.runner import build
+    from mirtune.measure.build import build
 
     res = build(plan.build_spec(None), cache_dir)
     if res.status != "ok":

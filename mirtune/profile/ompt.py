@@ -6,7 +6,7 @@
 The tool (ompt_tool.c beside this file) is built with the project's clang into mirtune's cache folder on first
 use, keyed by a hash of its source and the compiler, and loaded by LLVM's libomp through OMP_TOOL_LIBRARIES. The
 program is built and run as `mirtune tune` runs its default configuration (the same binary, OMP_NUM_THREADS = all
-cores, the same sandbox, arguments, input files and answer check: `collectors.runner`), once. The tool writes one
+cores, the same sandbox, arguments, input files and answer check: `mirtune.measure`), once. The tool writes one
 JSON file at exit; `Profile` is what it says, with the features the issue asks for (time per region instance, the
 share of the run inside parallel regions, region entries per second, imbalance, iterations per loop instance).
 
@@ -53,8 +53,8 @@ class ProfileError(MirtuneError):
 
 def _clang() -> tuple[str, str]:
     """(path, first line of --version) of the clang the front end uses."""
-    from collectors.host import clang_version
     from mirtune.ir.frontend import find_clang
+    from mirtune.measure.host import clang_version
 
     return find_clang().path, clang_version() or ""
 
@@ -64,8 +64,8 @@ def tool_library(cache: str | None = None) -> Path:
     """The OMPT tool as a shared library: built on first use into `cache` (default mirtune's cache folder)/ompt,
     a folder only this user can write, under a name that hashes the tool's source and the compiler; one found
     there that another user could have changed is rebuilt, never loaded."""
-    from collectors.private import UnsafePath, check_private_file, private_dir
     from mirtune.paths import cache_dir
+    from mirtune.private import UnsafePath, check_private_file, private_dir
 
     source = TOOL_SOURCE.read_bytes()
     clang, version = _clang()
@@ -106,7 +106,8 @@ def tool_env(lib: Path, out: Path) -> dict[str, str]:
 def _runtime_starts_tools(lib: Path, cache: str | None) -> bool:
     """Whether the libomp that clang links starts an OMPT tool: a probe program that runs one parallel region,
     run with the tool (built once into the build cache), writes its file."""
-    from collectors.runner import BuildSpec, RunLimits, build, run_once
+    from mirtune.measure.build import BuildSpec, build
+    from mirtune.measure.sandbox import RunLimits, run_once
     from mirtune.paths import private_temp_dir
 
     res = build(BuildSpec(name="mirtune_ompt_probe", source=PROBE_SOURCE, openmp=True), cache)
@@ -313,7 +314,7 @@ def program_to_profile(source: Path, args: Sequence[str], inputs: Sequence[str],
                        include_dirs: Sequence[Path] = ()) -> Program:
     """The program a command profiles, from its options as `tune` takes them (`check` as --check says it; the other
     files of a program of several, its header folders); UsageError for a bad check."""
-    from collectors.check import OutputCheck
+    from mirtune.measure.check import OutputCheck
 
     return Program(source, tuple(args), tuple(inputs), tuple(cflags), OutputCheck.parse(check, rtol), timeout_s,
                    extra_sources=tuple(extra_sources), include_dirs=tuple(include_dirs))
@@ -323,7 +324,7 @@ def profile_program(program: Program, cache: str | None = None) -> Profile:
     """Build `program` as `tune` builds its default configuration (every file of a program of several, linked),
     run it once under the OMPT tool with OMP_NUM_THREADS = this machine's cores, and read the profile; ProfileError
     (one line) when there is none."""
-    from collectors.openmp import rewrite_for_runtime_schedule
+    from mirtune.measure.openmp import rewrite_for_runtime_schedule
     from mirtune.predict.tune import build_include_dirs, headers_digest, prepare_program, program_spec, program_units
 
     program, files, notes = prepare_program(program)
@@ -344,11 +345,13 @@ def profile_program(program: Program, cache: str | None = None) -> Profile:
 
 def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, timeout_s: float, label: str,
                   cache: str | None = None) -> Profile:
-    """Build `spec` (a `collectors.runner.BuildSpec`) and run it once under the OMPT tool with `args`, its input
-    files and its answer check (`collectors.check.OutputCheck`), OMP_NUM_THREADS = this machine's cores; the
+    """Build `spec` (a `mirtune.measure.build.BuildSpec`) and run it once under the OMPT tool with `args`, its input
+    files and its answer check (`mirtune.measure.check.OutputCheck`), OMP_NUM_THREADS = this machine's cores; the
     profile, or ProfileError naming `label` (the program)."""
-    from collectors.host import logical_cores
-    from collectors.runner import RunLimits, build, measure
+    from mirtune.measure.build import build
+    from mirtune.measure.host import logical_cores
+    from mirtune.measure.measurement import measure
+    from mirtune.measure.sandbox import RunLimits
     from mirtune.paths import private_temp_dir
 
     lib = tool_library(cache)

@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from collectors.lscat import COLUMNS
-from collectors.sweep import schema_for
+from mirtune.measure.records import schema_for
 
 REPO = Path(__file__).resolve().parents[2]
 

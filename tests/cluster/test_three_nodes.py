@@ -17,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from collectors.sweep import PART_GLOB, read_parts, read_rows
+from mirtune.measure.records import PART_GLOB, read_parts, read_rows
 
 REPO = Path(__file__).resolve().parents[2]
 MIRTUNE, RAY = str(Path(sys.executable).with_name("mirtune")), str(Path(sys.executable).with_name("ray"))

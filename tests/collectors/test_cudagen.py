@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from collectors import cudagen
-from collectors.runner import BuildSpec, build
+from mirtune.measure.build import BuildSpec, build
 
 
 def test_at_least_2000_distinct_kernels_in_every_family():

@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 
 from collectors import gccsrc, gccvect, gccvect_build
-from collectors.runner import BuildSpec, build, run_once
-from collectors.sweep import read_rows
-from collectors.vectorize import MARKER, collect_vectorize, kernel_meta, pragma
+from collectors.vectorize import MARKER, collect_vectorize, kernel_meta
 from mirtune.commands.apply import apply_loop_pragma
 from mirtune.errors import UsageError
+from mirtune.measure.build import BuildSpec, build
+from mirtune.measure.records import read_rows
+from mirtune.measure.sandbox import run_once
+from mirtune.measure.vectorize import pragma
 from mirtune.tasks.vectorize import SPEC, application, source_family
 
 REPO = Path(__file__).resolve().parents[2]

@@ -17,10 +17,12 @@ import pytest
 
 from collectors.lscat import (BLOCKS, DEFAULT_BLOCK, DEFAULT_PROGRAMS, DIMENSIONS, MATRICES, collect_lscat,
                               find_cuda_kernels, parse_block, plan_lscat)
-from collectors.runner import BuildSpec, RunLimits, build, find_nvcc, measure
-from collectors.space import parse_space
-from collectors.sweep import read_rows
 from mirtune.errors import UsageError
+from mirtune.measure.build import BuildSpec, build, find_nvcc
+from mirtune.measure.measurement import measure
+from mirtune.measure.records import read_rows
+from mirtune.measure.sandbox import RunLimits
+from mirtune.measure.space import parse_space
 
 REPO = Path(__file__).resolve().parents[2]
 needs_nvcc = pytest.mark.skipif(find_nvcc() is None, reason="nvcc (CUDA toolkit) not installed")

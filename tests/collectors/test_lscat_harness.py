@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 from collectors import cudagen
-from collectors.host import host_info
 from collectors.lscat import (DEFAULT_PROGRAMS, HARNESS, POINTS, build_spec, collect_lscat, find_cuda_kernels,
                               harness_n, kernel_form, run_harness)
-from collectors.runner import RunLimits, build, find_nvcc
-from collectors.sweep import point_id, read_rows
 from mirtune.errors import UsageError
+from mirtune.measure.build import build, find_nvcc
+from mirtune.measure.host import host_info
+from mirtune.measure.records import point_id, read_rows
+from mirtune.measure.sandbox import RunLimits
 from mirtune.predict.predictor import program_ir
 from mirtune.tasks.cuda_blocks import kernel_file
 

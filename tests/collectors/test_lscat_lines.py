@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 
 from collectors.lscat_lines import harness_rows, parse_line, parse_output
-from collectors.runner import RunLimits, run_once
-from collectors.sweep import point_id
+from mirtune.measure.records import point_id
+from mirtune.measure.sandbox import RunLimits, run_once
 
 
 def test_parse_lscat_and_extended_lines():

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from collectors.check import lines_match
 from collectors.manifest import ProgramRun, read_manifest
+from mirtune.measure.check import lines_match
 from mirtune.source.openmp import make_schedule_runtime
 
 PROGRAMS = Path(__file__).resolve().parents[2] / "collectors" / "programs"

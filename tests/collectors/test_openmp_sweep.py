@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from collectors.openmp import (DIMENSIONS, Program, collect_openmp, find_programs, parse_sizes, plan_openmp,
-                               thread_counts)
-from collectors.space import parse_space
+from collectors.openmp import Program, collect_openmp, find_programs, parse_sizes, plan_openmp
 from collectors.summarize import summarize
-from collectors.sweep import read_rows
 from mirtune.errors import UsageError
+from mirtune.measure.openmp import DIMENSIONS, thread_counts
+from mirtune.measure.records import read_rows
+from mirtune.measure.space import parse_space
 
 REPO = Path(__file__).resolve().parents[2]
 OPENMP_PROGRAMS = REPO / "collectors" / "programs" / "openmp"

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pytest
 
 from collectors.openmp import collect_openmp
-from collectors.sweep import PART_GLOB, read_parts, read_rows
+from mirtune.measure.records import PART_GLOB, read_parts, read_rows
 
 REPO = Path(__file__).resolve().parents[2]
 SPACE = ["threads=1,2", "schedule=static,dynamic", "chunk=1,8"]  # 8 points + the default

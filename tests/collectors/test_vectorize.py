@@ -13,13 +13,14 @@ import pytest
 
 from collectors import loopgen
 from collectors.openmp import Program
-from collectors.runner import BuildSpec, build, run_once
-from collectors.space import parse_space
 from collectors.summarize import summary_dict
-from collectors.sweep import compact, read_rows
-from collectors.vectorize import (DIMENSIONS, MARKER, collect_vectorize, find_kernels, kernel_meta, plan_vectorize,
-                                  pragma)
+from collectors.vectorize import MARKER, collect_vectorize, find_kernels, kernel_meta, plan_vectorize
 from mirtune.errors import UsageError
+from mirtune.measure.build import BuildSpec, build
+from mirtune.measure.records import compact, read_rows
+from mirtune.measure.sandbox import run_once
+from mirtune.measure.space import parse_space
+from mirtune.measure.vectorize import DIMENSIONS, pragma
 
 REPO = Path(__file__).resolve().parents[2]
 KERNELS = REPO / "collectors" / "programs" / "vectorize" / "kernels"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from collectors.sweep import read_parts, read_rows
+from mirtune.measure.records import read_parts, read_rows
 from mirtune.cli import main
 
 SLOW = r"""
@@ -97,7 +97,7 @@ def test_the_files_of_one_program_as_a_user_types_them(ray_cluster, three_files,
     """Issue 34: `mirtune tune main.c solver.c util.c --include include --task openmp -- 20000`, in the program's
     folder: the relative paths are resolved where the plan is made, not in the trial's own folder (where the
     headers would not be found, and the binary's key would not be the one built and shipped)."""
-    from collectors.sweep import read_rows
+    from mirtune.measure.records import read_rows
 
     monkeypatch.chdir(three_files["main.c"].parent)
     files = ["main.c", "solver.c", "util.c"]

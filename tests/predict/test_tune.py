@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from collectors.check import OutputCheck
-from collectors.sweep import read_parts, read_rows
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.measure.check import OutputCheck
+from mirtune.measure.records import read_parts, read_rows
 from mirtune.predict.tune import Program, all_configs, search_space, tune_program
 
 # Each configuration's fault is chosen by the program itself from OMP_SCHEDULE: dynamic crashes, guided hangs,
@@ -306,7 +306,9 @@ def test_a_program_of_three_files(ray_cluster, three_files, tmp_path):
     tuned as one program. Every configuration is ok, which solver.c's own check allows only when OMP_SCHEDULE
     reached its loop: the rewrite went into solver.c's build copy (the user's file untouched), and the same
     files built as written abort under the same configuration."""
-    from collectors.runner import BuildSpec, RunLimits, build, measure
+    from mirtune.measure.build import BuildSpec, build
+    from mirtune.measure.measurement import measure
+    from mirtune.measure.sandbox import RunLimits
 
     builds = tmp_path / "builds"
     res = tune_program(_three(three_files), "openmp", budget=3, out_dir=tmp_path / "out", top_k=2,

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from collectors.host import logical_cores
 from mirtune.cli import main
+from mirtune.measure.host import logical_cores
 from mirtune.predict.tune import Program
 from mirtune.profile import ompt
 from mirtune.profile.ompt import ProfileError, profile_program, tool_library

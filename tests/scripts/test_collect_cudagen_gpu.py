@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from collectors.host import host_info
+from mirtune.measure.host import host_info
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "collect_cudagen_gpu.py"

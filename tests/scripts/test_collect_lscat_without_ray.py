@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from collectors.host import host_info
 from collectors.lscat import DEFAULT_PROGRAMS, find_cuda_kernels, plan_lscat
+from mirtune.measure.host import host_info
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "collect_lscat_without_ray.py"
 

@@ -121,7 +121,7 @@ def test_a_rows_configuration_is_named_as_in_the_gain_table():
 
 def test_one_program_measured_on_two_hosts_is_two_groups(tmp_path):
     """Rows of the same kernel from another machine never overwrite this machine's cells: a group per host."""
-    from collectors.sweep import read_rows
+    from mirtune.measure.records import read_rows
 
     rows = read_rows(VECTORIZE_DATA)
     rows = rows[rows["program"].isin(sorted(set(rows["program"]))[:3])]
@@ -150,7 +150,7 @@ def test_one_program_measured_on_two_hosts_is_two_groups(tmp_path):
 def test_a_sweep_stopped_part_way_keeps_its_space_and_drops_unfinished_groups(tmp_path):
     """A sweep stopped part-way, as datasets/vectorize-epyc once was: the default of every kernel measured first,
     the whole space of some, a few configurations of the others."""
-    from collectors.sweep import read_rows
+    from mirtune.measure.records import read_rows
 
     rows = read_rows(REPO_DIR / "datasets" / "vectorize-epyc")
     kernels = sorted(rows["program"].unique())

@@ -1,6 +1,6 @@
 """Folders and files that only this user can change: where the collectors keep what they later trust.
 
-The launcher binary (collectors/runner.py) is executed and the power-limit state file (collectors/power.py) is
+The launcher binary (mirtune/measure/sandbox.py) is executed and the power-limit state file (collectors/power.py) is
 written back to the hardware, so neither may come from a place another user can write to. A name under /tmp
 is predictable: another user can create it first. `private_dir` creates a folder with mode 0700, or accepts
 an existing one only when it is a real directory (not a symbolic link) owned by this user that no one else can

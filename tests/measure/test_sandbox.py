@@ -1,4 +1,4 @@
-"""collectors.runner: builds are cached, and every way a run can end gets its status, with real processes."""
+"""mirtune.measure (build, sandbox, measurement): builds are cached, and every way a run can end gets its status, with real processes."""
 
 from __future__ import annotations
 
@@ -13,9 +13,12 @@ from pathlib import Path
 import psutil
 import pytest
 
-from collectors.host import NvmlStatus, load_nvml
-from collectors.runner import (BuildSpec, RunLimits, build, checksums_match, measure, parse_checksum, run_once,
-                               spread)
+from mirtune.measure.host import NvmlStatus, load_nvml
+from mirtune.measure.build import BuildSpec, build
+from mirtune.measure.check import checksums_match
+from mirtune.measure.measurement import measure, parse_checksum
+from mirtune.measure.sandbox import RunLimits, run_once
+from mirtune.tasks.measured import spread
 
 
 @pytest.fixture(scope="module")
@@ -416,7 +419,8 @@ def _launcher_names() -> list[str]:
     """The launcher's file names in its folder, as earlier versions and this one spell them."""
     import hashlib
 
-    from collectors.runner import _LAUNCHER_C, node_tag
+    from mirtune.measure.host import node_tag
+    from mirtune.measure.sandbox import _LAUNCHER_C
 
     return [f"launch-{hashlib.sha256(f'{_LAUNCHER_C}|{node_tag()}'.encode()).hexdigest()[:12]}"]
 
@@ -437,7 +441,7 @@ def _run_in_fresh_process(tmpdir: Path, exe: str) -> subprocess.CompletedProcess
     code = textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {str(REPO)!r})
-        from collectors.runner import launcher, run_once
+        from mirtune.measure.sandbox import launcher, run_once
         run = run_once([{exe!r}])
         print(launcher())
         print(run.stdout.strip(), run.maxrss_kib is not None)
@@ -567,7 +571,7 @@ def test_a_binary_planted_in_the_build_cache_is_rebuilt_not_run(tmp_path, attack
 
 def test_timed_runs_of_two_processes_never_overlap(cache, tmp_path):
     # issue 33 item 5: two commands measuring at once on one machine take turns, and say when they wait
-    from collectors.runner import timed_run_lock
+    from mirtune.measure.measurement import timed_run_lock
 
     exe = _exe(cache, "stamps", r"""
         #include <stdio.h>
@@ -587,7 +591,7 @@ def test_timed_runs_of_two_processes_never_overlap(cache, tmp_path):
     code = textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {str(REPO)!r})
-        from collectors.runner import measure
+        from mirtune.measure.measurement import measure
         m = measure([{exe!r}, {str(log)!r}], repeats=3, warmup=1)
         print(m.status)
     """)
@@ -619,7 +623,7 @@ def test_a_setsid_grandchild_dies_with_a_killed_driver(cache, tmp_path, how):
     code = textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {str(REPO)!r})
-        from collectors.runner import RunLimits, run_once
+        from mirtune.measure.sandbox import RunLimits, run_once
         run_once([{exe!r}], limits=RunLimits(timeout_s=120))
     """)
     driver = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)

@@ -1,4 +1,4 @@
-"""Output checks of ordinary programs (collectors/check.py), and measure() using them on real runs."""
+"""Output checks of ordinary programs (mirtune/measure/check.py), and measure() using them on real runs."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import textwrap
 
 import pytest
 
-from collectors.check import OutputCheck, lines_match, numbers_match
-from collectors.runner import BuildSpec, build, measure
+from mirtune.measure.check import OutputCheck, lines_match, numbers_match
+from mirtune.measure.build import BuildSpec, build
+from mirtune.measure.measurement import measure
 from mirtune.errors import UsageError
 
 
@@ -114,8 +115,8 @@ def test_a_backtracking_regex_is_bounded_by_the_run_time_limit(cache):
     # issue 33 item 4: `(a+)+$` on 30 a's and a b backtracks for minutes; the check ends at the time limit
     import time
 
-    from collectors.check import CheckTimeout
-    from collectors.runner import RunLimits
+    from mirtune.measure.check import CheckTimeout
+    from mirtune.measure.sandbox import RunLimits
 
     check = OutputCheck.parse("regex:(a+)+$")
     assert check.answer("aaa\n", timeout_s=5.0) == json.dumps(["aaa"])  # an ordinary match, in its own process

@@ -8,6 +8,7 @@ fields say why NVML is unavailable.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import os
 import platform
 import re
@@ -176,5 +177,12 @@ def logical_cores() -> int:
         return os.cpu_count() or 1
 
 
-if __name__ == "__main__":  # a quick look: python -m collectors.host
+@lru_cache(maxsize=None)
+def node_tag() -> str:
+    """This node's binary compatibility tag: CPU model and flags, and the clang version."""
+    return hashlib.sha256(f"{cpu_tag()}|{clang_version()}".encode()).hexdigest()[:12]
+
+
+if __name__ == "__main__":  # a quick look: python -m mirtune.measure.host
     print(describe_host(), file=sys.stdout)
+
