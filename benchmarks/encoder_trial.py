@@ -142,11 +142,12 @@ def reduced(X: np.ndarray, n_context: int, k: int) -> np.ndarray:
     return np.hstack([(E - mean) @ vt[:k].T / scale, C])
 
 
-def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: int) -> dict[str, np.ndarray]:
+def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: int,
+                     heads: tuple[str, ...] = ("gain", "knn")) -> dict[str, np.ndarray]:
     """The configuration each method picks for each group of a gain table: the default (configuration 0), the best
-    fixed one of each fold's training groups, each problem's heads (gain or kNN, `configs` candidates each, chosen
-    by inner cross-validation, no Ray) and the oracle."""
-    chosen = select_configs(problems, candidate_configs(("gain", "knn"), configs, anchors=ANCHORS), n_inner=n_inner,
+    fixed one of each fold's training groups, each problem's heads (of the kinds `heads`, `configs` candidates each,
+    chosen by inner cross-validation, no Ray) and the oracle."""
+    chosen = select_configs(problems, candidate_configs(heads, configs, anchors=ANCHORS), n_inner=n_inner,
                             use_ray=False)
     preds = evaluate_outer(problems, chosen, [0], use_ray=False)
     methods = {"default": np.zeros(len(table), dtype=int), "best fixed": best_fixed_per_group(table.speedups, outer)}

@@ -35,27 +35,18 @@ ONE_THREAD_WINS = 1.25
 
 
 def profile_matrix(profiles, programs: list[str], sizes: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Per group (program, size key): the profile's features, scaled for a head (counts and times on a log scale),
-    and a mask of the groups that have an ok profile."""
+    """Per group (program, size key): the profile's columns (`mirtune.profile.features`), and a mask of the groups
+    that have an ok profile."""
+    from mirtune.profile.features import profile_matrix as columns
     from mirtune.tasks.measured import size_key
 
     ok = profiles[profiles["status"] == "ok"]
     by_key = {(r["program"], size_key(r)): r for r in ok.to_dict("records")}
-    rows, have = [], []
-    for prog, size in zip(programs, sizes):
-        r = by_key.get((prog, size))
-        have.append(r is not None)
-        if r is None:
-            rows.append([0.0] * 7)
-            continue
-        rows.append([np.log10(max(r["region_entries_per_s"], 1e-3)), np.log10(max(r["time_per_region_s"], 1e-7)),
-                     r["parallel_share"], r["work_share"], r["imbalance"],
-                     np.log10(max(r["iterations_per_loop"], 1.0)), r["loop_imbalance"]])
-    X = np.nan_to_num(np.asarray(rows, dtype=np.float64), nan=0.0)
-    return X, np.asarray(have)
+    return columns([by_key.get((prog, size)) for prog, size in zip(programs, sizes)])
 
 
-def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str] = ()) -> dict:
+def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str] = (),
+             heads: tuple[str, ...] = ("gain", "knn")) -> dict:
     import pandas as pd
 
     from mirtune.predict.held_out import held_out_problem
@@ -76,7 +67,7 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
     problems = []
     for name, X in (("context", C), ("context + profile", np.hstack([C, P])), ("profile", P)):
         problems.append(gain_problem(name, sub, X, outer, X.shape[1]))  # no embedding: every column is context
-    methods = chosen_by_method(sub, problems, outer, n_configs, n_inner)
+    methods = chosen_by_method(sub, problems, outer, n_configs, n_inner, heads)
     s = sub.speedups
     shares = {m: share_of_oracle(s, ch) for m, ch in methods.items()}
     kinds = [kind_of(p) for p in sub.programs]
@@ -96,7 +87,7 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
             "best_one_thread_speedup": [round(float(best_one[i]), 3) for i in wins],
             "share": {m: [round(float(v[i]), 3) for i in wins] for m, v in shares.items()},
             "chosen": {m: [sub.labels[ch[i]] for i in wins] for m, ch in methods.items()}},
-        "configs": n_configs, "inner_folds": n_inner, "extra_datasets": list(extra),
+        "configs": n_configs, "inner_folds": n_inner, "extra_datasets": list(extra), "heads": list(heads),
     }
 
 
@@ -118,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "openmp_profile_eval.json")
     ap.add_argument("--extra", action="append", default=[], metavar="NAME",
                     help="a dataset under datasets/ added to the task's data (e.g. openmp-fewer-epyc)")
+    ap.add_argument("--heads", default="gain,knn", metavar="H,H",
+                    help="head kinds the inner cross-validation chooses from (gain, knn, forest)")
     args = ap.parse_args(argv)
     try:
         if not args.profiles.is_file():
@@ -126,7 +119,12 @@ def main(argv: list[str] | None = None) -> int:
         missing = [d for d in args.extra if not (REPO / "datasets" / d).is_dir()]
         if missing:
             raise MirtuneError(f"no such dataset: {', '.join(missing)}")
-        res = evaluate(args.profiles.resolve(), args.configs, args.inner, args.extra)
+        heads = tuple(h.strip() for h in args.heads.split(",") if h.strip())
+        from mirtune.predict.select import GAIN_HEADS
+
+        if not heads or any(h not in GAIN_HEADS for h in heads):
+            raise MirtuneError(f"--heads takes {', '.join(GAIN_HEADS)}; got {args.heads!r}")
+        res = evaluate(args.profiles.resolve(), args.configs, args.inner, args.extra, heads)
     except MirtuneError as err:
         print(f"openmp_profile_eval: {err.line()}", file=sys.stderr)
         return 2

@@ -1,7 +1,8 @@
 """Small task heads on frozen embeddings: a three-linear-layer MLP classifier, as in the MIREncoder paper,
 gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier), the kind of head IR2Vec's experiments use,
 and a gain head (ridge regression of every choice's gain, e.g. its speedup, then the best predicted choice), which
-learns how much each choice gains rather than only which one wins. Any of them can see the embedding through its
+learns how much each choice gains rather than only which one wins, with two more gain heads: nearest neighbours
+and a random forest (which can learn a threshold on one feature). Any of them can see the embedding through its
 first `pca` principal components (fitted on the training rows only; trailing context columns such as transfer
 bytes pass through unchanged): fewer, denser columns than a 256-d embedding for a head trained on a few hundred
 rows; the inner-CV search decides whether that helps.
@@ -92,9 +93,23 @@ class KNNConfig(_Config):
                              # most of them, not a few a lot)
 
 
+@dataclass(frozen=True)
+class ForestConfig(_Config):
+    """Hyper-parameters of a random-forest gain head."""
+
+    HEAD: ClassVar[str] = "forest"
+    n_trees: int = 100
+    min_samples_leaf: int = 3   # rows a leaf averages at least: larger -> smoother, closer to the mean gains
+    max_features: float = 0.5   # share of the columns each split may choose from
+    margin: float = 0.0   # how much another choice's predicted gain must exceed the anchor's to win
+    anchor: str = "default"  # the choice kept without evidence: "default" (choice 0) or "best" (best on average)
+    pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
+
+
 KNN_STATISTICS = ("mean", "median")
 ANCHORS = ("default", "best")
-CONFIGS: dict[str, type[_Config]] = {"mlp": HeadConfig, "gbt": GBTConfig, "gain": GainConfig, "knn": KNNConfig}
+CONFIGS: dict[str, type[_Config]] = {"mlp": HeadConfig, "gbt": GBTConfig, "gain": GainConfig, "knn": KNNConfig,
+                                     "forest": ForestConfig}
 HEADS = tuple(CONFIGS)
 
 
@@ -377,6 +392,91 @@ class KNNGainHead(_GainHeadBase):
         return w * combine(self.gains_[nearest], axis=1) + (1.0 - w) * self.mean_
 
 
+class ForestGainHead(_GainHeadBase):
+    """The gain of every choice predicted by a random forest of regression trees (scikit-learn's, one multi-output
+    forest), each leaf the mean gains of the training rows it holds. Unlike the ridge and nearest-neighbour heads it
+    can learn a threshold on one feature that decides the choice (many short parallel regions: fewer threads), and
+    it is not pulled towards the mean gains by columns that say nothing. The fitted trees are kept as plain arrays
+    (`arrays()`), so a saved head predicts with numpy alone. The seed drives the bootstrap and the split columns."""
+
+    ARRAYS = ("feature", "threshold", "left", "right", "value", "roots")
+
+    def __init__(self, n_classes: int, config: ForestConfig | None = None, seed: int = 0) -> None:
+        if n_classes < 2:
+            raise ValueError("a forest head needs at least two choices")
+        self.n_classes = n_classes
+        self.config = config or ForestConfig()
+        self._check_anchor()  # an unknown anchor fails here, before fitting
+        self.seed = int(seed)
+        self.feature: np.ndarray | None = None
+
+    def fit(self, X: np.ndarray, y: np.ndarray | None = None, gains: np.ndarray | None = None) -> "ForestGainHead":
+        """Grow the forest on rows X and their `gains` [n, n_classes]."""
+        from sklearn.ensemble import RandomForestRegressor
+        from threadpoolctl import threadpool_limits
+
+        if gains is None:
+            raise ValueError("a forest head needs the gain of every choice for each training row")
+        X = np.asarray(X, dtype=np.float64)
+        G = np.asarray(gains, dtype=np.float64)
+        if G.shape != (len(X), self.n_classes) or not np.isfinite(G).all():
+            raise ValueError(f"gains must be finite, [{len(X)}, {self.n_classes}]; got {G.shape}")
+        cfg = self.config
+        forest = RandomForestRegressor(n_estimators=int(cfg.n_trees), min_samples_leaf=int(cfg.min_samples_leaf),
+                                       max_features=float(cfg.max_features), random_state=self.seed, n_jobs=1)
+        with threadpool_limits(1):  # one CPU per Ray task, as the other heads
+            forest.fit(X, G)
+        self.mean_ = G.mean(axis=0)
+        self._flatten([est.tree_ for est in forest.estimators_])
+        return self
+
+    def _flatten(self, trees: list) -> None:
+        """All trees' nodes in one set of arrays, children as global node indices (-1 at a leaf)."""
+        offsets = np.cumsum([0] + [t.node_count for t in trees])
+        shift = lambda child, off: np.where(child >= 0, child + off, -1)  # noqa: E731
+        self.feature = np.concatenate([t.feature for t in trees]).astype(np.int64)
+        self.threshold = np.concatenate([t.threshold for t in trees]).astype(np.float64)
+        self.left = np.concatenate([shift(t.children_left, o) for t, o in zip(trees, offsets)]).astype(np.int64)
+        self.right = np.concatenate([shift(t.children_right, o) for t, o in zip(trees, offsets)]).astype(np.int64)
+        self.value = np.concatenate([t.value[:, :, 0] for t in trees]).astype(np.float64)
+        self.roots = offsets[:-1].astype(np.int64)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The fitted forest as plain arrays (what a saved predictor stores)."""
+        if self.feature is None:
+            raise RuntimeError("arrays before fit")
+        return {name: getattr(self, name) for name in self.ARRAYS}
+
+    def set_arrays(self, arrays: dict[str, np.ndarray]) -> "ForestGainHead":
+        """Take a fitted forest back from `arrays()` (stored as float64: the indices are cast back)."""
+        for name in self.ARRAYS:
+            a = np.asarray(arrays[name])
+            setattr(self, name, a.astype(np.int64) if name in ("feature", "left", "right", "roots") else a)
+        n = len(self.feature)
+        if not (len(self.threshold) == len(self.left) == len(self.right) == len(self.value) == n
+                and self.value.shape[1:] == (self.n_classes,)
+                and ((self.left == -1) | ((self.left > 0) & (self.left < n))).all()
+                and ((self.right == -1) | ((self.right > 0) & (self.right < n))).all()
+                and ((self.roots >= 0) & (self.roots < n)).all()):
+            raise ValueError("forest arrays of inconsistent shapes or node indices")
+        return self
+
+    def predict_gains(self, X: np.ndarray) -> np.ndarray:
+        """Predicted gain of every choice, [n, n_classes]: the mean over the trees of the leaf each row reaches."""
+        if self.feature is None:
+            raise RuntimeError("predict before fit")
+        X = np.atleast_2d(np.asarray(X, dtype=np.float64))
+        node = np.broadcast_to(self.roots, (len(X), len(self.roots))).copy()
+        rows = np.arange(len(X))[:, None]
+        while True:
+            inner = self.left[node] >= 0
+            if not inner.any():
+                break
+            go_left = X[rows, np.where(inner, self.feature[node], 0)] <= self.threshold[node]
+            node = np.where(inner, np.where(go_left, self.left[node], self.right[node]), node)
+        return self.value[node].mean(axis=1)
+
+
 def anchor_index(anchor: str, mean_gains: np.ndarray) -> int:
     """The choice a head keeps without evidence: 0 (the default) for "default"; for "best", the one choice with
     the highest mean log gain over the training rows (the code-free baseline a predictor must beat), so that a
@@ -424,13 +524,14 @@ class ReducedHead:
         return self.head.predict(self.reducer.transform(X))
 
 
-AnyConfig = HeadConfig | GBTConfig | GainConfig | KNNConfig
-AnyHead = MLPHead | GBTHead | GainHead | KNNGainHead
+AnyConfig = HeadConfig | GBTConfig | GainConfig | KNNConfig | ForestConfig
+AnyHead = MLPHead | GBTHead | GainHead | KNNGainHead | ForestGainHead
 
 
 def make_head(n_classes: int, config: AnyConfig | dict | None = None, seed: int = 0, keep: int = 0
               ) -> AnyHead | ReducedHead:
-    """The head a configuration describes (a dict's "head" key: "mlp", the default, "gbt" or "gain"); with `pca` > 0
+    """The head a configuration describes (a dict's "head" key: "mlp", the default, "gbt", "gain", "knn" or
+    "forest"); with `pca` > 0
     it sees that many principal components of all but the trailing `keep` columns, and those columns as they are."""
     if isinstance(config, dict):
         kind = config.get("head", "mlp")
@@ -438,7 +539,8 @@ def make_head(n_classes: int, config: AnyConfig | dict | None = None, seed: int 
             raise ValueError(f"unknown head {kind!r}; choose from {', '.join(HEADS)}")
         config = CONFIGS[kind].from_dict(config)
     config = config or HeadConfig()
-    head_class = {HeadConfig: MLPHead, GBTConfig: GBTHead, GainConfig: GainHead, KNNConfig: KNNGainHead}[type(config)]
+    head_class = {HeadConfig: MLPHead, GBTConfig: GBTHead, GainConfig: GainHead, KNNConfig: KNNGainHead,
+                  ForestConfig: ForestGainHead}[type(config)]
     head = head_class(n_classes, config, seed, keep) if head_class is KNNGainHead else head_class(n_classes, config, seed)
     return ReducedHead(head, EmbeddingPCA(config.pca, keep)) if config.pca > 0 else head
 

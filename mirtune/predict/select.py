@@ -29,7 +29,8 @@ import numpy as np
 
 from mirtune.errors import MirtuneError
 from mirtune.paths import private_temp_dir
-from mirtune.predict.heads import HEADS, GainConfig, GBTConfig, HeadConfig, KNNConfig, fit_predict, limit_threads
+from mirtune.predict.heads import (HEADS, ForestConfig, GainConfig, GBTConfig, HeadConfig, KNNConfig, fit_predict,
+                                   limit_threads)
 from mirtune.tasks.protocol import Problem, Split, kfold, stratified_kfold  # noqa: F401 (re-exported)
 
 # The search grid; `search_space` draws a few points from it with a fixed seed.
@@ -50,14 +51,15 @@ GBT_GRID = {
 GAIN_GRID = {"alpha": (1e6, 1e5, 1e4, 1e3, 100.0, 10.0, 1.0, 0.1)}
 # weight 0 first: the one choice best on average wins ties
 KNN_GRID = {"weight": (0.0, 0.25, 0.5, 0.75, 1.0), "k": (1, 3, 5, 10), "context_weight": (1.0, 0.0, 4.0)}
-GAIN_HEADS = ("gain", "knn")  # heads that learn every choice's gain (and need Problem.gains)
+FOREST_GRID = {"min_samples_leaf": (3, 1, 5, 10), "max_features": (0.5, 1.0, 0.3)}
+GAIN_HEADS = ("gain", "knn", "forest")  # heads that learn every choice's gain (and need Problem.gains)
 INNER_SEED = 0  # the head seed used inside inner cross-validation
 
 
 def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), seed: int = 0,
                  batch_size: int = 64, head: str = "mlp", pca: Sequence[int] = (0,)) -> list[dict[str, Any]]:
     """`n_configs` distinct head configurations of kind `head` ("mlp": GRID x epochs; "gbt": GBT_GRID; "gain":
-    GAIN_GRID; "knn": KNN_GRID), drawn
+    GAIN_GRID; "knn": KNN_GRID; "forest": FOREST_GRID), drawn
     with a fixed seed, each crossed with the embedding sizes `pca` (0: the whole embedding; K: its first K
     principal components). The draws do not depend on `pca`."""
     if any(int(k) < 0 for k in pca) or not len(pca):
@@ -76,6 +78,10 @@ def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), see
                 if g[0] > 0 or (g[1], g[2]) == (KNN_GRID["k"][0], KNN_GRID["context_weight"][0])]
         picks = np.sort(rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False))
         base = [KNNConfig(**dict(zip(KNN_GRID, grid[i]))) for i in picks]
+    elif head == "forest":
+        grid = list(itertools.product(*FOREST_GRID.values()))
+        picks = np.sort(rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False))
+        base = [ForestConfig(**dict(zip(FOREST_GRID, grid[i]))) for i in picks]
     elif head == "mlp":
         grid = list(itertools.product(GRID["hidden"], GRID["lr"], GRID["weight_decay"], tuple(epochs)))
         picks = rng.choice(len(grid), size=min(n_configs, len(grid)), replace=False)

@@ -1,4 +1,4 @@
-"""The MLP, GBT and gain heads, the inner-CV splitters and the head selection (in-process; the Ray path is in test_cmd_evaluate)."""
+"""The MLP, GBT and gain heads (ridge, nearest neighbours, forest), the inner-CV splitters and the head selection (in-process; the Ray path is in test_cmd_evaluate)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from mirtune.predict import select
-from mirtune.predict.heads import (EmbeddingPCA, GainConfig, GainHead, GBTConfig, GBTHead, HeadConfig, MLPHead,
-                                   ReducedHead, Standardiser, fit_predict, make_head)
+from mirtune.predict.heads import (EmbeddingPCA, ForestConfig, ForestGainHead, GainConfig, GainHead, GBTConfig, GBTHead,
+                                   HeadConfig, MLPHead, ReducedHead, Standardiser, fit_predict, make_head)
 from mirtune.predict.select import Problem, inner_cv_score, kfold, search_space, select_configs, stratified_kfold
 
 
@@ -272,3 +272,44 @@ def test_evaluate_outer_fills_every_test_row():
     preds = select.evaluate_outer([prob], chosen, seeds=[0, 1], use_ray=False)["toy"]
     assert preds.shape == (2, len(prob.y)) and (preds >= 0).all()
     assert (preds == prob.y).mean() > 0.9  # well separated blobs
+
+
+def test_forest_head_learns_a_threshold_the_ridge_head_cannot_and_predicts_with_numpy_alone():
+    # choice 1 pays only where feature 0 passes a threshold (as one thread pays where regions are short); a second,
+    # wider column of noise makes the ridge head's straight line worse
+    rng = np.random.RandomState(5)
+    X = np.column_stack([rng.uniform(0, 1, 300), rng.randn(300) * 10])
+    G = np.column_stack([np.zeros(300), np.where(X[:, 0] > 0.8, 1.0, -0.3)])
+    train, test = np.arange(200), np.arange(200, 300)
+    forest = make_head(2, {"head": "forest", "n_trees": 30, "min_samples_leaf": 3}, seed=1).fit(X[train], None,
+                                                                                                G[train])
+    assert isinstance(forest, ForestGainHead)
+    right = (forest.predict(X[test]) == G[test].argmax(axis=1)).mean()
+    ridge = (GainHead(2, GainConfig(alpha=1.0)).fit(X[train], None, G[train]).predict(X[test])
+             == G[test].argmax(axis=1)).mean()
+    assert right >= 0.95 and right > ridge
+    # the same trees as scikit-learn's forest, walked in numpy
+    from sklearn.ensemble import RandomForestRegressor
+
+    rf = RandomForestRegressor(30, min_samples_leaf=3, max_features=0.5, random_state=1, n_jobs=1)
+    assert np.allclose(forest.predict_gains(X[test]), rf.fit(X[train], G[train]).predict(X[test]))
+    # what a saved predictor stores (float64) gives the same head back; a corrupt node index is refused
+    stored = {k: v.astype(np.float64) for k, v in forest.arrays().items()}
+    again = ForestGainHead(2, ForestConfig(n_trees=30)).set_arrays(stored)
+    assert np.array_equal(again.predict_gains(X[test]), forest.predict_gains(X[test]))
+    bad = dict(stored, left=np.where(stored["left"] > 0, len(stored["left"]) + 5, -1.0))
+    with pytest.raises(ValueError, match="node indices"):
+        ForestGainHead(2).set_arrays(bad)
+    with pytest.raises(RuntimeError, match="before fit"):
+        ForestGainHead(2).predict(X)
+    with pytest.raises(ValueError, match="gain of every choice"):
+        ForestGainHead(2).fit(X, None)
+    # the anchor rule applies as to the other gain heads: a margin larger than any gain keeps the default
+    assert set(make_head(2, {"head": "forest", "n_trees": 10, "margin": 5.0}).fit(X, None, G).predict(X)) == {0}
+
+
+def test_forest_search_space():
+    forest = search_space(4, head="forest")
+    assert len(forest) == 4 and all(c["head"] == "forest" for c in forest)
+    assert len({(c["min_samples_leaf"], c["max_features"]) for c in forest}) == 4
+    assert search_space(4, head="forest") == forest  # fixed draws

@@ -1,0 +1,38 @@
+"""The profile columns a predictor reads beside the static context: seven numbers from one profiled run
+(`mirtune.profile.ompt.ProfileFeatures`, or a row of the datasets' profile table), counts and times on a log scale,
+so that a program profiled by `recommend --profile` and the rows a predictor was fitted on give the same columns."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+PROFILE_COLUMNS = ("log10_region_entries_per_s", "log10_time_per_region_s", "parallel_share", "work_share",
+                   "imbalance", "log10_iterations_per_loop", "loop_imbalance")
+
+
+def _number(value: Any) -> float:
+    """A float, NaN for a missing value (None in a profile, NaN in a Parquet row)."""
+    return float("nan") if value is None else float(value)
+
+
+def profile_vector(features: Mapping[str, Any]) -> np.ndarray:
+    """The PROFILE_COLUMNS of one profile's features (a dict of `ProfileFeatures`' fields); a figure the run has
+    nothing to say about (no region, no worksharing loop) is 0."""
+    f = {k: _number(features.get(k)) for k in ("region_entries_per_s", "time_per_region_s", "parallel_share",
+                                                "work_share", "imbalance", "iterations_per_loop", "loop_imbalance")}
+    log = lambda v, floor: math.log10(max(v, floor)) if not math.isnan(v) else float("nan")  # noqa: E731
+    row = [log(f["region_entries_per_s"], 1e-3), log(f["time_per_region_s"], 1e-7), f["parallel_share"],
+           f["work_share"], f["imbalance"], log(f["iterations_per_loop"], 1.0), f["loop_imbalance"]]
+    return np.nan_to_num(np.asarray(row, dtype=np.float64), nan=0.0)
+
+
+def profile_matrix(rows: Sequence[Mapping[str, Any] | None]) -> tuple[np.ndarray, np.ndarray]:
+    """One PROFILE_COLUMNS row per entry of `rows` (a profile's features, or None where there is none: zeros),
+    and the mask of the entries that have one."""
+    have = np.array([r is not None for r in rows], dtype=bool)
+    X = np.array([profile_vector(r) if r is not None else np.zeros(len(PROFILE_COLUMNS)) for r in rows],
+                 dtype=np.float64).reshape(len(rows), len(PROFILE_COLUMNS))
+    return X, have
