@@ -226,7 +226,7 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
                            time, *spec.config_columns) if c not in df.columns]
     if missing:
         raise UsageError(f"{spec.sweep} rows lack the column(s) {', '.join(missing)}")
-    # the latest row of a cell wins (the loop below overwrites); a cell, not a point id (collectors.sweep.read_rows):
+    # the latest row of a cell wins (the loop below overwrites); a cell, not a point id (mirtune.measure.records.read_rows):
     # the point measured on two hosts is one point id but two groups, since datasets from several machines mix
     df = oldest_first(df)
     configs: dict[str, dict[str, Any]] = {}
