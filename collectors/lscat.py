@@ -237,11 +237,10 @@ def harness_task(kernel: CudaKernel, spec_json: str, build: dict[str, Any],
     """The Ray task of one harness-form kernel on a GPU node: install its binary there, then `run_harness`."""
     import ray
 
-    from collectors.sweep import _spec_from_json
     from mirtune.measure.build import install
     from mirtune.measure.host import host_info, timestamp
 
-    res = install(_spec_from_json(spec_json), build.get("exe_bytes"), build.get("tag"), job["cache_dir"])
+    res = install(BuildSpec.from_json(spec_json), build.get("exe_bytes"), build.get("tag"), job["cache_dir"])
     if res.status != "ok" or res.exe is None:  # built on the driver's node, not on this one: a rerun retries
         raise RuntimeError(f"not built on this node: {res.reason}")
     env = {"CUDA_VISIBLE_DEVICES": os.environ["CUDA_VISIBLE_DEVICES"]} if "CUDA_VISIBLE_DEVICES" in os.environ else {}
@@ -269,7 +268,7 @@ def collect_harness(plan: SweepPlan, kernels: Sequence[CudaKernel], out_dir: str
 
     `time_points=False` only builds: kernels that fail to build get build_failed rows, the rest are counted in
     `summary.not_timed`. `max_points` stops taking kernels once that many new points are taken."""
-    from collectors.sweep import _run_builds, _signals_interrupt
+    from collectors.sweep import run_builds, signals_interrupt
     from mirtune.cluster import timed_capacity
     from mirtune.measure.host import host_info
     from mirtune.measure.measurement import failed
@@ -282,7 +281,7 @@ def collect_harness(plan: SweepPlan, kernels: Sequence[CudaKernel], out_dir: str
     for p in plan.points:
         points.setdefault(p.program, []).append(p)
     summary = Summary(out_dir=str(out), total=sum(len(points[k.name]) for k in kernels))
-    with dir_lock(out), _signals_interrupt():  # a stopped run writes the rows it has
+    with dir_lock(out), signals_interrupt():  # a stopped run writes the rows it has
         existing = read_rows(out)
         done = set(existing["point_id"]) if len(existing) else set()
         todo: list[tuple[CudaKernel, list[Point], list[Point]]] = []  # kernel, its points, those missing
@@ -298,7 +297,7 @@ def collect_harness(plan: SweepPlan, kernels: Sequence[CudaKernel], out_dir: str
             return summary
         keys = sorted({pts[0].build_key for _, pts, _ in todo})
         tb = time.monotonic()
-        builds = _run_builds(plan, keys, str(cache_dir) if cache_dir else None)
+        builds = run_builds(plan, keys, str(cache_dir) if cache_dir else None)
         summary.builds, summary.build_s = len(keys), time.monotonic() - tb
         summary.build_failures = sum(1 for b in builds.values() if b["status"] != "ok")
         settings = {"repeats": 1, "warmup": 0, "limits": RunLimits(timeout_s=timeout, limit_address_space=False)}
@@ -336,7 +335,6 @@ def _run_harnesses(plan: SweepPlan, runs: list[tuple[CudaKernel, list[Point], li
     """Run the built harness kernels on GPU nodes, at most two per timed-run slot in flight; write their rows."""
     import ray
 
-    from collectors.sweep import _spec_to_json
     from mirtune.cluster import TIMED_RUN_RESOURCE
 
     remote = ray.remote(harness_task).options(num_cpus=1, num_gpus=1, resources={TIMED_RUN_RESOURCE: 1},
@@ -356,7 +354,7 @@ def _run_harnesses(plan: SweepPlan, runs: list[tuple[CudaKernel, list[Point], li
                 blocks = list(dict.fromkeys((p.params["block_x"], p.params["block_y"]) for p in pts))
                 job = {"matrices": matrices, "blocks": blocks, "limits": settings["limits"], "cache_dir": cache_dir,
                        "columns": plan.builds[key].columns}
-                inflight[remote.remote(k, _spec_to_json(plan.builds[key].spec), build_refs[key], job)] = (k, missing)
+                inflight[remote.remote(k, plan.builds[key].spec.to_json(), build_refs[key], job)] = (k, missing)
             done, _ = ray.wait(list(inflight), num_returns=1, timeout=30.0)
             for ref in done:
                 k, missing = inflight.pop(ref)
@@ -405,7 +403,7 @@ def collect_lscat(programs: Sequence[str | os.PathLike], out_dir: str | os.PathL
     The same function behind `mirtune collect lscat` and jobs/collect_lscat.py. Bad input raises UsageError
     before Ray starts.
     """
-    from collectors.sweep import _stderr
+    from collectors.sweep import stderr_line
     from mirtune.cluster import ensure_ray
     from mirtune.cluster import shutdown_ray
 
@@ -438,7 +436,7 @@ def collect_lscat(programs: Sequence[str | os.PathLike], out_dir: str | os.PathL
                                   **kwargs))
         if harness:
             left = None if max_points is None else max(0, max_points - summary.measured - len(summary.errors))
-            shown = (log or _stderr) if progress and gpus > 0 else None
+            shown = (log or stderr_line) if progress and gpus > 0 else None
             summary.add(collect_harness(plan_lscat(harness, restrict=restrict, arch=arch, nvcc_flags=flags),
                                         harness, out_dir, timeout=timeout, cache_dir=cache_dir, max_points=left,
                                         time_points=gpus > 0, flush_every=flush_every, flush_seconds=flush_seconds,

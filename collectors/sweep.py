@@ -37,8 +37,6 @@ as an error in the summary so that a rerun tries it again.
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import os
 import sys
 import time
@@ -93,24 +91,7 @@ class SweepPlan:
     report: str | None = None
 
 
-# --------------------------------------------------------------------------------------------- the rows
-
-
 # --------------------------------------------------------------------------------------------- stages
-
-
-def _spec_to_json(spec: BuildSpec) -> str:
-    d = dataclasses.asdict(spec)
-    d["defines"] = dict(spec.defines)
-    return json.dumps(d)
-
-
-def _spec_from_json(text: str) -> BuildSpec:
-    d = json.loads(text)
-    d["extra"] = tuple(d["extra"])
-    d["include_dirs"] = tuple(d["include_dirs"])
-    d["units"] = tuple(tuple(u) for u in d.get("units", ()))
-    return BuildSpec(**d)
 
 
 def build_item(item: dict[str, Any]) -> dict[str, Any]:
@@ -118,7 +99,7 @@ def build_item(item: dict[str, Any]) -> dict[str, Any]:
     from mirtune.measure.build import build
 
     cache = item.get("cache_dir") or None
-    res = build(_spec_from_json(item["spec_json"]), cache)
+    res = build(BuildSpec.from_json(item["spec_json"]), cache)
     data = Path(res.exe).read_bytes() if res.exe else None
     return {"key": res.key, "status": res.status, "reason": res.reason, "seconds": res.seconds,
             "cached": res.cached, "tag": res.tag, "exe_bytes": data, "transient": res.transient}
@@ -140,7 +121,7 @@ def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: 
             node_id = ray.get_runtime_context().get_node_id()
     except Exception:
         pass
-    spec = _spec_from_json(spec_json)
+    spec = BuildSpec.from_json(spec_json)
     res: BuildResult = install(spec, build.get("exe_bytes"), build.get("tag"), settings.get("cache_dir"))
     env = dict(point.env)
     gpu_index = 0
@@ -177,9 +158,6 @@ def timed_point(point: Point, spec_json: str, build: dict[str, Any], reference: 
     row = point_row(point, m, build, settings["columns"].get(point.build_key, {}), settings, host_info().row(), node_id)
     row["run_start"], row["run_end"] = run_start, time.time()
     return row
-
-
-# --------------------------------------------------------------------------------------------- storage
 
 
 # --------------------------------------------------------------------------------------------- progress
@@ -260,7 +238,8 @@ class _Progress:
             self.bar.close()
 
 
-def _stderr(line: str) -> None:
+def stderr_line(line: str) -> None:
+    """Print one progress line on stderr (a sweep's default log)."""
     print(line, file=sys.stderr, flush=True)
 
 
@@ -283,7 +262,7 @@ def _interrupt_on_signals() -> None:
     signal.signal(signal.SIGINT, interrupt)
 
 
-class _signals_interrupt:
+class signals_interrupt:
     """Context: `_interrupt_on_signals()` inside, the previous SIGTERM/SIGINT handlers restored on exit."""
 
     def __enter__(self) -> None:
@@ -317,7 +296,9 @@ def cancel_all(refs: Sequence[Any]) -> None:
             pass
 
 
-def _run_builds(plan: SweepPlan, keys: list[str], cache_dir: str | None) -> dict[str, dict[str, Any]]:
+def run_builds(plan: SweepPlan, keys: list[str], cache_dir: str | None) -> dict[str, dict[str, Any]]:
+    """Build the plan's `keys` (those not cached on this node through Ray Data, one CPU each); key -> its build
+    (status, reason, seconds, cached, tag, the binary's bytes), a build that cannot start failed with its reason."""
     import ray.data
 
     from mirtune.measure.build import cached
@@ -334,7 +315,7 @@ def _run_builds(plan: SweepPlan, keys: list[str], cache_dir: str | None) -> dict
             out[k] = {"key": k, "status": hit.status, "reason": hit.reason, "seconds": 0.0, "cached": True,
                       "tag": hit.tag, "exe_bytes": Path(hit.exe).read_bytes() if hit.exe else None}
         else:
-            items.append({"spec_json": _spec_to_json(job.spec), "cache_dir": cache_dir or ""})
+            items.append({"spec_json": job.spec.to_json(), "cache_dir": cache_dir or ""})
     if items:
         import logging
 
@@ -371,7 +352,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
               limits: RunLimits = RunLimits(), rtol: float = 1e-9, address: str | None = None,
               cache_dir: str | os.PathLike | None = None, max_points: int | None = None,
               flush_every: int = 16, flush_seconds: float = 30.0, max_retries: int = 3,
-              progress: bool = True, log: Callable[[str], None] = _stderr,
+              progress: bool = True, log: Callable[[str], None] = stderr_line,
               rapl_root: str | None = None, time_points: bool = True,
               inputs: Mapping[str, bytes] | None = None) -> Summary:
     """Measure the points of `plan` not yet in `out_dir`; write rows as they complete; return a summary.
@@ -394,7 +375,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
         raise UsageError("the output must be a directory (Parquet part files are written into it)", str(out))
     out.mkdir(parents=True, exist_ok=True)
     summary = Summary(out_dir=str(out), total=len(plan.points), notes=list(plan.notes))
-    with dir_lock(out), _signals_interrupt():
+    with dir_lock(out), signals_interrupt():
         existing = read_rows(out)
         done_ids = set(existing["point_id"]) if len(existing) else set()
         references = default_references(existing, plan.points)
@@ -411,7 +392,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
         capacity = timed_capacity() if time_points else 1
         keys = sorted({p.build_key for p in todo})
         tb = time.monotonic()
-        builds = _run_builds(plan, keys, str(cache_dir) if cache_dir else None)
+        builds = run_builds(plan, keys, str(cache_dir) if cache_dir else None)
         summary.builds = len(keys)
         summary.build_s = time.monotonic() - tb
 
@@ -422,7 +403,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
                     "columns": {k: job.columns for k, job in plan.builds.items() if k in builds}}
         settings_ref = ray.put(settings)
         build_refs = {k: ray.put(b) for k, b in builds.items()}
-        spec_json = {k: _spec_to_json(plan.builds[k].spec) for k in keys}
+        spec_json = {k: plan.builds[k].spec.to_json() for k in keys}
         remote = ray.remote(timed_point).options(
             num_cpus=1, num_gpus=plan.num_gpus, resources={TIMED_RUN_RESOURCE: 1}, max_retries=max_retries,
             retry_exceptions=False, name="mirtune_timed_point")

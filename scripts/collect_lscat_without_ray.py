@@ -4,7 +4,7 @@
         [--space matrix=240,1016 ...] [--arch sm_90] [--repeats 3] [--warmup 0] [--deadline SECONDS]
 
 For a GPU machine where Ray cannot be installed (a machine lent without network access, say). It runs the
-sweep's own pieces: `plan_lscat` for the points and their ids, `runner.build` (nvcc, in parallel threads) for
+sweep's own pieces: `plan_lscat` for the points and their ids, `sweep.build_item` (nvcc, in parallel threads) for
 the binaries, `sweep.timed_point` for each measurement, `PartWriter` for the Parquet parts. So the rows are
 exactly those of `mirtune collect lscat`: the same loaders read them, and `mirtune collect lscat` on the same
 folder later measures only what is missing. Groups (kernel, matrix size) run one after the other, each with its
@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from collectors.lscat import DEFAULT_PROGRAMS, DIMENSIONS, HARNESS, MATRICES, find_cuda_kernels, plan_lscat  # noqa: E402
-from collectors.sweep import _spec_to_json, build_item, default_references, timed_point  # noqa: E402
+from collectors.sweep import build_item, default_references, timed_point  # noqa: E402
 from mirtune.errors import MirtuneError  # noqa: E402
 from mirtune.measure.host import host_info  # noqa: E402
 from mirtune.measure.measurement import failed  # noqa: E402
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(kernels)} kernels, {len(plan.points)} points, {len(todo)} to measure", flush=True)
 
     keys = sorted({p.build_key for p in todo})
-    spec_json = {k: _spec_to_json(plan.builds[k].spec) for k in keys}
+    spec_json = {k: plan.builds[k].spec.to_json() for k in keys}
     with ThreadPoolExecutor(max_workers=8) as pool:
         built = list(pool.map(lambda k: build_item({"spec_json": spec_json[k], "cache_dir": ""}), keys))
     builds = {b["key"]: b for b in built}

@@ -12,6 +12,7 @@ warning).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -70,6 +71,21 @@ class BuildSpec:
             d["depends"] = self.depends
         blob = json.dumps(d, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+    def to_json(self) -> str:
+        """The spec as JSON text (it travels to the nodes that build or run it: `from_json` reads it back)."""
+        d = dataclasses.asdict(self)
+        d["defines"] = dict(self.defines)
+        return json.dumps(d)
+
+    @classmethod
+    def from_json(cls, text: str) -> "BuildSpec":
+        """The spec `to_json` wrote."""
+        d = json.loads(text)
+        d["extra"] = tuple(d["extra"])
+        d["include_dirs"] = tuple(d["include_dirs"])
+        d["units"] = tuple(tuple(u) for u in d.get("units", ()))
+        return cls(**d)
 
 
 @dataclass
