@@ -173,7 +173,7 @@ def test_command_bad_input_is_one_line(capsys):
     from mirtune import cli
 
     for argv, fragment in ((["--task", "devmap"], "needs --task"), (["--task", "openmp", "--budget", "1"], "at least 2"),
-                           (["--task", "openmp", "--ablation", "text"], "does not apply"),
+                           (["--task", "openmp", "--embedding", "grewe"], "takes one embedding"),
                            (["--task", "openmp", "--data", "/nonexistent/x"], "no such file"),
                            (["--task", "vectorize", "--embedding", "none"], "vectorize has no context features")):
         assert cli.main(["evaluate", "tuning", *argv]) == 2
