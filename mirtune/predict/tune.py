@@ -38,11 +38,11 @@ from typing import Any, Callable, Sequence
 
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.measure.check import OutputCheck
+from mirtune.measure.measurer import METRIC, Record, score_of
 from mirtune.paths import json_default, private_temp_dir
 
 TASKS = ("openmp", "vectorize")
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
-METRIC = "speedup"
 
 
 @dataclass(frozen=True)
@@ -425,38 +425,6 @@ def round_ratios(default_times: Sequence[float], times: Sequence[float]) -> list
     return [float(b) / float(c) for b, c in zip(default_times, times) if c]
 
 
-def _paired(ctx: dict[str, Any], params: dict[str, Any], rounds: int, warmup: int):
-    """`paired_measurement` of a configuration of the plan in `ctx` against its default, on this node:
-    (measurement, default times, speedup); MirtuneError when the default's binary cannot be had here."""
-    plan: TunePlan = ctx["plan"]
-    s = ctx["settings"]
-    dres, _ = _installed(plan, None, ctx["builds"], s.get("cache_dir"))
-    if dres.status != "ok" or dres.exe is None:
-        raise MirtuneError(f"the default configuration's binary is missing on this node: {dres.reason}")
-    res, _ = _installed(plan, params, ctx["builds"], s.get("cache_dir"))
-    if res.status != "ok" or res.exe is None:
-        from mirtune.measure.measurement import failed
-
-        return failed("build_failed", res.reason), [], None
-    return paired_measurement([dres.exe, *plan.program.args], plan.env(None), [res.exe, *plan.program.args],
-                              plan.env(params), rounds=rounds, warmup=warmup, limits=s["limits"],
-                              check=plan.program.check, reference=ctx["reference"], inputs=plan.files)
-
-
-def _installed(plan: TunePlan, params: dict[str, Any] | None, builds: dict[str, dict[str, Any]],
-               cache_dir: str | None):
-    """Build (or find) a configuration's binary on this node; (BuildResult, the build's row fields)."""
-    from mirtune.measure.build import build, install
-
-    spec = plan.build_spec(params)
-    shipped = builds.get(spec.key())
-    if shipped is not None:
-        res = install(spec, shipped.get("exe_bytes"), shipped.get("tag"), cache_dir)
-    else:
-        res = build(spec, cache_dir)
-    return res, {"seconds": res.seconds, "cached": res.cached}
-
-
 def _node_id() -> str | None:
     try:
         import ray
@@ -466,50 +434,105 @@ def _node_id() -> str | None:
         return None
 
 
-def measure_config(ctx: dict[str, Any], params: dict[str, Any] | None) -> dict[str, Any]:
-    """Measure one configuration (None: the default, alone) on this node; the dataset row, with its speedup."""
-    from mirtune.measure.host import host_info
-    from mirtune.measure.measurement import failed, measure
-    from mirtune.measure.records import point_row
+class LiveMeasurer:
+    """The live `mirtune.measure.measurer.Measurer` of a tuning, on this node: a configuration of `plan` is built
+    (or the binary the driver shipped in `builds` installed) and timed against the default in interleaved rounds
+    (`paired_measurement`), its record's score the median per-round speedup (0 when it failed) and its row the
+    dataset row; the default (None) is timed alone, and its answer becomes the `reference` that every other
+    configuration must reproduce when none was given. What each Ray Tune trial of `mirtune tune` measures with
+    (it travels to the trial whole), and what `search` can drive in-process."""
 
-    plan: TunePlan = ctx["plan"]
-    s = ctx["settings"]
-    point = plan.point(params)
-    res, binfo = _installed(plan, params, ctx["builds"], s.get("cache_dir"))
-    paired: list[float] = []
-    speedup = None
-    if res.status != "ok" or res.exe is None:
-        m = failed("build_failed", res.reason)
-    elif params is None:
-        # at least two runs, so that output lines that change between runs are found (and left out of the check)
-        m = measure([res.exe, *plan.program.args], plan.env(None), repeats=s["repeats"],
-                    warmup=max(s["warmup"], 2 - s["repeats"]), limits=s["limits"], check=plan.program.check,
-                    inputs=plan.files)
-        speedup = 1.0 if m.status == "ok" else None
-    else:
-        m, paired, speedup = _paired(ctx, params, s["repeats"], s["warmup"])
-    row = point_row(point, m, binfo, plan.build_columns, s, host_info().row(), _node_id())
-    row["paired_default_s"] = paired
-    row[METRIC] = speedup
-    return row
+    def __init__(self, plan: TunePlan, settings: dict[str, Any], builds: dict[str, dict[str, Any]] | None = None,
+                 reference: str | None = None) -> None:
+        self.plan = plan
+        self.settings = settings
+        self.builds = dict(builds or {})
+        self.reference = reference
+
+    def measure(self, params: dict[str, Any] | None) -> Record:
+        """Measure one configuration (None: the default, alone); its record, with the dataset row."""
+        from mirtune.measure.host import host_info
+        from mirtune.measure.measurement import failed, measure
+        from mirtune.measure.records import point_row
+
+        plan, s = self.plan, self.settings
+        res, binfo = self._installed(params)
+        paired: list[float] = []
+        speedup = None
+        if res.status != "ok" or res.exe is None:
+            m = failed("build_failed", res.reason)
+        elif params is None:
+            # at least two runs, so that output lines that change between runs are found (and left out of the check)
+            m = measure([res.exe, *plan.program.args], plan.env(None), repeats=s["repeats"],
+                        warmup=max(s["warmup"], 2 - s["repeats"]), limits=s["limits"], check=plan.program.check,
+                        inputs=plan.files)
+            speedup = 1.0 if m.status == "ok" else None
+        else:
+            m, paired, speedup = self._paired(params, s["repeats"], s["warmup"])
+        row = point_row(plan.point(params), m, binfo, plan.build_columns, s, host_info().row(), _node_id())
+        row["paired_default_s"] = paired
+        row[METRIC] = speedup
+        if params is None and self.reference is None and row["status"] == "ok":
+            self.reference = row["checksum"]
+        return Record(score_of(row), row["status"], row)
+
+    def ratios(self, params: dict[str, Any], rounds: int) -> list[float] | str:
+        """More interleaved rounds of one configuration against the default: the per-round ratios default time /
+        its time, or why it failed (a string)."""
+        m, base, _ = self._paired(params, rounds, 0)
+        if m.status != "ok":
+            return f"{m.status}: {m.reason}"
+        return round_ratios(base, m.runtimes_s)
+
+    def _paired(self, params: dict[str, Any], rounds: int, warmup: int):
+        """`paired_measurement` of a configuration against the default, on this node: (measurement, default
+        times, speedup); MirtuneError when the default's binary cannot be had here or no reference is known."""
+        plan = self.plan
+        if self.reference is None:
+            raise MirtuneError("no reference answer: the default configuration is measured first", plan.program.label)
+        dres, _ = self._installed(None)
+        if dres.status != "ok" or dres.exe is None:
+            raise MirtuneError(f"the default configuration's binary is missing on this node: {dres.reason}")
+        res, _ = self._installed(params)
+        if res.status != "ok" or res.exe is None:
+            from mirtune.measure.measurement import failed
+
+            return failed("build_failed", res.reason), [], None
+        return paired_measurement([dres.exe, *plan.program.args], plan.env(None), [res.exe, *plan.program.args],
+                                  plan.env(params), rounds=rounds, warmup=warmup, limits=self.settings["limits"],
+                                  check=plan.program.check, reference=self.reference, inputs=plan.files)
+
+    def _installed(self, params: dict[str, Any] | None):
+        """Build (or find, or install as shipped) a configuration's binary on this node; (BuildResult, the build's
+        row fields)."""
+        from mirtune.measure.build import build, install
+
+        spec = self.plan.build_spec(params)
+        cache_dir = self.settings.get("cache_dir")
+        shipped = self.builds.get(spec.key())
+        if shipped is not None:
+            res = install(spec, shipped.get("exe_bytes"), shipped.get("tag"), cache_dir)
+        else:
+            res = build(spec, cache_dir)
+        return res, {"seconds": res.seconds, "cached": res.cached}
 
 
-def confirm_ratios(ctx: dict[str, Any], params: dict[str, Any], rounds: int) -> list[float] | str:
-    """More interleaved rounds of one configuration against the default: the per-round ratios default time /
-    its time, or why it failed (a string)."""
-    m, base, _ = _paired(ctx, params, rounds, 0)
-    if m.status != "ok":
-        return f"{m.status}: {m.reason}"
-    return round_ratios(base, m.runtimes_s)
+def _measure_remote(live: LiveMeasurer, params: dict[str, Any] | None) -> Record:
+    """A Ray task's body: `live.measure(params)` on the node that runs it."""
+    return live.measure(params)
 
 
-def _trainable(config: dict[str, Any], ctx: dict[str, Any]) -> None:
-    """One Ray Tune trial: measure the configuration, report its speedup (0 when it failed) and its row."""
+def _ratios_remote(live: LiveMeasurer, params: dict[str, Any], rounds: int) -> list[float] | str:
+    """A Ray task's body: `live.ratios(params, rounds)` on the node that runs it."""
+    return live.ratios(params, rounds)
+
+
+def _trainable(config: dict[str, Any], live: LiveMeasurer) -> None:
+    """One Ray Tune trial: measure the configuration, report its score (the speedup, 0 when it failed) and its row."""
     from ray import tune
 
-    row = measure_config(ctx, dict(config))
-    score = row[METRIC] if row["status"] == "ok" and row[METRIC] is not None else 0.0
-    tune.report({METRIC: float(score), "row_json": json.dumps(row, default=json_default)})
+    rec = live.measure(dict(config))
+    tune.report({METRIC: rec.score, "row_json": json.dumps(rec.row, default=json_default)})
 
 
 # --------------------------------------------------------------------------------------------- the search
@@ -711,14 +734,8 @@ def seed_configs(ranking: Sequence[dict[str, Any]], space: dict[str, tuple[Any, 
 
 def _known_results(plan: TunePlan, rows) -> dict[tuple, float]:
     """Configurations of `plan` already measured in `rows` (a DataFrame): key -> score (0 for a failure)."""
-    return {config_key(plan.ids[r["point_id"]], plan.space): _score(r)
+    return {config_key(plan.ids[r["point_id"]], plan.space): score_of(r)
             for r in (rows.to_dict("records") if len(rows) else []) if r["point_id"] in plan.ids}
-
-
-def _score(row: dict[str, Any]) -> float:
-    """A row's speedup over the default, 0 when it failed."""
-    s = row.get(METRIC)
-    return float(s) if row["status"] == "ok" and s is not None and s == s else 0.0
 
 
 def _probe_cores() -> int:
@@ -779,16 +796,16 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
             old_default = [r for r in rows.to_dict("records") if r["point_id"] == default_id] if len(rows) else []
             builds = default_build(plan, cache_dir)
             runs_now = 0
-            ctx = {"plan": plan, "settings": settings, "builds": builds, "reference": None}
+            live = LiveMeasurer(plan, settings, builds)
             if old_default and old_default[-1]["status"] == "ok":
                 default_row = old_default[-1]
                 log(f"default configuration: measured before ({default_row['median_s']:.3f}s), read from {out}")
             else:
                 log(f"measuring the default configuration ({settings['warmup']} warm-up + {repeats} runs; "
                     f"checking {program.check.describe()})")
-                remote = ray.remote(measure_config).options(num_cpus=1, resources={TIMED_RUN_RESOURCE: 1},
-                                                            max_retries=2)
-                default_row = ray.get(remote.remote(ctx, None))
+                remote = ray.remote(_measure_remote).options(num_cpus=1, resources={TIMED_RUN_RESOURCE: 1},
+                                                             max_retries=2)
+                default_row = ray.get(remote.remote(live, None)).row
                 writer.add(default_row)
                 writer.flush()
                 runs_now += 1
@@ -796,8 +813,8 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
                 raise MirtuneError(f"the default configuration ended as {default_row['status']} "
                                    f"({default_row['reason']}): nothing to compare against (its row is in {out})",
                                    program.label)
-            ctx["reference"] = default_row["checksum"]
-            volatile = program.check.volatile_lines(ctx["reference"])
+            live.reference = default_row["checksum"]
+            volatile = program.check.volatile_lines(live.reference)
             if volatile:
                 notes.append(f"output line(s) {', '.join(map(str, volatile[:8]))} change between runs of the default "
                              "configuration: left out of the check")
@@ -811,7 +828,7 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
                 seeds_left = seeds_left[:remaining]
             interrupted = False
             if remaining > 0:
-                new_rows, interrupted = _run_tuner(plan, ctx, known, seeds_left, remaining, parallel, seed,
+                new_rows, interrupted = _run_tuner(live, known, seeds_left, remaining, parallel, seed,
                                                    writer, log, len(known) + 1, budget)
                 runs_now += len(new_rows)
             else:
@@ -820,7 +837,7 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
         rows = read_rows(out)
         confirmed = {}
         if confirm and not interrupted:
-            confirmed = _confirm_best(plan, ctx, rows, confirm, log)
+            confirmed = _confirm_best(live, rows, confirm, log)
         return _result(plan, rows, seeds, runs_now, runs_before, budget, out, notes, volatile, interrupted,
                        confirmed, confirm if confirmed else 0)
     finally:
@@ -851,16 +868,18 @@ def default_build(plan: TunePlan, cache_dir: str | None = None) -> dict[str, dic
     return {res.key: {"exe_bytes": Path(res.exe).read_bytes(), "tag": res.tag}}
 
 
-def _run_tuner(plan: TunePlan, ctx: dict[str, Any], known: dict[tuple, float], seeds: list[dict[str, Any]],
-               remaining: int, parallel: int, seed: int, writer, log: Callable[[str], None], done_before: int,
+def _run_tuner(live: LiveMeasurer, known: dict[tuple, float], seeds: list[dict[str, Any]], remaining: int,
+               parallel: int, seed: int, writer, log: Callable[[str], None], done_before: int,
                budget: int) -> tuple[list[dict[str, Any]], bool]:
-    """Run the Ray Tune experiment for `remaining` new configurations; (rows it measured, interrupted)."""
+    """Run the Ray Tune experiment for `remaining` new configurations, each trial measuring with `live`; (rows it
+    measured, interrupted)."""
     os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")  # verbose=0 then means silent (no experiment box)
     from ray import tune
     from ray.tune.search import ConcurrencyLimiter
 
     from mirtune.cluster import TIMED_RUN_RESOURCE
 
+    plan = live.plan
     searcher = ConcurrencyLimiter(make_searcher(plan.space, seeds, known, seed), max_concurrent=parallel)
     new_rows: list[dict[str, Any]] = []
     best = [max(known.values(), default=1.0)]
@@ -876,7 +895,7 @@ def _run_tuner(plan: TunePlan, ctx: dict[str, Any], known: dict[tuple, float], s
         log(f"[{done_before + len(new_rows)}/{budget}] {config_label(plan.task, params)}{seeded}: {what}; "
             f"best so far {best[0]:.3f}x")
 
-    trainable = tune.with_resources(tune.with_parameters(_trainable, ctx=ctx), {"cpu": 1, TIMED_RUN_RESOURCE: 1})
+    trainable = tune.with_resources(tune.with_parameters(_trainable, live=live), {"cpu": 1, TIMED_RUN_RESOURCE: 1})
     storage = private_temp_dir("mirtune-tune-")  # one a killed run left behind goes at the next start
     ray_tune_log = logging.getLogger("ray.tune")
     level = ray_tune_log.level
@@ -902,22 +921,22 @@ def _run_tuner(plan: TunePlan, ctx: dict[str, Any], known: dict[tuple, float], s
     return new_rows, interrupted
 
 
-def _confirm_best(plan: TunePlan, ctx: dict[str, Any], rows, rounds: int,
-                  log: Callable[[str], None]) -> dict[tuple, float]:
+def _confirm_best(live: LiveMeasurer, rows, rounds: int, log: Callable[[str], None]) -> dict[tuple, float]:
     """Re-measure the best configuration found (when it beats the default) for `rounds` more interleaved rounds on
     a timed-run node; {its key: the median ratio over all its rounds} (0 when it failed now)."""
     import ray
 
     from mirtune.cluster import TIMED_RUN_RESOURCE
 
-    ok = [r for r in (rows.to_dict("records") if len(rows) else []) if r["point_id"] in plan.ids and _score(r) > 1.0]
+    plan = live.plan
+    ok = [r for r in (rows.to_dict("records") if len(rows) else []) if r["point_id"] in plan.ids and score_of(r) > 1.0]
     if not ok:
         return {}
-    row = max(ok, key=_score)
+    row = max(ok, key=score_of)
     cfg = plan.ids[row["point_id"]]
     log(f"confirming {config_label(plan.task, cfg)} ({row[METRIC]:.3f}x in the search) over {rounds} more interleaved rounds")
-    remote = ray.remote(confirm_ratios).options(num_cpus=1, resources={TIMED_RUN_RESOURCE: 1}, max_retries=2)
-    more = ray.get(remote.remote(ctx, cfg, rounds))
+    remote = ray.remote(_ratios_remote).options(num_cpus=1, resources={TIMED_RUN_RESOURCE: 1}, max_retries=2)
+    more = ray.get(remote.remote(live, cfg, rounds))
     if isinstance(more, str):
         log(f"  it failed when measured again ({more}): not recommended")
         return {config_key(cfg, plan.space): 0.0}
@@ -936,7 +955,7 @@ def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, ru
     from mirtune.predict.predictor import task_module
 
     measured = [{**plan.ids[r["point_id"]], "label": config_label(plan.task, plan.ids[r["point_id"]]),
-                 METRIC: round(_score(r), 4), "median_s": r.get("median_s"), "status": r["status"],
+                 METRIC: round(score_of(r), 4), "median_s": r.get("median_s"), "status": r["status"],
                  "reason": r["reason"]}
                 for r in (rows.to_dict("records") if len(rows) else []) if r["point_id"] in plan.ids]
     measured.sort(key=lambda m: -m[METRIC])

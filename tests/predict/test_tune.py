@@ -92,6 +92,27 @@ def test_faults_score_zero_and_never_win(ray_cluster, tmp_path):
     assert set(rows["status"]) == {"ok", "crash", "timeout", "wrong_output"}
 
 
+def test_the_live_measurer_drives_tunes_search_in_this_process(tmp_path):
+    """`search` over the `LiveMeasurer` (what every trial of `mirtune tune` measures with), no Ray: the default is
+    timed alone and becomes the reference; the faults score 0 with their status, the right configuration its
+    speedup; each record's row is the point's dataset row, as `mirtune tune` writes it."""
+    from mirtune.measure.sandbox import RunLimits
+    from mirtune.predict.tune import LiveMeasurer, columns, make_plan, prepare_program, search
+
+    program, files, _ = prepare_program(Program(_write(tmp_path, "faulty.c", FAULTY), args=("20000",), timeout_s=1.0))
+    plan = make_plan("openmp", program, files, 2, ["chunk=1,8", "threads=2"])
+    live = LiveMeasurer(plan, {"repeats": 1, "warmup": 0, "limits": RunLimits(timeout_s=1.0),
+                               "cache_dir": str(tmp_path / "builds")})
+    runs = search(live, plan.space, budget=len(plan.ids) + 1)
+    assert runs[0][0] is None and runs[0][1].score == 1.0 and live.reference == runs[0][1].row["checksum"]
+    got = {(c["schedule"], c["chunk"]): (r.status, r.score) for c, r in runs[1:]}
+    assert len(got) == len(plan.ids) and got[("dynamic", 1)] == ("crash", 0.0)
+    assert got[("guided", 8)] == ("timeout", 0.0) and got[("static", 8)] == ("wrong_output", 0.0)
+    assert got[("static", 1)][0] == "ok" and got[("static", 1)][1] > 0
+    for cfg, rec in runs:
+        assert rec.row["point_id"] == plan.point(cfg).point_id and set(columns("openmp")) <= set(rec.row)
+
+
 def test_inputs_volatile_lines_resume_and_seeds(ray_cluster, tmp_path):
     src = _write(tmp_path, "sums.c", READS_INPUT)
     data = tmp_path / "data" / "size.txt"
