@@ -246,6 +246,62 @@ def test_each_compile_happens_once_per_tuning_and_a_rerun_compiles_nothing(ray_c
     assert run().runs_now == 0 and compiled() == before
 
 
+SUMS = r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    long n = atol(argv[1]);
+    double s = 0;
+    #pragma omp parallel for reduction(+:s)
+    for (long i = 0; i < n; i++) s += (double)(i % 11) * 0.25;
+    printf("s = %.6e\n", s);
+    return 0;
+}
+"""
+
+
+def test_clang_front_end_runs_once_per_text_in_a_tuning_and_never_in_a_trial_or_a_rerun(ray_cluster, tmp_path,
+                                                                                          monkeypatch):
+    """clang's front end counted by a wrapper (MIRTUNE_CLANG) in a real openmp tuning: the user's text once, to IR
+    for the predictor's seeds (as `mirtune recommend` compiles it); its schedule(runtime) rewrite once, to the
+    binary every configuration runs (the node installs it: every row says cached); a rerun compiles nothing. The
+    two are not one compile: they are two texts (the rewrite turns the loop's static-schedule calls into dispatch
+    calls), and only the binary is built for this CPU, with --cflags."""
+    from mirtune.ir.frontend import find_clang
+
+    log = tmp_path / "clang.log"
+    wrapper = tmp_path / "clang"
+    wrapper.write_text(f'#!/bin/sh\nprintf \'%s\\n\' "$*" >> "{log}"\nexec "{find_clang().path}" "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("MIRTUNE_CLANG", str(wrapper))
+    monkeypatch.setenv("MIRTUNE_IR_CACHE", str(tmp_path / "ir"))
+    src = _write(tmp_path, "sums.c", SUMS)
+    builds = tmp_path / "builds"
+
+    def run():
+        return tune_program(Program(src, args=("20000",)), "openmp", budget=3, out_dir=tmp_path / "o", top_k=2,
+                            space=["threads=2", "chunk=1,8"], repeats=1, warmup=0, confirm=0, cache_dir=str(builds),
+                            log=lambda s: None)
+
+    def front_end() -> list[str]:
+        return [ln for ln in log.read_text().splitlines() if ln != "--version"] if log.exists() else []
+
+    find_clang.cache_clear()
+    try:
+        assert run().runs_now == 3
+        calls = front_end()
+        assert len(calls) == 2
+        ir, binary = sorted(calls, key=lambda c: "-emit-llvm" not in c)
+        assert "-emit-llvm" in ir and ir.split()[-3] == str(src)                   # the user's text, for the seeds
+        built = Path(binary.split(" -o ")[0].split()[-1])
+        assert "-march=native" in binary and built.parent.parent == builds           # the rewrite, for the binary
+        assert "schedule(runtime)" in built.read_text() and "schedule(runtime)" not in src.read_text()
+        assert read_rows(tmp_path / "o")["build_cached"].astype(bool).all()          # no trial compiled
+        assert run().runs_now == 0 and front_end() == calls                        # a rerun compiles nothing
+    finally:
+        find_clang.cache_clear()
+
+
 def test_a_trial_whose_worker_dies_is_run_again(ray_cluster, tmp_path):
     import threading
 
