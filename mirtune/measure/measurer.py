@@ -5,9 +5,15 @@ default (0 when it failed or was never measured, so that it can never win), its 
 measurement, the dataset row. Two implementations:
 
 - `LiveMeasurer` (in `mirtune.predict.tune`, where the plan of a tuning lives) builds the configuration and
-  times it against the default in interleaved rounds, on this node: what a Ray Tune trial of `mirtune tune` runs;
+  times it against the default in interleaved rounds, on this node: what a Ray Tune trial of `mirtune tune` runs,
+  and what `mirtune.predict.tune.search` can drive in-process;
 - `RecordedMeasurer` looks configurations up in a recorded dataset (one group's rows, or its gain-table row):
   what the replay of tuning on the datasets (`mirtune evaluate tuning`) feeds to the very same search.
+
+The Ray Data sweep's timed points (`collectors.sweep.timed_point`) are no measurer: a sweep times every point of
+a grid on its own (repeats, under a power limit, on a GPU), not against the default, so a point has no score when
+it is measured; its speedup exists only once the group's rows are read back, which `RecordedMeasurer.from_rows`
+does.
 """
 
 from __future__ import annotations
