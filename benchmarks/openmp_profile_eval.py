@@ -29,20 +29,10 @@ from encoder_trial import chosen_by_method  # noqa: E402
 from openmp_by_kind import kind_of  # noqa: E402
 
 from mirtune.errors import MirtuneError  # noqa: E402
+from mirtune.profile.features import group_profiles, profile_matrix  # noqa: E402
 from mirtune.tasks.measured import geomean, share_of_oracle  # noqa: E402
 
 ONE_THREAD_WINS = 1.25
-
-
-def profile_matrix(profiles, programs: list[str], sizes: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Per group (program, size key): the profile's columns (`mirtune.profile.features`), and a mask of the groups
-    that have an ok profile."""
-    from mirtune.profile.features import profile_matrix as columns
-    from mirtune.tasks.measured import size_key
-
-    ok = profiles[profiles["status"] == "ok"]
-    by_key = {(r["program"], size_key(r)): r for r in ok.to_dict("records")}
-    return columns([by_key.get((prog, size)) for prog, size in zip(programs, sizes)])
 
 
 def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str] = (),
@@ -56,14 +46,14 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
     from mirtune.tasks.openmp import DATASETS
 
     _, table, _, _ = held_out_problem("openmp", [str(REPO / "datasets" / d) for d in (*DATASETS, *extra)])
-    P, have = profile_matrix(pd.read_parquet(profiles_path), table.programs, table.sizes)
+    P, have = profile_matrix(group_profiles(pd.read_parquet(profiles_path), table.programs, table.sizes))
     keep = np.flatnonzero(have)
     C = table_matrix(table, "openmp", get_embedder("none"), note=lambda m: None)[keep]
     P = P[keep]
     apps = [table.apps[i] for i in keep]
     folds = leave_one_app_out(apps)
     outer = [(tr, te) for tr, te, _ in folds]
-    sub = _subtable(table, keep)
+    sub = table.subset(keep)
     problems = []
     for name, X in (("context", C), ("context + profile", np.hstack([C, P])), ("profile", P)):
         problems.append(gain_problem(name, sub, X, outer, X.shape[1]))  # no embedding: every column is context
@@ -89,16 +79,6 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
             "chosen": {m: [sub.labels[ch[i]] for i in wins] for m, ch in methods.items()}},
         "configs": n_configs, "inner_folds": n_inner, "extra_datasets": list(extra), "heads": list(heads),
     }
-
-
-def _subtable(table, keep: np.ndarray):
-    """The gain table restricted to the groups `keep`."""
-    import dataclasses
-
-    pick = lambda xs: [xs[i] for i in keep]  # noqa: E731
-    return dataclasses.replace(table, programs=pick(table.programs), sizes=pick(table.sizes), apps=pick(table.apps),
-                               sources=pick(table.sources), times=table.times[keep],
-                               statuses=pick(table.statuses), cv=table.cv[keep])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,6 +19,12 @@ Time it alone on the machine: a 2-thread run beside another job can be 10x slowe
         --out benchmarks/results/recommend_unseen_rescored.json [--heads DIR]
     .venv/bin/python benchmarks/recommend_unseen.py --pool A.json B.json C.json --out pooled.json [--record]
 
+With `--profile`, each program is also run once under the OMPT tool (`mirtune recommend --profile`, before its
+rounds) and the profile predictor (mirtune/assets/heads/openmp-profile, or --profile-heads) answers from the IR and
+that run: its pick is scored as `recommended_profile`. `--answers-only` measures nothing but those profiled runs and
+writes every predictor's answers (the preregistration of a blind set); `--answers FILE` then scores the answers FILE
+holds instead of asking again, so the figures are those of the answers committed before the set was measured.
+
 Writes benchmarks/results/recommend_unseen.json and .png; `--record` also writes the shares into the predictor's
 predictor.json, so that `mirtune recommend` says when the predictor does not beat the baselines on programs never
 seen. `--rescore FILE` measures nothing: it asks the predictor
@@ -73,13 +79,67 @@ def score(entry: dict, med: np.ndarray, labels: list[str], picks: dict[str, int]
     return entry
 
 
+def methods_of(programs: list[dict]) -> tuple[str, ...]:
+    """The methods the entries score: the profile predictor's only where every program has its pick."""
+    profiled = bool(programs) and all("share_recommended_profile" in p for p in programs)
+    return ("default", "best_fixed", "recommended", *(("recommended_profile",) if profiled else ()), "oracle")
+
+
+ONE_THREAD_WINS = 1.25  # issue 34: where one thread is at least this much faster than the default, no method
+                        # should end below 0.8 of the oracle
+
+
+def one_thread_wins(entry: dict) -> bool:
+    """Whether one thread (any schedule) ran at least ONE_THREAD_WINS times faster than the default."""
+    times = entry["times_s"]
+    default = times.get("default")
+    one = [v for k, v in times.items() if k.startswith("threads=1,") and v is not None]
+    return default is not None and bool(one) and default / min(one) >= ONE_THREAD_WINS
+
+
 def summarise(programs: list[dict]) -> dict:
-    """Geometric means and counts over the programs, per method."""
+    """Geometric means and counts over the programs, per method; and, over the programs where one thread wins,
+    how many end below 0.8 of the oracle."""
+    wins = [p for p in programs if one_thread_wins(p)]
     return {name: {"share_of_oracle": geomean([p[f"share_{name}"] for p in programs]),
                    "speedup_over_default": geomean([p[f"speedup_{name}"] for p in programs]),
                    "within_0.9_of_oracle": sum(p[f"share_{name}"] >= 0.9 for p in programs),
-                   "slowdowns": sum(p[f"speedup_{name}"] < 0.95 for p in programs)}
-            for name in ("default", "best_fixed", "recommended", "oracle")}
+                   "slowdowns": sum(p[f"speedup_{name}"] < 0.95 for p in programs),
+                   "one_thread_wins": len(wins),
+                   "below_0.8_where_one_thread_wins": sum(p[f"share_{name}"] < 0.8 for p in wins)}
+            for name in methods_of(programs)}
+
+
+def profiled_answer(prog: ProgramRun, heads: str | None) -> dict:
+    """Run `prog` once under the OMPT tool, as `mirtune recommend --profile` does, and ask the profile predictor
+    (`heads`, else the shipped openmp-profile) for its answer: {label, predicted_speedup, profile features}."""
+    from dataclasses import asdict
+
+    from mirtune.measure.check import OutputCheck
+    from mirtune.predict.tune import Program
+    from mirtune.profile.ompt import profile_program
+
+    program = Program(prog.source, tuple(prog.args), tuple(str(f) for f in prog.inputs),
+                      check=OutputCheck("stdout", rtol=1e-6), timeout_s=120)
+    prof = profile_program(program)
+    features = asdict(prof.features)
+    rec = recommend(prog.source, "openmp", heads=heads, profile=features)
+    return {"label": rec.label, "predicted_speedup": rec.predicted_speedup, "profile": features,
+            "reads_profile": rec.predictor.get("profile", False)}
+
+
+def answers(manifest: list[ProgramRun], heads: str | None, profile_heads: str | None, profile: bool) -> dict:
+    """Every predictor's answer for every program, before anything is measured: the static one's from the IR, the
+    profile predictor's after one profiled run each (`profile`)."""
+    out: dict[str, dict] = {}
+    for prog in manifest:
+        entry = {"recommended": recommend(prog.source, "openmp", heads=heads).label}
+        if profile:
+            entry["recommended_profile"] = profiled_answer(prog, profile_heads)
+        out[prog.name] = entry
+        print(f"{prog.name}: {entry['recommended']}"
+              + (f"; with the profile: {entry['recommended_profile']['label']}" if profile else ""), file=sys.stderr)
+    return out
 
 
 def this_host() -> dict:
@@ -121,15 +181,26 @@ def rescore(path: Path, sources: dict[str, Path], heads: str | None, predictor,
 
 
 def measure(manifest: list[ProgramRun], heads: str | None, space: list[dict], labels: list[str],
-            fixed: int, rounds: int) -> list[dict]:
+            fixed: int, rounds: int, given: dict | None = None, profile_heads: str | None = None,
+            profile: bool = False) -> list[dict]:
     """Every configuration of every program run in `rounds` interleaved rounds (a fresh random order each round,
-    stdout checked against the default's), beside the predictor's answer; one scored entry per program."""
+    stdout checked against the default's), beside the predictors' answers (`given`: answers preregistered by
+    `answers`, else asked now, after one profiled run where `profile`); one scored entry per program."""
     rng = random.Random(0)
     programs = []
     for prog in manifest:
         src = prog.source
+        if given is not None and prog.name not in given:
+            raise SystemExit(f"--answers: no answer for {prog.name}")
+        mine = given[prog.name] if given is not None else answers([prog], heads, profile_heads, profile)[prog.name]
         rec = recommend(src, "openmp", heads=heads)
+        if rec.label != mine["recommended"]:
+            raise SystemExit(f"--answers: the predictor now answers {rec.label} for {prog.name}, not the "
+                             f"preregistered {mine['recommended']}")
         chosen = labels.index(rec.label)
+        picks = {"default": 0, "best_fixed": fixed, "recommended": chosen}
+        if "recommended_profile" in mine:
+            picks["recommended_profile"] = labels.index(mine["recommended_profile"]["label"])
         rewritten = make_schedule_runtime(src.read_text())
         spec = BuildSpec(name=prog.name, source=rewritten.source, openmp=True, opt=2,
                          include_dirs=(str(src.parent),))
@@ -164,10 +235,15 @@ def measure(manifest: list[ProgramRun], heads: str | None, space: list[dict], la
             "wrong_or_failed": [labels[i] for i in sorted(wrong)],
             "recommended": rec.label, "predicted_speedup": rec.predicted_speedup, "best_fixed": labels[fixed],
         }
-        programs.append(score(entry, med, labels, {"default": 0, "best_fixed": fixed, "recommended": chosen}))
+        if "recommended_profile" in mine:
+            entry["recommended_profile"] = mine["recommended_profile"]["label"]
+            entry["profile"] = mine["recommended_profile"]["profile"]
+        programs.append(score(entry, med, labels, picks))
         print(f"{prog.name}: default {med[0]:.3f}s, oracle {labels[best]} {med[best]:.3f}s, recommended "
               f"{rec.label} {med[chosen]:.3f}s (share {entry['share_recommended']:.3f}), best fixed "
-              f"{entry['share_best_fixed']:.3f}", file=sys.stderr)
+              f"{entry['share_best_fixed']:.3f}" + (f", with the profile {entry['recommended_profile']} (share "
+                                                    f"{entry['share_recommended_profile']:.3f})"
+                                                    if "recommended_profile" in entry else ""), file=sys.stderr)
     return programs
 
 
@@ -206,6 +282,13 @@ def main() -> int:
                     help="measure nothing: pool the programs of results this script wrote for this predictor")
     ap.add_argument("--record", action="store_true",
                     help="write the shares into the predictor's predictor.json, so `mirtune recommend` reports them")
+    ap.add_argument("--profile", action="store_true",
+                    help="also profile each program once and score the profile predictor's answer")
+    ap.add_argument("--profile-heads", default=None, help="the profile predictor (default: the shipped one)")
+    ap.add_argument("--answers-only", action="store_true",
+                    help="measure nothing: write every predictor's answers to --out (a preregistration)")
+    ap.add_argument("--answers", default=None, metavar="FILE",
+                    help="score the answers FILE (written by --answers-only) holds instead of asking again")
     args = ap.parse_args()
     folder = Path(args.programs)
     try:
@@ -224,6 +307,25 @@ def main() -> int:
     fixed = labels.index(predictor.trained_on["best_fixed"])
     t_start = time.time()
     out = Path(args.out)
+    if args.answers_only:
+        written = {"set": str(folder), "written": time.strftime("%Y-%m-%d %H:%M %Z"), "host": this_host(),
+                   "note": "each predictor's answer for every program of the set, written before the set was "
+                           "measured" + ("; the profile predictor's after one profiled run each" if args.profile
+                                         else ""),
+                   "heads": args.heads or "mirtune/assets/heads/openmp",
+                   "profile_heads": (args.profile_heads or "mirtune/assets/heads/openmp-profile") if args.profile
+                   else None,
+                   "answers": answers(manifest, args.heads, args.profile_heads, args.profile)}
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(written, indent=1) + "\n")
+        print(f"wrote {out}")
+        return 0
+    given = None
+    if args.answers:
+        try:
+            given = json.loads(Path(args.answers).read_text())["answers"]
+        except (OSError, ValueError, KeyError) as exc:
+            raise SystemExit(f"--answers: cannot read {args.answers}: {exc}") from None
     if args.pool:
         programs, extra = pool([Path(f) for f in args.pool], predictor)
         times_from = ", ".join(extra["pooled"])
@@ -232,8 +334,9 @@ def main() -> int:
         programs, extra = rescore(Path(args.rescore), sources, args.heads, predictor, labels)
         times_from = Path(args.rescore).name
     else:
-        programs = measure(manifest, args.heads, space, labels, fixed, args.rounds)
-        extra, times_from = {"rounds": args.rounds}, out.name
+        programs = measure(manifest, args.heads, space, labels, fixed, args.rounds, given, args.profile_heads,
+                           args.profile)
+        extra, times_from = {"rounds": args.rounds, "answers": args.answers}, out.name
     summary = summarise(programs)
     result = {"programs": programs, "summary": summary, **extra, "configurations": labels,
               "host": this_host(), "predictor": predictor.head_config,
@@ -245,10 +348,13 @@ def main() -> int:
     print(f"\n{len(programs)} unseen programs, {result['rounds']} interleaved rounds, medians"
           + (f" (measured {result['measured']}, rescored)" if args.rescore else "")
           + (f" (pooled: {', '.join(result['pooled'])})" if args.pool else "") + ":")
-    print(f"{'':14s} share of oracle  speedup vs default  >=0.9 oracle  slowdowns")
+    wins = next(iter(summary.values()))["one_thread_wins"] if summary else 0
+    print(f"{'':20s} share of oracle  speedup vs default  >=0.9 oracle  slowdowns  <0.8 of {wins} where 1 thread "
+          f"wins")
     for name, s in summary.items():
-        print(f"{name:14s} {s['share_of_oracle']:.3f}            {s['speedup_over_default']:.3f}x"
-              f"              {s['within_0.9_of_oracle']}/{len(programs)}           {s['slowdowns']}")
+        print(f"{name:20s} {s['share_of_oracle']:.3f}            {s['speedup_over_default']:.3f}x"
+              f"              {s['within_0.9_of_oracle']}/{len(programs)}           {s['slowdowns']:<10d} "
+              f"{s['below_0.8_where_one_thread_wins']}")
     plot(result, out.with_suffix(".png"))
     print(f"wrote {out} and {out.with_suffix('.png')}")
     if args.record:
@@ -270,11 +376,11 @@ def plot(result: dict, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     progs = result["programs"]
-    names = ["default", "best_fixed", "recommended"]
+    names = [n for n in methods_of(progs) if n != "oracle"]
     fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(progs) + 2), 3.8))
     w = 0.8 / len(names)
     for j, n in enumerate(names):
-        ax.bar(np.arange(len(progs)) + (j - 1) * w, [p[f"share_{n}"] for p in progs], w,
+        ax.bar(np.arange(len(progs)) + (j - (len(names) - 1) / 2) * w, [p[f"share_{n}"] for p in progs], w,
                label=f"{n} ({result['summary'][n]['share_of_oracle']:.3f})")
     ax.set_xticks(np.arange(len(progs)))
     ax.set_xticklabels([p["name"] for p in progs], rotation=30, ha="right", fontsize=8)

@@ -122,7 +122,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                          "{each})", each="{task.name}: {task.evaluate_embeddings}", kind=MEASURED))
     _model_dir(m)
     _precision(m)
-    m.add_argument("--head", default=None, metavar="H,H", help="gain heads to choose from (default gain,knn)")
+    m.add_argument("--head", default=None, metavar="H,H", help="gain heads to choose from: gain, knn, forest (default gain,knn)")
     m.add_argument("--configs", type=int, default=None, metavar="N",
                    help="number of candidate head configurations (default 8; 4 with --quick)")
     _common(m, "evaluate_TASK.png")
@@ -140,7 +140,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     t.add_argument("--embedding", default=None, metavar="NAME", help="mirencoder (default), ir2vec or none")
     _model_dir(t)
     _precision(t)
-    t.add_argument("--head", default=None, metavar="H,H", help="gain heads to choose from (default gain,knn)")
+    t.add_argument("--head", default=None, metavar="H,H", help="gain heads to choose from: gain, knn, forest (default gain,knn)")
     t.add_argument("--configs", type=int, default=None, metavar="N",
                    help="number of candidate head configurations (default 8; 4 with --quick)")
     _common(t, "evaluate_tuning_TASK.png")
@@ -433,7 +433,7 @@ def run_measured(args: argparse.Namespace) -> int:
     from mirtune.experiments import measured_eval
     from mirtune.paths import write_atomic
     from mirtune.predict import held_out
-    from mirtune.predict.select import GAIN_HEADS
+    from mirtune.predict.select import DEFAULT_GAIN_HEADS, GAIN_HEADS
     from mirtune.progress import note, progress
     from mirtune.tasks.embedders import get_embedder
 
@@ -441,7 +441,7 @@ def run_measured(args: argparse.Namespace) -> int:
 
     default = ",".join(registry.get(args.task, kind=MEASURED).evaluate_embeddings)
     names = [n.strip() for n in (args.embedding or default).split(",") if n.strip()]
-    heads = [h.strip() for h in (args.head or ",".join(GAIN_HEADS)).split(",") if h.strip()]
+    heads = [h.strip() for h in (args.head or ",".join(DEFAULT_GAIN_HEADS)).split(",") if h.strip()]
     bad = [h for h in heads if h not in GAIN_HEADS]
     if bad or not heads:
         raise UsageError(f"{args.task} predictors use gain heads: {', '.join(GAIN_HEADS)}; got {args.head!r}")
@@ -498,7 +498,7 @@ def run_tuning(args: argparse.Namespace) -> int:
     from mirtune.experiments import tune_replay
     from mirtune.paths import REPO_DIR, write_atomic
     from mirtune.predict.predictor import check_embedding
-    from mirtune.predict.select import GAIN_HEADS
+    from mirtune.predict.select import DEFAULT_GAIN_HEADS, GAIN_HEADS
     from mirtune.progress import note, progress
     from mirtune.tasks.embedders import get_embedder
     from mirtune.tasks.measured import parquet_files
@@ -511,7 +511,7 @@ def run_tuning(args: argparse.Namespace) -> int:
     top_k = 3 if args.top_k is None else args.top_k
     tune_replay.check_settings(budget, range(args.seeds), top_k)
     names = [n.strip() for n in (args.embedding or "mirencoder").split(",") if n.strip()]
-    heads = [h.strip() for h in (args.head or ",".join(GAIN_HEADS)).split(",") if h.strip()]
+    heads = [h.strip() for h in (args.head or ",".join(DEFAULT_GAIN_HEADS)).split(",") if h.strip()]
     if len(names) != 1 or names[0] == "grewe":
         raise UsageError(f"evaluate tuning takes one embedding, mirencoder, ir2vec or none; got {args.embedding!r}")
     check_embedding(task, names[0])

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
+from typing import Any
 
 from mirtune.errors import UsageError
 from mirtune.tasks import registry
@@ -37,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="where to write the predictor")
     p.add_argument("--programs", nargs="*", default=[], metavar="DIR",
                    help="folders holding the measured programs' sources, when the rows' recorded paths are gone")
-    p.add_argument("--heads", default="gain,knn", metavar="H,H", help="head kinds to choose from (default gain,knn)")
+    p.add_argument("--heads", default="gain,knn", metavar="H,H", help="head kinds to choose from: gain, knn, forest (default gain,knn)")
     p.add_argument("--configs", type=int, default=None, metavar="N", help="candidate configurations per head kind")
     p.add_argument("--embedding", default=None, choices=("mirencoder", "none"),
                    help=registry.listing("the program features besides the task's context: the frozen MIREncoder "
@@ -45,6 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                                          "{tasks_or}, where the embedding added nothing held out, docs/recommend.md; "
                                          "mirencoder for the other tasks)", default_embedding="none"))
     p.add_argument("--model", metavar="DIR", help="encoder directory (default: $MIRTUNE_MODEL or the shipped one)")
+    p.add_argument("--profiles", default=None, metavar="PARQUET",
+                   help=registry.listing("{tasks_or}: the datasets' profile table "
+                                         "(scripts/profile_openmp_datasets.py); the predictor then reads one "
+                                         "profiled run beside the IR, and answers `recommend --profile`",
+                                         profiles=True))
     p.add_argument("--address", default=None, metavar="ADDR", help="Ray cluster to join (default: a private one)")
     p.add_argument("--no-ray", action="store_true", help="run the head search in this process")
     p.add_argument("--evaluate", action="store_true",
@@ -87,6 +94,40 @@ def held_out(args: argparse.Namespace, embedder, heads: list[str], use_ray: bool
             "predictor": summary.pop(embedder.name), **summary}
 
 
+def read_profiles(path: str) -> Any:
+    """The datasets' profile table at `path` (scripts/profile_openmp_datasets.py's rows); one UsageError line when
+    it is missing or is not one."""
+    import pandas as pd
+
+    from mirtune.profile.features import PROFILE_SOURCE_COLUMNS
+
+    if not Path(path).is_file():
+        raise UsageError("--profiles: no such file", path)
+    try:
+        profiles = pd.read_parquet(path)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--profiles: not a profile table ({type(exc).__name__}: {exc})", path) from None
+    missing = [c for c in ("program", "status", *PROFILE_SOURCE_COLUMNS) if c not in profiles.columns]
+    if missing:
+        raise UsageError(f"--profiles: not a profile table (no column {missing[0]!r})", path)
+    return profiles
+
+
+def with_profiles(table, profiles: Any, path: str, note) -> tuple[Any, Any]:
+    """The groups of `table` that have a profile in `profiles`, and their profile columns; the others are left
+    out (noted)."""
+    import numpy as np
+
+    from mirtune.profile.features import group_profiles, profile_matrix
+
+    P, have = profile_matrix(group_profiles(profiles, table.programs, table.sizes))
+    keep = np.flatnonzero(have)
+    if not len(keep):
+        raise UsageError("--profiles: no group of the data has a profile there", path)
+    note(f"fit: {len(keep)} of {len(table)} groups have a profile; the other {len(table) - len(keep)} are left out")
+    return table.subset(keep, "no profile"), P[keep]
+
+
 def run(args: argparse.Namespace) -> int:
     from mirtune.predict.predictor import FIT_HEADS, check_embedding, fit_predictor, table_matrix
     from mirtune.progress import note
@@ -101,6 +142,12 @@ def run(args: argparse.Namespace) -> int:
                          f"{args.task} takes --data")
     if not published and not args.data:
         raise UsageError(f"--task {args.task} needs --data DIR (collector output)")
+    if args.profiles and not task.profiles:
+        raise UsageError(f"--profiles applies to --task {' or '.join(registry.names(profiles=True))}, not {args.task}")
+    if args.profiles and args.evaluate:
+        raise UsageError("--evaluate runs the leave-one-application-out study without profiles; for one with them, "
+                         "run benchmarks/openmp_profile_eval.py")
+    profiles = read_profiles(args.profiles) if args.profiles else None
     heads = [h.strip() for h in args.heads.split(",") if h.strip()]
     bad = [h for h in heads if h not in FIT_HEADS]
     if not heads or bad:
@@ -114,20 +161,33 @@ def run(args: argparse.Namespace) -> int:
     args.embedding = args.embedding or task.default_embedding
     check_embedding(args.task, args.embedding)
     embedder = get_embedder(args.embedding, model_dir=args.model)
+    profile_columns: tuple[str, ...] = ()
     if published:
         jobs = [(out / p, table, X) for p, table, X in _published_tables(args, task, embedder)]
     else:
         table = task.gain_table(args.data, args.programs)
         note(f"fit {args.task}: {len(table)} groups of {len(set(table.apps))} applications x {len(table.labels)} "
              f"configurations" + (f"; {len(table.dropped)} groups left out" if table.dropped else ""))
-        jobs = [(out, table, table_matrix(table, args.task, embedder, note=note))]
+        if args.profiles:
+            import numpy as np
+
+            from mirtune.profile.features import PROFILE_COLUMNS
+
+            table, P = with_profiles(table, profiles, args.profiles, note)
+            profile_columns = PROFILE_COLUMNS
+            jobs = [(out, table, np.hstack([table_matrix(table, args.task, embedder, note=note), P]))]
+        else:
+            jobs = [(out, table, table_matrix(table, args.task, embedder, note=note))]
     from mirtune.cluster import ray_session
 
     with ray_session(args.address, enabled=not args.no_ray) as use_ray:
         for folder, table, X in jobs:
             predictor = fit_predictor(args.task, table, X, embedder, heads=heads, use_ray=use_ray,
                                       n_configs=args.configs, note=note,
-                                      data_paths=args.data or [str(args.data_dir or "published data")])
+                                      data_paths=args.data or [str(args.data_dir or "published data")],
+                                      profile_columns=profile_columns)
+            if profile_columns:
+                predictor.trained_on["profiles"] = str(args.profiles)
             if args.evaluate and not published:
                 predictor.trained_on["held_out"] = held_out(args, embedder, heads, use_ray, note)
             predictor.save(folder)

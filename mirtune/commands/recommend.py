@@ -20,8 +20,10 @@ answer comes for the program. `--include DIR` (repeatable) is a folder of header
 `--profile` (task openmp, one C/C++ source, or the sources of one program with --together) also runs the program once, as `mirtune tune` runs its default
 configuration (the same arguments after `--`, --input files, --check, --timeout), under mirtune's OMPT tool, and
 prints what the run says that the IR cannot: how often its parallel regions start, how long each takes, the share
-of the run inside them, how evenly the threads share the work (`mirtune.profile.ompt`). A run that fails gives
-one line and exit 2. Without `--profile` nothing runs.
+of the run inside them, how evenly the threads share the work (`mirtune.profile.ompt`). The answer then comes from
+the task's profile predictor (mirtune/assets/heads/openmp-profile, fitted with `mirtune fit --profiles`), which
+reads those figures beside the IR: the IR alone cannot tell many short regions, where fewer threads are faster,
+from long ones. A run that fails gives one line and exit 2. Without `--profile` nothing runs.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import argparse
 import json
 import shlex
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from mirtune.errors import UsageError
@@ -108,7 +111,6 @@ def print_profile(prof) -> None:
                            rows, rule=False, indent="    "))
     for n in prof.notes:
         print(f"    note: {n}")
-    print("    note: the configuration above comes from the IR alone; the shipped predictor does not read the profile")
 
 
 def profile_request(args: argparse.Namespace):
@@ -182,7 +184,8 @@ def run(args: argparse.Namespace) -> int:
     answers, failed = [], 0
     context = {key: getattr(args, key) for key in LAUNCH_OPTIONS}
     for _, rec, reason in recommend_many(args.inputs, args.task, args.top, args.heads, args.model, args.platform,
-                                         context, together=args.together, include_dirs=args.include):
+                                         context, together=args.together, include_dirs=args.include,
+                                         profile=None if prof is None else asdict(prof.features)):
         if rec is None:
             note(f"mirtune recommend: {reason}")
             failed += 1

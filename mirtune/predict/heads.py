@@ -98,7 +98,7 @@ class ForestConfig(_Config):
     """Hyper-parameters of a random-forest gain head."""
 
     HEAD: ClassVar[str] = "forest"
-    n_trees: int = 100
+    n_trees: int = 50
     min_samples_leaf: int = 3   # rows a leaf averages at least: larger -> smoother, closer to the mean gains
     max_features: float = 0.5   # share of the columns each split may choose from
     margin: float = 0.0   # how much another choice's predicted gain must exceed the anchor's to win
@@ -397,9 +397,12 @@ class ForestGainHead(_GainHeadBase):
     forest), each leaf the mean gains of the training rows it holds. Unlike the ridge and nearest-neighbour heads it
     can learn a threshold on one feature that decides the choice (many short parallel regions: fewer threads), and
     it is not pulled towards the mean gains by columns that say nothing. The fitted trees are kept as plain arrays
-    (`arrays()`), so a saved head predicts with numpy alone. The seed drives the bootstrap and the split columns."""
+    (`arrays()`: node indices as int32, leaf gains as float32, to keep a saved predictor small), so a saved head
+    predicts with numpy alone, exactly as scikit-learn would (rows compared as float32, as its trees do). The seed
+    drives the bootstrap and the split columns."""
 
-    ARRAYS = ("feature", "threshold", "left", "right", "value", "roots")
+    ARRAYS = ("feature", "threshold", "left", "right", "leaf", "value", "roots")
+    INDEX_ARRAYS = ("feature", "left", "right", "leaf", "roots")
 
     def __init__(self, n_classes: int, config: ForestConfig | None = None, seed: int = 0) -> None:
         if n_classes < 2:
@@ -431,15 +434,19 @@ class ForestGainHead(_GainHeadBase):
         return self
 
     def _flatten(self, trees: list) -> None:
-        """All trees' nodes in one set of arrays, children as global node indices (-1 at a leaf)."""
+        """All trees' nodes in one set of arrays: children as global node indices (-1 at a leaf), and each leaf's
+        row in `value`."""
         offsets = np.cumsum([0] + [t.node_count for t in trees])
         shift = lambda child, off: np.where(child >= 0, child + off, -1)  # noqa: E731
-        self.feature = np.concatenate([t.feature for t in trees]).astype(np.int64)
+        left = np.concatenate([shift(t.children_left, o) for t, o in zip(trees, offsets)])
+        is_leaf = left < 0
+        self.feature = np.where(is_leaf, -1, np.concatenate([t.feature for t in trees])).astype(np.int32)
         self.threshold = np.concatenate([t.threshold for t in trees]).astype(np.float64)
-        self.left = np.concatenate([shift(t.children_left, o) for t, o in zip(trees, offsets)]).astype(np.int64)
-        self.right = np.concatenate([shift(t.children_right, o) for t, o in zip(trees, offsets)]).astype(np.int64)
-        self.value = np.concatenate([t.value[:, :, 0] for t in trees]).astype(np.float64)
-        self.roots = offsets[:-1].astype(np.int64)
+        self.left = left.astype(np.int32)
+        self.right = np.concatenate([shift(t.children_right, o) for t, o in zip(trees, offsets)]).astype(np.int32)
+        self.leaf = np.where(is_leaf, np.cumsum(is_leaf) - 1, -1).astype(np.int32)
+        self.value = np.concatenate([t.value[:, :, 0] for t in trees])[is_leaf].astype(np.float32)
+        self.roots = offsets[:-1].astype(np.int32)
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The fitted forest as plain arrays (what a saved predictor stores)."""
@@ -448,16 +455,17 @@ class ForestGainHead(_GainHeadBase):
         return {name: getattr(self, name) for name in self.ARRAYS}
 
     def set_arrays(self, arrays: dict[str, np.ndarray]) -> "ForestGainHead":
-        """Take a fitted forest back from `arrays()` (stored as float64: the indices are cast back)."""
+        """Take a fitted forest back from `arrays()`; ValueError when they do not make a forest."""
         for name in self.ARRAYS:
             a = np.asarray(arrays[name])
-            setattr(self, name, a.astype(np.int64) if name in ("feature", "left", "right", "roots") else a)
-        n = len(self.feature)
-        if not (len(self.threshold) == len(self.left) == len(self.right) == len(self.value) == n
-                and self.value.shape[1:] == (self.n_classes,)
-                and ((self.left == -1) | ((self.left > 0) & (self.left < n))).all()
-                and ((self.right == -1) | ((self.right > 0) & (self.right < n))).all()
-                and ((self.roots >= 0) & (self.roots < n)).all()):
+            setattr(self, name, a.astype(np.int32) if name in self.INDEX_ARRAYS else a)
+        n, leaves = len(self.feature), len(self.value)
+        inner = self.left >= 0
+        if not (len(self.threshold) == len(self.left) == len(self.right) == len(self.leaf) == n
+                and self.value.ndim == 2 and self.value.shape[1] == self.n_classes
+                and (inner == (self.right >= 0)).all() and (inner == (self.leaf < 0)).all()
+                and (self.left[inner] < n).all() and (self.right[inner] < n).all() and (self.left[inner] > 0).all()
+                and (self.leaf < leaves).all() and ((self.roots >= 0) & (self.roots < n)).all()):
             raise ValueError("forest arrays of inconsistent shapes or node indices")
         return self
 
@@ -465,8 +473,8 @@ class ForestGainHead(_GainHeadBase):
         """Predicted gain of every choice, [n, n_classes]: the mean over the trees of the leaf each row reaches."""
         if self.feature is None:
             raise RuntimeError("predict before fit")
-        X = np.atleast_2d(np.asarray(X, dtype=np.float64))
-        node = np.broadcast_to(self.roots, (len(X), len(self.roots))).copy()
+        X = np.atleast_2d(np.asarray(X, dtype=np.float32))
+        node = np.broadcast_to(self.roots, (len(X), len(self.roots))).astype(np.int64)
         rows = np.arange(len(X))[:, None]
         while True:
             inner = self.left[node] >= 0
@@ -474,7 +482,7 @@ class ForestGainHead(_GainHeadBase):
                 break
             go_left = X[rows, np.where(inner, self.feature[node], 0)] <= self.threshold[node]
             node = np.where(inner, np.where(go_left, self.left[node], self.right[node]), node)
-        return self.value[node].mean(axis=1)
+        return self.value[self.leaf[node]].astype(np.float64).mean(axis=1)
 
 
 def anchor_index(anchor: str, mean_gains: np.ndarray) -> int:

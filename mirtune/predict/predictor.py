@@ -36,7 +36,7 @@ from mirtune.paths import json_default, write_atomic
 FORMAT = "mirtune-predictor-1"
 PREDICTOR_FILE = "predictor.json"
 WEIGHTS_FILE = "head.safetensors"
-FIT_HEADS = ("gain", "knn")  # heads whose predictions are speedups and whose state is plain arrays
+FIT_HEADS = ("gain", "knn", "forest")  # heads whose predictions are speedups and whose state is plain arrays
 N_INNER = 5
 MARGINS = (0.0, 0.03, 0.1)  # log-speedup a configuration must be predicted to gain over the anchor to be chosen
 # what a head keeps without evidence: the one configuration best on average over its training data, the code-free
@@ -266,7 +266,8 @@ class Predictor:
         out = Path(out)
         if out.exists() and not out.is_dir():
             raise UsageError("output exists and is not a folder", str(out))
-        arrays = {k: np.ascontiguousarray(v, dtype=np.float64) for k, v in head_arrays(self.head).items()}
+        arrays = {k: np.ascontiguousarray(v, dtype=v.dtype if v.dtype in (np.float32, np.int32) else np.float64)
+                  for k, v in head_arrays(self.head).items()}  # a forest's indices and leaves stay small
         weights = save(arrays, metadata={"format": FORMAT})
         digest = hashlib.sha256(weights).hexdigest()
         write_atomic(out / WEIGHTS_FILE, weights)
@@ -278,9 +279,11 @@ class Predictor:
 
 
 def head_arrays(head) -> dict[str, np.ndarray]:
-    """The arrays that make up a fitted gain or knn head."""
-    from mirtune.predict.heads import GainHead, KNNGainHead
+    """The arrays that make up a fitted gain, knn or forest head."""
+    from mirtune.predict.heads import ForestGainHead, GainHead, KNNGainHead
 
+    if isinstance(head, ForestGainHead):
+        return {"gain_mean": head.mean_, **head.arrays()}
     base = {"scaler_mean": head.scaler.mean_, "scaler_std": head.scaler.std_, "gain_mean": head.mean_}
     if isinstance(head, GainHead):
         return {**base, "coef": head.coef_}
@@ -290,10 +293,13 @@ def head_arrays(head) -> dict[str, np.ndarray]:
 
 
 def head_from_arrays(n_classes: int, config: dict[str, Any], arrays: dict[str, np.ndarray], keep: int = 0):
-    """Rebuild a fitted gain or knn head from its configuration and arrays (`keep`: its context columns)."""
+    """Rebuild a fitted gain, knn or forest head from its configuration and arrays (`keep`: its context columns)."""
     from mirtune.predict.heads import make_head
 
     head = make_head(n_classes, config, keep=keep)
+    if config["head"] == "forest":
+        head.mean_ = arrays["gain_mean"]
+        return head.set_arrays(arrays)
     head.scaler.mean_, head.scaler.std_, head.mean_ = arrays["scaler_mean"], arrays["scaler_std"], arrays["gain_mean"]
     if config["head"] == "gain":
         head.coef_ = arrays["coef"]
@@ -374,8 +380,11 @@ def code_free_scores(problem, n_inner: int) -> dict[str, float]:
 
 def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str] = FIT_HEADS,
                   n_inner: int = N_INNER, use_ray: bool = True, n_configs: int | None = None,
-                  note: Callable[[str], None] | None = None, data_paths: Sequence[str] = ()) -> Predictor:
-    """Choose the head by inner cross-validation over applications (Ray Tune) and fit it on every group."""
+                  note: Callable[[str], None] | None = None, data_paths: Sequence[str] = (),
+                  profile_columns: Sequence[str] = ()) -> Predictor:
+    """Choose the head by inner cross-validation over applications (Ray Tune) and fit it on every group.
+    `profile_columns`: the names of X's last columns when they come from a profiled run
+    (`mirtune.profile.features`): the predictor then needs a profile to answer (`recommend --profile`)."""
     from mirtune.predict.heads import make_head
     from mirtune.predict.select import select_configs
     from mirtune.tasks.measured import best_fixed
@@ -386,7 +395,8 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
                          f"got {bad[0]!r}")
     from mirtune.tasks import registry
 
-    n_context = len(registry.get(task).context_names)
+    context_names = [*registry.get(task).context_names, *profile_columns]
+    n_context = len(context_names)
     rows = np.arange(len(table))
     if len(set(table.apps)) < 3:
         raise UsageError(f"fitting a {task} predictor needs measurements of at least 3 applications; "
@@ -409,6 +419,8 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
     }
     features = {"embedding": embedder.name, "key": embedder.key, "fingerprint": embedder.meta.get("fingerprint"),
-                "context": list(registry.get(task).context_names), "dim": int(X.shape[1])}
+                "context": context_names, "dim": int(X.shape[1])}
+    if profile_columns:
+        features["profile"] = list(profile_columns)
     return Predictor(task=task, labels=list(table.labels), configs=list(table.configs), head_config=head_cfg,
                      head=head, features=features, trained_on=trained_on)

@@ -47,16 +47,21 @@ class Recommendation:
         return asdict(self)
 
 
-def head_dir(task: str, heads: str | os.PathLike | None = None) -> Path:
+def head_dir(task: str, heads: str | os.PathLike | None = None, profiled: bool = False) -> Path:
     """Where the task's predictor lives: `heads`/TASK (or `heads` itself when it is a predictor folder), else
-    $MIRTUNE_HEADS/TASK, else the shipped mirtune/assets/heads/TASK."""
+    $MIRTUNE_HEADS/TASK, else the shipped mirtune/assets/heads/TASK. `profiled`: the predictor that also reads a
+    profiled run, TASK-profile beside TASK, where there is one (else TASK's)."""
     root = heads or os.environ.get("MIRTUNE_HEADS")
     if root:
         root = Path(root)
         if not root.is_dir():
             raise UsageError("heads folder not found", str(root))
-        return root if (root / "predictor.json").is_file() else root / task
-    return HEADS_DIR / task
+        if (root / "predictor.json").is_file():
+            return root
+    base = root if root else HEADS_DIR
+    if profiled and (base / f"{task}-profile" / "predictor.json").is_file():
+        return base / f"{task}-profile"
+    return base / task
 
 
 _fingerprints: dict[tuple[str, float], str] = {}
@@ -73,14 +78,15 @@ def _fingerprint(model_dir: Path) -> str:
 
 
 def load_task_predictor(task: str, heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None,
-                        platform: str | None = None):
-    """The task's predictor (for devmap and coarsening, the platform's), checked against the encoder it will read
-    embeddings from (cached per process); (predictor, encoder directory)."""
+                        platform: str | None = None, profiled: bool = False):
+    """The task's predictor (for devmap and coarsening, the platform's; `profiled`: the one that also reads a
+    profiled run, where there is one), checked against the encoder it will read embeddings from (cached per
+    process); (predictor, encoder directory)."""
     from mirtune.embedding import default_model_dir
     from mirtune.predict.predictor import PREDICTOR_FILE, load_predictor
 
     t = registry.get(task)
-    folder = head_dir(task, heads)
+    folder = head_dir(task, heads, profiled)
     if t.platforms:
         platforms = sorted(p.name for p in folder.iterdir() if (p / PREDICTOR_FILE).is_file()) \
             if folder.is_dir() else []
@@ -192,12 +198,15 @@ def program_label(sources: Sequence[str | os.PathLike]) -> str:
 def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str = registry.DEFAULT, top: int = 5,
               heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None,
               platform: str | None = None, context: dict[str, float] | None = None,
-              include_dirs: Sequence[str | os.PathLike] = ()) -> Recommendation:
+              include_dirs: Sequence[str | os.PathLike] = (), profile: dict[str, Any] | None = None
+              ) -> Recommendation:
     """The recommendation for one program (see the module doc); MirtuneError with one line when it cannot.
     devmap and coarsening need the `platform` (a GPU of the published data); devmap also `context`
     {"transfer_bytes": N, "wgsize": N}; cuda_blocks {"matrix": N} (and takes an LS-CAT kernel directory too).
     `path` may be a list: the C/C++ files (or .ll/.bc) of one program, linked into one module; `include_dirs` are
-    searched for the headers of its sources (clang's -I). Its `input` is then the files joined by ' + '."""
+    searched for the headers of its sources (clang's -I). Its `input` is then the files joined by ' + '.
+    `profile`: the features of one profiled run of the program (`mirtune.profile.ompt.ProfileFeatures` as a dict),
+    read by the task's profile predictor (TASK-profile) where there is one."""
     import numpy as np
 
     from mirtune.predict.heads import decision_gains
@@ -216,7 +225,11 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
     for d in include_dirs:
         if not Path(d).is_dir():
             raise UsageError("--include: no such folder", str(d))
-    predictor, resolved = load_task_predictor(task, heads, model_dir, platform)
+    predictor, resolved = load_task_predictor(task, heads, model_dir, platform, profiled=profile is not None)
+    reads_profile = bool(predictor.features.get("profile"))
+    if reads_profile and profile is None:
+        raise UsageError(f"this {task} predictor reads a profiled run of the program beside its IR: add --profile "
+                         f"(and the program's arguments after --)")
     if t.launch_options:  # the launch facts are checked before the program compiles
         t.context_features(None, context)
     path = t.program_file(files[0])
@@ -227,13 +240,21 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
     reason = t.nothing_to_tune(module, context_x, path.suffix in (".ll", ".bc"))
     if reason:
         raise MirtuneError(reason, label)
-    x = np.concatenate([emb, context_x])[None, :]
+    parts = [emb, context_x]
+    if reads_profile:
+        from mirtune.profile.features import profile_vector
+
+        parts.append(profile_vector(profile))
+    x = np.concatenate(parts)[None, :]
     log_gains = predictor.predict_log_gains(x)[0]
     decision = decision_gains(log_gains[None, :], float(predictor.head_config.get("margin", 0.0)),
                               predictor.head.anchor_index())[0]
     order = np.argsort(-decision, kind="stable")  # the head's own rule: its anchor needs beating by the margin
     speedups = np.exp(log_gains)
     notes, trained_cores, here = _host_notes(t, predictor.trained_on)
+    if profile is not None:
+        notes.append("answered from the IR and the profiled run" if reads_profile else
+                     "this predictor reads the IR alone: the profile below does not change the answer")
 
     def params(i: int) -> dict[str, Any]:
         return t.parameters(predictor.configs[i], trained_cores, here)
@@ -247,27 +268,28 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
     return Recommendation(
         input=label, task=task, best=params(best), label=predictor.labels[best],
         predicted_speedup=round(float(speedups[best]), 4), is_default=is_default, apply=apply, top=ranking,
-        notes=notes, predictor={"head": predictor.head_config, "platform": platform, "trained_on": {
+        notes=notes, predictor={"head": predictor.head_config, "platform": platform, "profile": reads_profile,
+                                "trained_on": {
             k: predictor.trained_on.get(k) for k in ("groups", "applications", "logical_cores", "date")}})
 
 
 def recommend_many(paths: Sequence[str | os.PathLike], task: str = registry.DEFAULT, top: int = 5,
                    heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None,
                    platform: str | None = None, context: dict[str, float] | None = None, together: bool = False,
-                   include_dirs: Sequence[str | os.PathLike] = ()
+                   include_dirs: Sequence[str | os.PathLike] = (), profile: dict[str, Any] | None = None
                    ) -> Iterator[tuple[Path, Recommendation | None, str | None]]:
     """(path, recommendation, None) or (path, None, one-line reason) for every program under `paths`; a problem
     with the task itself (unknown, no predictor, missing options) is raised once, before any input.
     `together`: `paths` are the files of one program (one answer, linked; see `recommend`); `include_dirs` are
-    searched for the headers of every source."""
+    searched for the headers of every source; `profile`: see `recommend`."""
     t = registry.get(task)
-    load_task_predictor(task, heads, model_dir, platform)
+    load_task_predictor(task, heads, model_dir, platform, profiled=profile is not None)
     if t.launch_options:
         t.context_features(None, context)
     if together:
         try:
             yield Path(paths[0]), recommend(list(paths), task, top, heads, model_dir, platform, context,
-                                            include_dirs), None
+                                            include_dirs, profile), None
         except MirtuneError as exc:
             yield Path(paths[0]), None, exc.line()
         return
@@ -276,6 +298,6 @@ def recommend_many(paths: Sequence[str | os.PathLike], task: str = registry.DEFA
             yield path, None, f"{path}: {reason}"
             continue
         try:
-            yield path, recommend(path, task, top, heads, model_dir, platform, context, include_dirs), None
+            yield path, recommend(path, task, top, heads, model_dir, platform, context, include_dirs, profile), None
         except MirtuneError as exc:
             yield path, None, exc.line()

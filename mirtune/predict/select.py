@@ -51,8 +51,9 @@ GBT_GRID = {
 GAIN_GRID = {"alpha": (1e6, 1e5, 1e4, 1e3, 100.0, 10.0, 1.0, 0.1)}
 # weight 0 first: the one choice best on average wins ties
 KNN_GRID = {"weight": (0.0, 0.25, 0.5, 0.75, 1.0), "k": (1, 3, 5, 10), "context_weight": (1.0, 0.0, 4.0)}
-FOREST_GRID = {"min_samples_leaf": (3, 1, 5, 10), "max_features": (0.5, 1.0, 0.3)}
+FOREST_GRID = {"min_samples_leaf": (3, 5, 10), "max_features": (0.5, 1.0, 0.3)}  # leaves of >= 3 rows: a small head
 GAIN_HEADS = ("gain", "knn", "forest")  # heads that learn every choice's gain (and need Problem.gains)
+DEFAULT_GAIN_HEADS = ("gain", "knn")  # what evaluate and fit choose from unless told (the shipped predictors' kinds)
 INNER_SEED = 0  # the head seed used inside inner cross-validation
 
 

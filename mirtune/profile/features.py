@@ -9,6 +9,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+PROFILE_SOURCE_COLUMNS = ("region_entries_per_s", "time_per_region_s", "parallel_share", "work_share", "imbalance",
+                          "iterations_per_loop", "loop_imbalance")  # the ProfileFeatures fields they come from
 PROFILE_COLUMNS = ("log10_region_entries_per_s", "log10_time_per_region_s", "parallel_share", "work_share",
                    "imbalance", "log10_iterations_per_loop", "loop_imbalance")
 
@@ -21,8 +23,7 @@ def _number(value: Any) -> float:
 def profile_vector(features: Mapping[str, Any]) -> np.ndarray:
     """The PROFILE_COLUMNS of one profile's features (a dict of `ProfileFeatures`' fields); a figure the run has
     nothing to say about (no region, no worksharing loop) is 0."""
-    f = {k: _number(features.get(k)) for k in ("region_entries_per_s", "time_per_region_s", "parallel_share",
-                                                "work_share", "imbalance", "iterations_per_loop", "loop_imbalance")}
+    f = {k: _number(features.get(k)) for k in PROFILE_SOURCE_COLUMNS}
     log = lambda v, floor: math.log10(max(v, floor)) if not math.isnan(v) else float("nan")  # noqa: E731
     row = [log(f["region_entries_per_s"], 1e-3), log(f["time_per_region_s"], 1e-7), f["parallel_share"],
            f["work_share"], f["imbalance"], log(f["iterations_per_loop"], 1.0), f["loop_imbalance"]]
@@ -36,3 +37,14 @@ def profile_matrix(rows: Sequence[Mapping[str, Any] | None]) -> tuple[np.ndarray
     X = np.array([profile_vector(r) if r is not None else np.zeros(len(PROFILE_COLUMNS)) for r in rows],
                  dtype=np.float64).reshape(len(rows), len(PROFILE_COLUMNS))
     return X, have
+
+
+def group_profiles(profiles: "Any", programs: Sequence[str], sizes: Sequence[str]) -> list[dict[str, Any] | None]:
+    """The profile of each group (program, input size key) of a gain table, from the datasets' profile table (a
+    DataFrame of `scripts/profile_openmp_datasets.py`'s rows; only rows with status ok count); None where a group
+    has none."""
+    from mirtune.tasks.measured import size_key
+
+    ok = profiles[profiles["status"] == "ok"]
+    by_key = {(r["program"], size_key(r)): r for r in ok.to_dict("records")}
+    return [by_key.get((prog, size)) for prog, size in zip(programs, sizes)]

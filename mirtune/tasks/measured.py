@@ -77,6 +77,21 @@ class GainTable:
     def __len__(self) -> int:
         return len(self.programs)
 
+    def subset(self, rows: Sequence[int], reason: str = "") -> "GainTable":
+        """The table restricted to the groups `rows`, in that order; the others are added to `dropped` with
+        `reason` when one is given."""
+        import dataclasses
+
+        rows = [int(i) for i in rows]
+        pick = lambda xs: [xs[i] for i in rows]  # noqa: E731
+        left = sorted(set(range(len(self))) - set(rows))
+        dropped = self.dropped + [f"{self.programs[i]} {self.sizes[i]}: {reason}" for i in left] if reason \
+            else list(self.dropped)
+        return dataclasses.replace(self, programs=pick(self.programs), sizes=pick(self.sizes), apps=pick(self.apps),
+                                   sources=pick(self.sources), times=self.times[rows], statuses=pick(self.statuses),
+                                   cv=self.cv[rows], dropped=dropped,
+                                   context=None if self.context is None else self.context[rows])
+
 
 def chosen_speedups(speedups: np.ndarray, chosen: Sequence[int], rows: Sequence[int] | None = None) -> np.ndarray:
     """Speedup over the default of the chosen configuration of each row (0 where it failed)."""

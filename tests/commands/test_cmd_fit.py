@@ -40,8 +40,55 @@ def test_fit_on_the_context_features_alone(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["label"] in meta["labels"]
 
 
+PROFILES = REPO_DIR / "datasets" / "openmp-profile" / "profile.parquet"
+SHORT_REGIONS = r"""
+#include <stdio.h>
+int main(int argc, char **argv) {
+  int regions = argc > 1 ? atoi(argv[1]) : 0;
+  long s = 0;
+  for (int r = 0; r < regions; r++) {
+#pragma omp parallel for reduction(+ : s)
+    for (int i = 0; i < 8; i++) s += i;
+  }
+  printf("%ld\n", s);
+  return 0;
+}
+"""
+
+
+def test_fit_with_profiles_gives_a_predictor_that_recommend_feeds_a_profiled_run(tmp_path, capsys):
+    """`--profiles`: the groups with a profile, their seven profile columns after the context; the predictor then
+    answers only with --profile, from the IR and the run."""
+    from mirtune.profile.features import PROFILE_COLUMNS
+
+    out = tmp_path / "heads" / "openmp-profile"
+    assert main(["fit", "--task", "openmp", "--data", str(REPO_DIR / "datasets" / "openmp"), "--profiles",
+                 str(PROFILES), "--heads", "gain,forest", "-o", str(out), "--no-ray", "--configs", "2"]) == 0
+    printed, err = capsys.readouterr()
+    assert "groups have a profile" in err
+    meta = json.loads((out / "predictor.json").read_text())
+    assert meta["features"]["profile"] == list(PROFILE_COLUMNS)
+    assert meta["features"]["dim"] == len(meta["features"]["context"]) == 6 + len(PROFILE_COLUMNS)
+    assert meta["trained_on"]["profiles"] == str(PROFILES) and meta["head"]["head"] in ("gain", "forest")
+    src = tmp_path / "short.c"
+    src.write_text("#include <stdlib.h>\n" + SHORT_REGIONS)
+    assert main(["recommend", str(src), "--task", "openmp", "--heads", str(out)]) == 2  # no profile: refused
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "reads a profiled run" in err and "add --profile" in err
+    assert main(["recommend", str(src), "--task", "openmp", "--heads", str(out), "--profile", "--json", "--",
+                 "200"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert rec["label"] in meta["labels"] and rec["predictor"]["profile"] is True
+    assert "answered from the IR and the profiled run" in rec["notes"]
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["--task", "numa"], "unknown task 'numa'"),
+    (["--task", "vectorize", "--profiles", str(PROFILES)], "--profiles applies to --task openmp"),
+    (["--task", "openmp", "--profiles", str(PROFILES), "--evaluate"], "--evaluate runs the leave-one-application"),
+    (["--task", "openmp", "--profiles", "/nonexistent.parquet"], "--profiles: no such file"),
+    (["--task", "openmp", "--profiles", str(REPO_DIR / "README.md")], "--profiles: not a profile table"),
+    (["--task", "openmp", "--heads", "gain,tree"], "--heads takes gain, knn, forest"),
     (["--task", "devmap"], "fitted on the published data"),
     (["--task", "openmp", "--heads", "mlp"], "--heads takes gain, knn"),
     (["--task", "openmp", "--data", "/nonexistent"], "no such file"),

@@ -292,12 +292,14 @@ def test_forest_head_learns_a_threshold_the_ridge_head_cannot_and_predicts_with_
     from sklearn.ensemble import RandomForestRegressor
 
     rf = RandomForestRegressor(30, min_samples_leaf=3, max_features=0.5, random_state=1, n_jobs=1)
-    assert np.allclose(forest.predict_gains(X[test]), rf.fit(X[train], G[train]).predict(X[test]))
-    # what a saved predictor stores (float64) gives the same head back; a corrupt node index is refused
-    stored = {k: v.astype(np.float64) for k, v in forest.arrays().items()}
+    assert np.allclose(forest.predict_gains(X[test]), rf.fit(X[train], G[train]).predict(X[test]), atol=1e-6)
+    # its arrays give the same head back; a corrupt node index is refused
+    stored = forest.arrays()
+    assert stored["value"].dtype == np.float32 and stored["left"].dtype == np.int32  # small, as saved
+    assert len(stored["value"]) == (stored["left"] < 0).sum()  # gains are kept at the leaves only
     again = ForestGainHead(2, ForestConfig(n_trees=30)).set_arrays(stored)
     assert np.array_equal(again.predict_gains(X[test]), forest.predict_gains(X[test]))
-    bad = dict(stored, left=np.where(stored["left"] > 0, len(stored["left"]) + 5, -1.0))
+    bad = dict(stored, left=np.where(stored["left"] > 0, len(stored["left"]) + 5, -1))
     with pytest.raises(ValueError, match="node indices"):
         ForestGainHead(2).set_arrays(bad)
     with pytest.raises(RuntimeError, match="before fit"):
@@ -310,6 +312,6 @@ def test_forest_head_learns_a_threshold_the_ridge_head_cannot_and_predicts_with_
 
 def test_forest_search_space():
     forest = search_space(4, head="forest")
-    assert len(forest) == 4 and all(c["head"] == "forest" for c in forest)
+    assert len(forest) == 4 and all(c["min_samples_leaf"] >= 3 for c in forest) and all(c["head"] == "forest" for c in forest)
     assert len({(c["min_samples_leaf"], c["max_features"]) for c in forest}) == 4
     assert search_space(4, head="forest") == forest  # fixed draws

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from mirtune.profile.features import PROFILE_COLUMNS, profile_matrix, profile_vector
+from mirtune.profile.features import PROFILE_COLUMNS, group_profiles, profile_matrix, profile_vector
 
 SHORT_REGIONS = {"region_entries_per_s": 169200.0, "time_per_region_s": 5.4e-6, "parallel_share": 0.95,
                  "work_share": 0.74, "imbalance": 1.03, "iterations_per_loop": 89.0, "loop_imbalance": 1.02,
@@ -33,3 +33,23 @@ def test_matrix_marks_the_rows_without_a_profile():
     assert X.shape == (2, len(PROFILE_COLUMNS)) and have.tolist() == [True, False]
     assert np.array_equal(X[0], profile_vector(SHORT_REGIONS)) and not X[1].any()
     assert profile_matrix([])[0].shape == (0, len(PROFILE_COLUMNS))
+
+
+def _row(program, size, variant="", status="ok", entries=100.0):
+    return {"program": program, "input_size": size, "variant": variant, "status": status,
+            "region_entries_per_s": entries, "time_per_region_s": 1e-3, "parallel_share": 0.5, "work_share": 0.4,
+            "imbalance": 1.1, "iterations_per_loop": 1000.0, "loop_imbalance": 1.2}
+
+
+def test_profiles_join_groups_by_program_size_and_variant():
+    import pandas as pd
+
+    from mirtune.tasks.measured import size_key
+
+    variant = '{"args": ["80"], "check": null, "inputs": {}}'
+    profiles = pd.DataFrame([_row("a", 1), _row("b", 0, variant, entries=1e4), _row("c", 1, status="failed")])
+    keyed = size_key({"input_size": 0, "variant": variant})
+    X, have = profile_matrix(group_profiles(profiles, ["a", "b", "c", "d"], ["1", keyed, "1", "1"]))
+    assert have.tolist() == [True, True, False, False]
+    assert X[0, 0] == 2.0 and X[1, 0] == 4.0  # log10 of the entries per second
+    assert X.shape == (4, 7) and not X[2:].any()

@@ -16,6 +16,7 @@ import pytest
 
 from mirtune.cli import main
 from mirtune.measure.host import logical_cores
+from mirtune.paths import REPO_DIR
 from mirtune.predict.tune import Program
 from mirtune.profile import ompt
 from mirtune.profile.ompt import ProfileError, profile_program, tool_library
@@ -163,7 +164,15 @@ def test_profile_runs_the_program_once_with_its_arguments(short, capsys):
     assert out.startswith(f"{src}: openmp: ") and own_lines(err) == []
     assert "profile: ran the program once under the OMPT tool" in out
     assert "1 site(s), 1000 entries" in out and "8.0 iterations per instance" in out
-    assert "does not read the profile" in out
+    assert "note: answered from the IR and the profiled run" in out  # the shipped profile predictor
+
+
+def test_a_predictor_that_reads_the_ir_alone_says_the_profile_does_not_change_its_answer(short, capsys):
+    src, count = short
+    static = REPO_DIR / "mirtune" / "assets" / "heads" / "openmp"
+    assert main(["recommend", str(src), "--task", "openmp", "--heads", str(static), "--profile", "--",
+                 str(count)]) == 0
+    assert "the profile below does not change the answer" in capsys.readouterr().out
 
 
 def test_profile_in_json(short, capsys):
