@@ -302,7 +302,7 @@ def main() -> int:
     from mirtune.tasks import openmp
 
     trained_cores = predictor.trained_on.get("logical_cores")
-    space = [openmp.parameters(c, trained_cores, cores) for c in predictor.configs]
+    space = [openmp.TASK.parameters(c, trained_cores, cores) for c in predictor.configs]
     labels = list(predictor.labels)
     fixed = labels.index(predictor.trained_on["best_fixed"])
     t_start = time.time()

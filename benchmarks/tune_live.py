@@ -38,9 +38,9 @@ from collectors.inputs import ensure_inputs  # noqa: E402
 from mirtune.measure.build import build  # noqa: E402
 from mirtune.measure.measurement import measure  # noqa: E402
 from mirtune.measure.sandbox import RunLimits  # noqa: E402
-from mirtune.predict.tune import Program, TunePlan, all_configs, config_label, make_plan, prepare_program, \
-    tune_program  # noqa: E402
+from mirtune.predict.tune import Program, TunePlan, all_configs, make_plan, prepare_program, tune_program  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402
+from mirtune.tasks.openmp import TASK as OPENMP  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 DEFAULT_PROGRAMS = ("ppr", "md", "wordboot", "pairs", "kmeans")
@@ -58,13 +58,13 @@ def timed_rounds(plan: TunePlan, exe: str, configs: list[dict | None], rounds: i
         if ref.status != "ok":
             raise SystemExit(f"{plan.name}: the default configuration fails: {ref.reason}")
         reference = ref.checksum
-    times: dict[str, list[float]] = {config_label("openmp", c): [] for c in configs}
+    times: dict[str, list[float]] = {OPENMP.label(c or {}): [] for c in configs}
     failed: set[str] = set()
     for r in range(rounds):
         order = list(configs)
         rng.shuffle(order)
         for cfg in order:
-            name = config_label("openmp", cfg)
+            name = OPENMP.label(cfg or {})
             if name in failed:
                 continue
             m = measure(argv, plan.env(cfg), repeats=1, warmup=0, limits=limits, check=check, inputs=plan.files,
@@ -89,7 +89,6 @@ def main() -> int:
     from mirtune.cluster import init_ray, shutdown_ray
     from mirtune.host import cpu_model
     from mirtune.predict.recommend import load_task_predictor
-    from mirtune.tasks import openmp
 
     def note(s: str) -> None:
         print(s, file=sys.stderr, flush=True)
@@ -99,7 +98,7 @@ def main() -> int:
     manifest = {m["name"]: m for m in json.loads((folder / "manifest.json").read_text())}
     predictor, _ = load_task_predictor("openmp", None)
     cores = os.cpu_count() or 1
-    fixed_cfg = openmp.parameters(
+    fixed_cfg = OPENMP.parameters(
         predictor.configs[predictor.labels.index(predictor.trained_on["best_fixed"])],
         predictor.trained_on.get("logical_cores"), cores)
     fixed = {k: fixed_cfg[k] for k in ("threads", "schedule", "chunk")}
@@ -123,7 +122,7 @@ def main() -> int:
                                                     note)
             med = {k: statistics.median(v) for k, v in times.items() if k not in failed and v}
             oracle_label = min(med, key=med.get)
-            oracle = None if oracle_label == "default" else next(c for c in space if config_label("openmp", c) == oracle_label)
+            oracle = None if oracle_label == "default" else next(c for c in space if OPENMP.label(c or {}) == oracle_label)
             brute_s = time.time() - t0
             tuned = {}
             for key, top_k in (("tune (predictor-seeded)", 3), ("tune (plain Optuna)", 0)):
@@ -135,7 +134,7 @@ def main() -> int:
                               "found": [{k: m2[k] for k in ("label", "speedup", "status")} for m2 in res.measured]}
             chosen = {"default": None, "best fixed": fixed, "oracle": oracle,
                       **{k: v["best"] for k, v in tuned.items()}}
-            distinct = {config_label("openmp", c): c for c in chosen.values()}
+            distinct = {OPENMP.label(c or {}): c for c in chosen.values()}
             ctimes, cfailed, _ = timed_rounds(plan, built.exe, list(distinct.values()), args.confirm, reference,
                                               rng, note)
             # ratio to the default of the same round, per round, then the median
@@ -144,8 +143,8 @@ def main() -> int:
             entry = {"name": name, "args": m["args"], "space": len(space) + 1, "brute_force_s": round(brute_s, 1),
                      "brute_force_oracle": oracle_label, "brute_force_medians_s": {k: round(v, 5) for k, v in med.items()},
                      "failed": sorted(failed), "tuners": tuned,
-                     "chosen": {k: config_label("openmp", c) for k, c in chosen.items()},
-                     "speedup_over_default": {k: round(ratio[config_label("openmp", c)], 4) for k, c in chosen.items()}}
+                     "chosen": {k: OPENMP.label(c or {}) for k, c in chosen.items()},
+                     "speedup_over_default": {k: round(ratio[OPENMP.label(c or {})], 4) for k, c in chosen.items()}}
             best_ratio = max(entry["speedup_over_default"].values())
             entry["share_of_oracle"] = {k: round(v / best_ratio, 4) for k, v in entry["speedup_over_default"].items()}
             programs.append(entry)

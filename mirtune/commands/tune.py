@@ -25,11 +25,10 @@ from pathlib import Path
 
 from mirtune.errors import UsageError
 from mirtune.tables import format_table
+from mirtune.tasks import registry
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from mirtune.predict.tune import TASKS
-
     p = sub.add_parser("tune", help="tune a program with real runs, seeded by the predictor (Ray Tune + Optuna)",
                        description=" ".join(__doc__.strip().split("\n\n")[0].split()),
                        usage="mirtune tune SOURCE [SOURCE...] --task TASK [--budget N] [options] [-- ARGS...]",
@@ -39,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the program's C/C++ source; several: the files of one program, compiled and linked together")
     p.add_argument("--include", action="append", default=[], metavar="DIR",
                    help="a folder of the program's headers, passed to clang as -I (repeatable)")
-    p.add_argument("--task", required=True, metavar="TASK", help=" | ".join(TASKS))
+    p.add_argument("--task", required=True, metavar="TASK", help=registry.listing(tunes=True))
     p.add_argument("--budget", type=int, default=12, metavar="N",
                    help="configurations to measure, the default included (default 12)")
     p.add_argument("--parallel", type=int, default=1, metavar="P",
@@ -61,9 +60,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--confirm", type=int, default=3, metavar="R",
                    help="more interleaved rounds that re-measure the best found before it is recommended (default 3)")
     p.add_argument("--space", action="append", metavar="KEY=V1,V2",
-                   help="narrow a dimension, e.g. chunk=1,8,64 (openmp: threads, schedule, chunk; vectorize: vf, if)")
+                   help=registry.listing("narrow a dimension, e.g. chunk=1,8,64 ({each})",
+                                         each="{task.name}: {task.tune_keys}", tunes=True))
     p.add_argument("--line", type=int, metavar="N",
-                   help="vectorize: the line where the loop to tune starts (in the first SOURCE)")
+                   help=registry.listing("{tasks}: the line where the loop to tune starts (in the first SOURCE)",
+                                         tunes=True, takes_line=True))
     p.add_argument("--seed", type=int, default=0, help="the searcher's random seed")
     p.add_argument("--heads", metavar="DIR", help="predictor folder (default: the shipped one)")
     p.add_argument("--address", metavar="ADDR", help="Ray cluster to join (default $RAY_ADDRESS, else a private one)")
@@ -93,12 +94,11 @@ def print_result(res) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mirtune.measure.check import OutputCheck
-    from mirtune.predict.tune import TASKS, Program, tune_program
+    from mirtune.predict.tune import Program, tune_program
 
-    if args.task not in TASKS:
-        raise UsageError(f"unknown task {args.task!r} for tune; choose from {', '.join(TASKS)}")
-    if args.line is not None and args.task != "vectorize":
-        raise UsageError("--line applies to --task vectorize")
+    task = registry.get(args.task, tunes=True)
+    if args.line is not None and not task.takes_line:
+        raise UsageError(f"--line applies to --task {' or '.join(registry.names(tunes=True, takes_line=True))}")
     try:
         cflags = tuple(shlex.split(args.cflags))
     except ValueError as exc:

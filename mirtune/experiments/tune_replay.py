@@ -279,11 +279,11 @@ def run(task: str, data_paths: Sequence[str], embedder, heads: Sequence[str] = (
 
     check_settings(budget, list(seeds), top_k)
     t0 = time.monotonic()
-    mod, table, folds, outer = held_out_problem(task, data_paths, program_dirs)
+    definition, table, folds, outer = held_out_problem(task, data_paths, program_dirs)
     note(f"{task}: {len(table)} groups of {len(folds)} applications x {len(table.labels)} configurations; "
          f"leave-one-application-out replay, budget {budget} runs")
     X = table_matrix(table, task, embedder, note=note)
-    problem = gain_problem(embedder.name, table, X, outer, len(mod.CONTEXT))
+    problem = gain_problem(embedder.name, table, X, outer, len(definition.context_names))
     t_embed = time.monotonic() - t0
     configs = candidate_configs(heads, n_configs)
     note(f"{task}: choosing the predictor's head among {len(configs)} configurations by inner {n_inner}-fold CV, "

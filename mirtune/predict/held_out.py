@@ -36,14 +36,14 @@ def _metrics(speedups: np.ndarray, chosen: np.ndarray) -> dict[str, Any]:
 
 
 def held_out_problem(task: str, data_paths: Sequence[str], program_dirs: Sequence[str] = ()):
-    """(task module, gain table, leave-one-application-out folds, their (train, test) pairs) of a measured task."""
-    from mirtune.predict.predictor import task_module
-    from mirtune.tasks.measured import leave_one_app_out, load_gain_table
+    """(the Task, its gain table, leave-one-application-out folds, their (train, test) pairs) of a measured task."""
+    from mirtune.tasks import registry
+    from mirtune.tasks.measured import leave_one_app_out
 
-    mod = task_module(task)
-    table = load_gain_table(data_paths, mod.SPEC, program_dirs)
+    definition = registry.get(task, kind=registry.MEASURED)
+    table = definition.gain_table(data_paths, program_dirs)
     folds = leave_one_app_out(table.apps)
-    return mod, table, folds, [(tr, te) for tr, te, _ in folds]
+    return definition, table, folds, [(tr, te) for tr, te, _ in folds]
 
 
 def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequence[str] = ("gain", "knn"),
@@ -58,13 +58,13 @@ def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequen
     from mirtune.tasks.measured import best_fixed_per_group, geomean
 
     t0 = time.monotonic()
-    mod, table, folds, outer = held_out_problem(task, data_paths, program_dirs)
+    definition, table, folds, outer = held_out_problem(task, data_paths, program_dirs)
     note(f"{task}: {len(table)} groups of {len(folds)} applications x {len(table.labels)} configurations; "
          f"leave-one-application-out")
     problems = []
     for emb in embedders:
         X = table_matrix(table, task, emb, note=note)
-        problems.append(gain_problem(emb.name, table, X, outer, len(mod.CONTEXT)))
+        problems.append(gain_problem(emb.name, table, X, outer, len(definition.context_names)))
     t_embed = time.monotonic() - t0
     anchors = tuple(anchors or ANCHORS)
     configs = candidate_configs(heads, n_configs, anchors=anchors)

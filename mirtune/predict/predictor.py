@@ -44,18 +44,6 @@ MARGINS = (0.0, 0.03, 0.1)  # log-speedup a configuration must be predicted to g
 ANCHORS = ("best",)
 
 
-def task_module(task: str):
-    """The module that defines a registered task (mirtune.tasks.registry); UsageError for any other name. Kept for
-    mirtune.predict.tune and mirtune.predict.held_out, which read a task's module (SPEC, CONTEXT) until they read
-    the Task itself (`registry.get`)."""
-    import importlib
-
-    from mirtune.tasks import registry
-
-    registry.get(task)
-    return importlib.import_module(registry.TASKS[task][1])
-
-
 def check_embedding(task: str, embedding: str) -> None:
     """UsageError when `embedding` "none" (the context features alone) is asked of a task that has none."""
     from mirtune.tasks import registry

@@ -40,8 +40,9 @@ from mirtune.errors import MirtuneError, UsageError
 from mirtune.measure.check import OutputCheck
 from mirtune.measure.measurer import METRIC, Record, score_of
 from mirtune.paths import json_default, private_temp_dir
+from mirtune.tasks import registry
+from mirtune.tasks.base import Task
 
-TASKS = ("openmp", "vectorize")
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx")
 
 
@@ -160,32 +161,6 @@ def variant_of(program: Program, files: dict[str, bytes]) -> str:
 # --------------------------------------------------------------------------------------------- the space
 
 
-def dimensions(task: str) -> dict[str, Any]:
-    """The tunable dimensions of a task (collectors' definitions; the power limit is not tuned here)."""
-    if task == "openmp":
-        from mirtune.measure.openmp import DIMENSIONS
-
-        return {k: v for k, v in DIMENSIONS.items() if k != "power"}
-    from mirtune.measure.vectorize import DIMENSIONS
-
-    return dict(DIMENSIONS)
-
-
-def search_space(task: str, cores: int, space: Sequence[str] | str | None = None) -> dict[str, tuple[Any, ...]]:
-    """Parameter -> values: the task's space on a node with `cores` (threads: 1 .. all cores), narrowed by
-    `--space key=v1,v2` items (UsageError for an unknown parameter or value)."""
-    from mirtune.measure.space import parse_space, resolve
-
-    dims = dimensions(task)
-    restrict = parse_space(space, dims)
-    values = resolve(dims, restrict)
-    if task == "openmp" and "threads" not in restrict:
-        from mirtune.measure.openmp import thread_counts
-
-        values["threads"] = thread_counts(cores)
-    return dict(values)
-
-
 def config_key(params: dict[str, Any], space: dict[str, tuple[Any, ...]]) -> tuple:
     """A configuration's identity: its values in the space's parameter order."""
     return tuple(params.get(k) for k in space)
@@ -196,15 +171,6 @@ def all_configs(space: dict[str, tuple[Any, ...]]) -> list[dict[str, Any]]:
     import itertools
 
     return [dict(zip(space, vals)) for vals in itertools.product(*space.values())]
-
-
-def config_label(task: str, params: dict[str, Any] | None) -> str:
-    """A configuration's name as the task's predictor and gain table write it (`threads=2,schedule=dynamic,chunk=8`),
-    or `default`."""
-    from mirtune.predict.predictor import task_module
-
-    spec = task_module(task).SPEC
-    return spec.default_label if params is None else spec.label(params)
 
 
 # --------------------------------------------------------------------------------------------- the plan
@@ -232,6 +198,11 @@ class TunePlan:
     include_dirs: tuple[str, ...] = ()
     source_path: str = ""
 
+    @property
+    def definition(self) -> Task:
+        """The Task being tuned (mirtune.tasks.registry)."""
+        return registry.get(self.task)
+
     @cached_property
     def ids(self) -> dict[str, dict[str, Any]]:
         """point id -> configuration, for every configuration of the space (the default left out)."""
@@ -239,49 +210,25 @@ class TunePlan:
 
     def build_spec(self, params: dict[str, Any] | None):
         """The BuildSpec of a configuration (None: the default)."""
-        if self.task == "openmp":
-            return program_spec(self.program, self.name, self.text, self.units, self.depends, True, self.include_dirs)
-        text = self.text if params is None else _with_pragma(self.text, params, self.program.line)
-        return program_spec(self.program, self.name, text, self.units, self.depends, False, self.include_dirs)
+        task = self.definition
+        return program_spec(self.program, self.name, task.build_text(self.text, params, self.program.line),
+                            self.units, self.depends, task.builds_openmp, self.include_dirs)
 
     def env(self, params: dict[str, Any] | None) -> dict[str, Any]:
         """The environment that applies a configuration."""
-        if self.task != "openmp":
-            return {}
-        if params is None:
-            return {"OMP_NUM_THREADS": self.cores}
-        return {"OMP_NUM_THREADS": params["threads"], "OMP_SCHEDULE": f"{params['schedule']},{params['chunk']}"}
+        return self.definition.run_env(params, self.cores)
 
     def point(self, params: dict[str, Any] | None):
         """The dataset point of a configuration (None: the default)."""
         from mirtune.measure.records import Point
 
-        if self.task == "openmp":
-            row_params = {"power_w": None, "threads": self.cores, "schedule": "static", "chunk": None} \
-                if params is None else {"power_w": None, **params}
-            env = self.env(params)
-            cols = {"omp_schedule": env.get("OMP_SCHEDULE"), "power_reason": "not tuned by mirtune tune"}
-        else:
-            row_params = {"vf": None, "if": None} if params is None else dict(params)
-            cols = {"pragma": None if params is None else _pragma_text(params)}
+        row_params, cols = self.definition.tune_row(params, self.cores)
         cols.update({"variant": self.variant, "run_args": list(self.program.args), "check": self.program.check.kind,
                      "tool": "mirtune tune"})
         return Point(sweep=self.task, program=self.name, program_path=self.source_path,
                      program_sha256=self.sha256, input_size=0, params=row_params, is_default=params is None,
                      env=self.env(params), build_key=self.build_spec(params).key(), args=self.program.args,
                      columns=cols, variant=self.variant)
-
-
-def _pragma_text(params: dict[str, Any]) -> str:
-    from mirtune.tasks.vectorize import pragma
-
-    return pragma(int(params["vf"]), int(params["if"]))
-
-
-def _with_pragma(text: str, params: dict[str, Any], line: int | None) -> str:
-    from mirtune.source.loops import apply_loop_pragma
-
-    return apply_loop_pragma(text, int(params["vf"]), int(params["if"]), line)[0]
 
 
 def headers_digest(program: Program) -> str:
@@ -327,34 +274,13 @@ def program_sha256(sources: Sequence[Path], texts: Sequence[str]) -> str:
 
 def make_plan(task: str, program: Program, files: dict[str, bytes], cores: int,
               space: Sequence[str] | str | None = None) -> TunePlan:
-    """The plan of one tuning; UsageError for a bad space, MirtuneError when nothing can be tuned.
-
-    openmp: every file of the program is rewritten (schedule(runtime) on its worksharing loops without a
-    schedule clause); the program has something to tune when any file has such a loop. vectorize: the loop pragma
-    goes into the first file (`line` counts its lines); the others are built as they are."""
-    if task not in TASKS:
-        raise UsageError(f"unknown task {task!r} for tune; choose from {', '.join(TASKS)}")
-    values = search_space(task, cores, space)
+    """The plan of one tuning; UsageError for a task `mirtune tune` does not take or a bad space, MirtuneError or
+    UsageError when nothing can be tuned (the task's `tune_sources` says what it builds of each file)."""
+    definition = registry.get(task, tunes=True)
+    values = definition.tune_space(cores, space)
     sources = program.sources
     originals = [s.read_text(errors="replace") for s in sources]
-    texts, cols, loops_in = list(originals), {}, ""
-    if task == "openmp":
-        from mirtune.measure.openmp import merged_rewrite_columns, rewrite_for_runtime_schedule
-
-        parts = []
-        for i, (src, original) in enumerate(zip(sources, originals)):
-            texts[i], part, failure = rewrite_for_runtime_schedule(original)
-            if failure:
-                raise MirtuneError(failure, str(src))
-            parts.append(part)
-            if not loops_in and (part.get("tunable_loops") or 0) > 0:
-                loops_in = str(src)
-        cols = merged_rewrite_columns(parts, [s.name for s in sources])
-        if cols.get("tunable_loops") == 0:
-            raise MirtuneError("no worksharing loop that OMP_SCHEDULE can reach: only the thread count would "
-                               "change; nothing for the openmp task to tune", program.label)
-    else:
-        _with_pragma(originals[0], {"vf": 1, "if": 1}, program.line)  # UsageError when there is no loop to tune
+    texts, cols, loops_in = definition.tune_sources(sources, originals, program.line, program.label)
     units = program_units(program, texts)
     several = bool(program.extra_sources or program.include_dirs)
     return TunePlan(task=task, program=program, files=files, space=values, cores=cores, name=program.source.stem,
@@ -369,11 +295,7 @@ def columns(task: str) -> dict[str, Any]:
     """The Parquet columns of a tuning's rows: the sweep's own, and the tuning's."""
     import pyarrow as pa
 
-    if task == "openmp":
-        from mirtune.measure.openmp import COLUMNS
-    else:
-        from mirtune.measure.vectorize import COLUMNS
-    return {**COLUMNS, "variant": pa.string(), "run_args": pa.list_(pa.string()), "check": pa.string(),
+    return {**registry.get(task, tunes=True).tune_columns(), "variant": pa.string(), "run_args": pa.list_(pa.string()), "check": pa.string(),
             "tool": pa.string(), "paired_default_s": pa.list_(pa.float64()), METRIC: pa.float64()}
 
 
@@ -748,7 +670,7 @@ def _probe_cores() -> int:
     return int(ray.get(ray.remote(logical_cores).options(num_cpus=0, resources={TIMED_RUN_RESOURCE: 1}).remote()))
 
 
-def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, parallel: int = 1,
+def tune_program(program: Program, task: str, budget: int = 12, *, parallel: int = 1,
                  out_dir: str | os.PathLike | None = None, top_k: int = 3, seed: int = 0,
                  space: Sequence[str] | str | None = None, repeats: int = 3, warmup: int = 1,
                  heads: str | None = None, address: str | None = None, cache_dir: str | None = None,
@@ -765,14 +687,13 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
     from mirtune.measure.records import PartWriter, dir_lock, read_rows, schema_for
     from mirtune.measure.sandbox import RunLimits
 
-    if task not in TASKS:
-        raise UsageError(f"unknown task {task!r} for tune; choose from {', '.join(TASKS)}")
+    definition = registry.get(task, tunes=True)
     if budget < 1:
         raise UsageError("--budget must be at least 1 (the default configuration is the first run)")
     if parallel < 1 or top_k < 0 or repeats < 1 or warmup < 0 or confirm < 0:
         raise UsageError("--parallel and --repeats must be at least 1, --top-k, --warmup and --confirm at least 0")
     program, files, notes = prepare_program(program)
-    search_space(task, 1, space)  # an unknown parameter or value fails here, before Ray starts
+    definition.tune_space(1, space)  # an unknown parameter or value fails here, before Ray starts
     from mirtune.paths import check_output
 
     out = check_output(Path(out_dir) if out_dir else Path("tune-out") / program.source.stem, "dir", "--out")
@@ -847,14 +768,14 @@ def tune_program(program: Program, task: str = "openmp", budget: int = 12, *, pa
 
 def default_build(plan: TunePlan, cache_dir: str | None = None) -> dict[str, dict[str, Any]]:
     """Build the default configuration's binary once per tuning, here, and ship it to every node (a node of
-    another CPU or clang builds its own); {build key: binary and tag}. openmp: one binary serves every
-    configuration, so one that does not build stops the tuning; vectorize: a default that does not build is
-    shipped as nothing, and the node's cached failure becomes its row.
+    another CPU or clang builds its own); {build key: binary and tag}. Where one binary serves every configuration
+    (they differ in their environment), one that does not build stops the tuning; else a default that does not
+    build is shipped as nothing, and the node's cached failure becomes its row.
 
     The source is compiled once more, for the predictor's seeds (`program_ir`, cached by content): IR for no
     particular CPU, at -O2, from the user's text without --cflags, as the predictor's training programs were
     compiled. The binary is built with -march=native, the --cflags and the source's folder on the include path
-    (and, for openmp, from the schedule(runtime) rewrite), so neither compile can stand for the other without
+    (and from the task's rewrite, `Task.tune_sources`, where it has one), so neither compile can stand for the other without
     changing the seeds or the binary that is timed. Both are cached: a rerun of the tuning compiles neither.
     A program of several files: every file is compiled to an object and all are linked (one line naming the file
     that does not compile, or saying that they do not link); its IR is every file's, linked (`program_ir_linked`)."""
@@ -862,7 +783,7 @@ def default_build(plan: TunePlan, cache_dir: str | None = None) -> dict[str, dic
 
     res = build(plan.build_spec(None), cache_dir)
     if res.status != "ok":
-        if plan.task == "openmp":
+        if all(plan.build_spec(c).key() == res.key for c in plan.ids.values()):  # one binary serves them all
             raise MirtuneError(f"the program does not build: {res.reason}", plan.program.label)
         return {}
     return {res.key: {"exe_bytes": Path(res.exe).read_bytes(), "tag": res.tag}}
@@ -892,7 +813,7 @@ def _run_tuner(live: LiveMeasurer, known: dict[tuple, float], seeds: list[dict[s
         best[0] = max(best[0], s if ok else 0.0)
         what = f"{s:.3f}x over the default" if ok else f"{row['status']}: {row['reason']}"
         seeded = " (predictor)" if params in seeds else ""
-        log(f"[{done_before + len(new_rows)}/{budget}] {config_label(plan.task, params)}{seeded}: {what}; "
+        log(f"[{done_before + len(new_rows)}/{budget}] {plan.definition.label(params)}{seeded}: {what}; "
             f"best so far {best[0]:.3f}x")
 
     trainable = tune.with_resources(tune.with_parameters(_trainable, live=live), {"cpu": 1, TIMED_RUN_RESOURCE: 1})
@@ -934,7 +855,7 @@ def _confirm_best(live: LiveMeasurer, rows, rounds: int, log: Callable[[str], No
         return {}
     row = max(ok, key=score_of)
     cfg = plan.ids[row["point_id"]]
-    log(f"confirming {config_label(plan.task, cfg)} ({row[METRIC]:.3f}x in the search) over {rounds} more interleaved rounds")
+    log(f"confirming {plan.definition.label(cfg)} ({row[METRIC]:.3f}x in the search) over {rounds} more interleaved rounds")
     remote = ray.remote(_ratios_remote).options(num_cpus=1, resources={TIMED_RUN_RESOURCE: 1}, max_retries=2)
     more = ray.get(remote.remote(live, cfg, rounds))
     if isinstance(more, str):
@@ -952,14 +873,12 @@ def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, ru
             confirmed: dict[tuple, float] | None = None, confirm_rounds: int = 0) -> TuneResult:
     """The answer, from every row of this program variant in the output folder (and the confirmation of the
     best, whose speedup replaces the search's; a configuration that no longer beats the default is dropped)."""
-    from mirtune.predict.predictor import task_module
-
-    measured = [{**plan.ids[r["point_id"]], "label": config_label(plan.task, plan.ids[r["point_id"]]),
+    task = plan.definition
+    measured = [{**plan.ids[r["point_id"]], "label": task.label(plan.ids[r["point_id"]]),
                  METRIC: round(score_of(r), 4), "median_s": r.get("median_s"), "status": r["status"],
                  "reason": r["reason"]}
                 for r in (rows.to_dict("records") if len(rows) else []) if r["point_id"] in plan.ids]
     measured.sort(key=lambda m: -m[METRIC])
-    mod = task_module(plan.task)
     winner = measured[0] if measured and measured[0][METRIC] > 1.0 else None
     for key, value in (confirmed or {}).items():
         if winner is not None and config_key(winner, plan.space) == key:
@@ -970,15 +889,12 @@ def _result(plan: TunePlan, rows, seeds: list[dict[str, Any]], runs_now: int, ru
                 winner = None
     if winner is None:
         best, label, speedup = None, "default", 1.0
-        apply = mod.how_to_apply({}, True, False, None) if plan.task == "openmp" else mod.how_to_apply({}, True, None)
+        apply = task.tuned_apply({}, True, str(plan.program.source), plan.rewritten)
     else:
         best = {k: winner[k] for k in plan.space}
         label, speedup = winner["label"], winner[METRIC]
-        params = mod.parameters(best, None, plan.cores) if plan.task == "openmp" else mod.parameters(best)
-        if plan.task == "openmp":
-            apply = mod.how_to_apply(params, False, not plan.rewritten, plan.loops_in or str(plan.program.source))
-        else:
-            apply = mod.how_to_apply(params, False, str(plan.program.source))
+        apply = task.tuned_apply(task.parameters(best, None, plan.cores), False,
+                                 plan.loops_in or str(plan.program.source), plan.rewritten)
     return TuneResult(input=plan.program.label, task=plan.task, best=best, label=label,
                       speedup=round(float(speedup), 4), apply=apply, measured=measured, runs_now=runs_now,
                       runs_before=runs_before, budget=budget, seeds=seeds, out_dir=str(out), notes=notes,

@@ -17,7 +17,12 @@ A task says:
   `apply(text, config, line)` (`mirtune apply`: the configuration written into a copy of the source);
 - what it takes part in: `links_programs` (several files of one program), `profiles` (`recommend --profile`),
   `replays_tuning` (`evaluate tuning`), `data_efficiency` (`evaluate data-efficiency`), `default_embedding`
-  (`fit`), `evaluate_embeddings` (`evaluate measured`).
+  (`fit`), `evaluate_embeddings` (`evaluate measured`), `tunes` (`mirtune tune`);
+- where it `tunes`, how `mirtune tune` measures it with real runs: `tune_dimensions()` and `tune_space(cores,
+  space)` (the search space on a node of `cores`), `tune_sources(sources, texts, line, label)` (the texts to build),
+  `build_text(text, config, line)` and `builds_openmp` (a configuration's build), `run_env(config, cores)` (its
+  environment), `tune_columns()` and `tune_row(config, cores)` (its dataset row), and `tuned_apply(params,
+  is_default, source, rewritten)` (the lines `mirtune tune` answers with).
 
 Nothing here imports numpy or pandas at import time: `mirtune --help` reads the registry.
 """
@@ -78,6 +83,8 @@ class Task:
     data_efficiency: bool = False             # `evaluate data-efficiency` runs on it
     default_embedding: str = "mirencoder"     # `fit`'s program features by default
     evaluate_embeddings: tuple[str, ...] = ("mirencoder", "ir2vec")  # `evaluate measured` by default
+    tunes: bool = False                       # `mirtune tune` measures its configurations with real runs
+    builds_openmp: bool = False               # `mirtune tune` builds its programs with OpenMP (-fopenmp)
     apply_help: str = ""                      # `mirtune apply --help`: the keys of --config
 
     # ------------------------------------------------------------------------------------ configurations
@@ -129,6 +136,62 @@ class Task:
         """`text` (a C/C++ source) with `config` written into it, and the lines that say what changed (the first
         says where; `line`: where the loop to tune starts, for a task that tunes one loop)."""
         raise UsageError(f"unknown task {self.name!r} for apply; supported: {', '.join(applying())}")
+
+    # ------------------------------------------------------------------------------------ tuning (`mirtune tune`)
+
+    def tune_dimensions(self) -> dict[str, Any]:
+        """The dimensions `mirtune tune` searches (name -> mirtune.measure.space.Dimension)."""
+        raise NotImplementedError
+
+    @property
+    def tune_keys(self) -> str:
+        """The names of the tuned dimensions, for help text ("a, b")."""
+        return ", ".join(self.tune_dimensions())
+
+    def cores_values(self, cores: int) -> dict[str, tuple[Any, ...]]:
+        """The dimensions whose values follow a node's `cores` (unless `--space` names them), and their values."""
+        return {}
+
+    def tune_space(self, cores: int, space: Sequence[str] | str | None = None) -> dict[str, tuple[Any, ...]]:
+        """Parameter -> values: the tuned dimensions on a node with `cores`, narrowed by `--space key=v1,v2` items
+        (UsageError for an unknown parameter or value)."""
+        from mirtune.measure.space import parse_space, resolve
+
+        dims = self.tune_dimensions()
+        restrict = parse_space(space, dims)
+        values = dict(resolve(dims, restrict))
+        values.update({k: v for k, v in self.cores_values(cores).items() if k not in restrict})
+        return values
+
+    def tune_sources(self, sources: Sequence[Path], texts: Sequence[str], line: int | None,
+                     label: str) -> tuple[list[str], dict[str, Any], str]:
+        """(the texts to build, one per file of `sources`; the build's row columns; the file whose loops the answer
+        names, "" for the first) from the files' `texts`; MirtuneError (naming `label`, the program) or UsageError
+        when there is nothing to tune."""
+        return list(texts), {}, ""
+
+    def build_text(self, text: str, config: Mapping[str, Any] | None, line: int | None) -> str:
+        """The first file's text to build for a configuration (None: the default)."""
+        return text
+
+    def run_env(self, config: Mapping[str, Any] | None, cores: int) -> dict[str, Any]:
+        """The environment a configuration runs in on a node of `cores` (None: the default)."""
+        return {}
+
+    def tune_columns(self) -> dict[str, Any]:
+        """The sweep's Parquet columns (name -> pyarrow type) of a tuning's rows."""
+        raise NotImplementedError
+
+    def tune_row(self, config: Mapping[str, Any] | None, cores: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(the configuration's row parameters, the sweep's own columns) of a tuned configuration (None: the
+        default) on a node of `cores`."""
+        raise NotImplementedError
+
+    def tuned_apply(self, params: Mapping[str, Any], is_default: bool, source: str,
+                    rewritten: bool) -> list[str]:
+        """The lines `mirtune tune` answers with for `params` (`rewritten`: the build text differed from the
+        user's file, so the configuration needs a rewrite to reach the program)."""
+        return self.how_to_apply(params, is_default, source, None)
 
     # ------------------------------------------------------------------------------------ inputs and data
 

@@ -250,19 +250,6 @@ def gain_table(data: Path, platform: str):
                      cv=np.full(times.shape, np.nan), hosts=[{"gpu_model": PLATFORM_NAMES[platform]}])
 
 
-def parameters(cfg: dict[str, Any]) -> dict[str, Any]:
-    """A configuration as named parameters."""
-    return {"factor": cfg.get("factor")}
-
-
-def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -> list[str]:
-    """Lines telling a user how to coarsen the kernel."""
-    if is_default:
-        return ["keep one work-item per output element (coarsening factor 1)"]
-    return [f"coarsen the kernel by {params['factor']}: each work-item computes {params['factor']} outputs and "
-            f"the global size shrinks by {params['factor']} (Magni et al.'s transformation)"]
-
-
 class CoarseningTask(Task):
     name, kind, platforms = NAME, PUBLISHED_KIND, PLATFORMS
     data_folder = "thread-coarsening"
@@ -271,11 +258,11 @@ class CoarseningTask(Task):
     def label(self, config):
         return _factor_label(config) if config else "default"
 
-    def parameters(self, config, trained_cores=None, host_cores=None):
-        return parameters(dict(config))
-
     def how_to_apply(self, params, is_default, source=None, context=None):
-        return how_to_apply(dict(params), is_default, source)
+        if is_default:
+            return ["keep one work-item per output element (coarsening factor 1)"]
+        return [f"coarsen the kernel by {params['factor']}: each work-item computes {params['factor']} outputs and "
+                f"the global size shrinks by {params['factor']} (Magni et al.'s transformation)"]
 
     def gain_table(self, data, program_dirs=(), platform=None):
         return gain_table(Path(data[0]), platform)

@@ -91,19 +91,6 @@ def group_context(table) -> "np.ndarray":
     return np.stack([matrix_context(float(s.split("/")[0])) for s in table.sizes])
 
 
-def parameters(cfg: dict[str, Any]) -> dict[str, Any]:
-    """A configuration as named parameters; the default (empty) configuration is block (16,16)."""
-    bx, by = cfg.get("block_x") or DEFAULT_BLOCK[0], cfg.get("block_y") or DEFAULT_BLOCK[1]
-    return {"block_x": int(bx), "block_y": int(by), "block_size": int(bx) * int(by)}
-
-
-def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -> list[str]:
-    """Lines telling a user how to launch the kernel under `params`."""
-    launch = (f"launch with dim3 block({params['block_x']}, {params['block_y']}) ({params['block_size']} threads) "
-              "and a grid that covers the matrix")
-    return [("keep the default: " if is_default else "") + launch]
-
-
 class CudaBlocksTask(Task):
     name, kind, spec, datasets = NAME, MEASURED, SPEC, DATASETS
     parameter_names, context_names = PARAMETERS, CONTEXT
@@ -111,7 +98,9 @@ class CudaBlocksTask(Task):
     device = "gpu"
 
     def parameters(self, config, trained_cores=None, host_cores=None):
-        return parameters(dict(config))
+        """The default (empty) configuration is block (16,16)."""
+        bx, by = config.get("block_x") or DEFAULT_BLOCK[0], config.get("block_y") or DEFAULT_BLOCK[1]
+        return {"block_x": int(bx), "block_y": int(by), "block_size": int(bx) * int(by)}
 
     def context_features(self, module, launch=None):
         """None from the IR: the matrix size comes with the group (`group_context`) or from the user."""
@@ -121,7 +110,9 @@ class CudaBlocksTask(Task):
         return group_context(table)
 
     def how_to_apply(self, params, is_default, source=None, context=None):
-        return how_to_apply(dict(params), is_default, source)
+        launch = (f"launch with dim3 block({params['block_x']}, {params['block_y']}) ({params['block_size']} "
+                  "threads) and a grid that covers the matrix")
+        return [("keep the default: " if is_default else "") + launch]
 
     def no_predictor(self, folder):
         return ("no cuda_blocks predictor ships: on held-out kernels none beat the default block 16x16 (26 kernels "

@@ -273,17 +273,6 @@ def gain_table(df: pd.DataFrame, platform: str):
                      hosts=[{"gpu_model": PLATFORMS[platform]}], context=context_features(df))
 
 
-def parameters(cfg: dict[str, Any]) -> dict[str, Any]:
-    """A configuration as named parameters."""
-    return {"device": cfg.get("device")}
-
-
-def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -> list[str]:
-    """Lines telling a user where to run the kernel."""
-    where = "the GPU" if params["device"] == "GPU" else "the CPU (an OpenCL CPU device)"
-    return [f"run the kernel on {where}" + (" (the static mapping)" if is_default else "")]
-
-
 class DevmapTask(Task):
     name, kind, platforms = NAME, PUBLISHED_KIND, tuple(PLATFORMS)
     data_folder = "devmap"
@@ -294,9 +283,6 @@ class DevmapTask(Task):
 
     def label(self, config):
         return _device_label(config) if config else "default"
-
-    def parameters(self, config, trained_cores=None, host_cores=None):
-        return parameters(dict(config))
 
     def context_features(self, module, launch=None):
         """The kernel's launch, which the IR does not hold: given by the user (`launch_options`)."""
@@ -311,7 +297,8 @@ class DevmapTask(Task):
         return table.context
 
     def how_to_apply(self, params, is_default, source=None, context=None):
-        return how_to_apply(dict(params), is_default, source)
+        where = "the GPU" if params["device"] == "GPU" else "the CPU (an OpenCL CPU device)"
+        return [f"run the kernel on {where}" + (" (the static mapping)" if is_default else "")]
 
     def gain_table(self, data, program_dirs=(), platform=None):
         return gain_table(load_platform(Path(data[0]), platform), platform)

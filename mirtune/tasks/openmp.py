@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 if TYPE_CHECKING:
     import numpy as np
 
-from mirtune.errors import UsageError
+from mirtune.errors import MirtuneError, UsageError
 from mirtune.tasks.base import MEASURED, Task, TaskSpec
 
 NAME = "openmp"
@@ -71,46 +71,26 @@ def has_worksharing(context: "np.ndarray") -> bool:
     return bool(context[0] > 0)
 
 
-def parameters(cfg: dict[str, Any], trained_cores: int | None, host_cores: int | None) -> dict[str, Any]:
-    """A configuration as named parameters for this host: `threads` equal to the training host's core count
-    meant "all cores" there and becomes this host's core count (the default configuration is all cores too)."""
-    threads = cfg.get("threads")
-    if threads is None:
-        threads = host_cores
-    elif trained_cores and host_cores and threads == trained_cores:
-        threads = host_cores
-    return {"threads": threads, "schedule": cfg.get("schedule"), "chunk": cfg.get("chunk"),
-            "power_limit_w": cfg.get("power_w")}
-
-
-def how_to_apply(params: dict[str, Any], is_default: bool, runtime_reachable: bool, source: str | None) -> list[str]:
-    """Lines telling a user how to run the program under `params`."""
-    if is_default:
-        return ["keep the default: OMP_NUM_THREADS and OMP_SCHEDULE unset (all cores, static schedule)"]
-    env = f"OMP_NUM_THREADS={params['threads']}"
-    if params.get("schedule"):
-        env += f" OMP_SCHEDULE={params['schedule']}" + (f",{params['chunk']}" if params.get("chunk") else "")
-    lines = [f"run with: {env} ./program ..."]
-    if params.get("schedule") and not runtime_reachable:
-        config = ",".join(f"{k}={params[k]}" for k in ("threads", "schedule", "chunk") if params.get(k) is not None)
-        lines.append("its loops carry no schedule(runtime), so OMP_SCHEDULE does not reach them: "
-                     f"mirtune apply {source or 'app.c'} --config {config}")
-    if params.get("power_limit_w"):
-        lines.append(f"with a package power limit of {params['power_limit_w']:g} W")
-    return lines
-
-
 class OpenMPTask(Task):
     name, kind, spec, datasets = NAME, MEASURED, SPEC, DATASETS
     parameter_names, context_names = PARAMETERS, CONTEXT
     scales_with_cores = links_programs = profiles = applies = replays_tuning = data_efficiency = True
+    tunes = builds_openmp = True
     default_embedding = "none"  # the embedding added nothing held out (docs/recommend.md)
     evaluate_embeddings = ("mirencoder", "ir2vec", "none")
     apply_help = ("threads=N, schedule=static|dynamic|guided|auto|runtime, chunk=N (static, dynamic and guided "
                   "only)")
 
     def parameters(self, config, trained_cores=None, host_cores=None):
-        return parameters(dict(config), trained_cores, host_cores)
+        """`threads` equal to the training host's core count meant "all cores" there and becomes this host's core
+        count (the default configuration is all cores too)."""
+        threads = config.get("threads")
+        if threads is None:
+            threads = host_cores
+        elif trained_cores and host_cores and threads == trained_cores:
+            threads = host_cores
+        return {"threads": threads, "schedule": config.get("schedule"), "chunk": config.get("chunk"),
+                "power_limit_w": config.get("power_w")}
 
     def context_features(self, module, launch=None):
         return context_features(module)
@@ -123,7 +103,74 @@ class OpenMPTask(Task):
 
     def how_to_apply(self, params, is_default, source=None, context=None):
         # CONTEXT[1]: the share of the worksharing loops a runtime schedule (OMP_SCHEDULE) reaches
-        return how_to_apply(dict(params), is_default, context is not None and bool(context[1] >= 1.0), source)
+        return self._advice(params, is_default, context is not None and bool(context[1] >= 1.0), source)
+
+    def tuned_apply(self, params, is_default, source, rewritten):
+        # rewritten: the loops needed the schedule(runtime) rewrite, so OMP_SCHEDULE alone does not reach them
+        return self._advice(params, is_default, not rewritten, source)
+
+    @staticmethod
+    def _advice(params: Mapping[str, Any], is_default: bool, runtime_reachable: bool, source: str | None) -> list[str]:
+        """Lines telling a user how to run the program under `params`."""
+        if is_default:
+            return ["keep the default: OMP_NUM_THREADS and OMP_SCHEDULE unset (all cores, static schedule)"]
+        env = f"OMP_NUM_THREADS={params['threads']}"
+        if params.get("schedule"):
+            env += f" OMP_SCHEDULE={params['schedule']}" + (f",{params['chunk']}" if params.get("chunk") else "")
+        lines = [f"run with: {env} ./program ..."]
+        if params.get("schedule") and not runtime_reachable:
+            config = ",".join(f"{k}={params[k]}" for k in ("threads", "schedule", "chunk") if params.get(k) is not None)
+            lines.append("its loops carry no schedule(runtime), so OMP_SCHEDULE does not reach them: "
+                         f"mirtune apply {source or 'app.c'} --config {config}")
+        if params.get("power_limit_w"):
+            lines.append(f"with a package power limit of {params['power_limit_w']:g} W")
+        return lines
+
+    def tune_dimensions(self):
+        from mirtune.measure.openmp import DIMENSIONS
+
+        return {k: v for k, v in DIMENSIONS.items() if k != "power"}  # the power limit is not tuned
+
+    def cores_values(self, cores):
+        from mirtune.measure.openmp import thread_counts
+
+        return {"threads": thread_counts(cores)}
+
+    def tune_sources(self, sources, texts, line, label):
+        """Every file rewritten (schedule(runtime) on its worksharing loops without a schedule clause); MirtuneError
+        unless some file has such a loop."""
+        from mirtune.measure.openmp import merged_rewrite_columns, rewrite_for_runtime_schedule
+
+        out, parts, loops_in = [], [], ""
+        for src, text in zip(sources, texts):
+            new, part, failure = rewrite_for_runtime_schedule(text)
+            if failure:
+                raise MirtuneError(failure, str(src))
+            out.append(new)
+            parts.append(part)
+            if not loops_in and (part.get("tunable_loops") or 0) > 0:
+                loops_in = str(src)
+        cols = merged_rewrite_columns(parts, [s.name for s in sources])
+        if cols.get("tunable_loops") == 0:
+            raise MirtuneError("no worksharing loop that OMP_SCHEDULE can reach: only the thread count would "
+                               f"change; nothing for the {self.name} task to tune", label)
+        return out, cols, loops_in
+
+    def run_env(self, config, cores):
+        if config is None:
+            return {"OMP_NUM_THREADS": cores}
+        return {"OMP_NUM_THREADS": config["threads"], "OMP_SCHEDULE": f"{config['schedule']},{config['chunk']}"}
+
+    def tune_columns(self):
+        from mirtune.measure.openmp import COLUMNS
+
+        return dict(COLUMNS)
+
+    def tune_row(self, config, cores):
+        params = {"power_w": None, "threads": cores, "schedule": "static", "chunk": None} if config is None \
+            else {"power_w": None, **config}
+        return params, {"omp_schedule": self.run_env(config, cores).get("OMP_SCHEDULE"),
+                        "power_reason": "not tuned by mirtune tune"}
 
     def parse_config(self, text):
         return parse_config(text)

@@ -96,20 +96,6 @@ def pragma(vf: int, interleave: int) -> str:
     return loop_pragma(vf, interleave)
 
 
-def parameters(cfg: dict[str, Any]) -> dict[str, Any]:
-    """A configuration as named parameters (None for LLVM's own choice)."""
-    return {"vf": cfg.get("vf"), "if": cfg.get("if")}
-
-
-def how_to_apply(params: dict[str, Any], is_default: bool, source: str | None) -> list[str]:
-    """Lines telling a user how to build the loop under `params`."""
-    if is_default:
-        return ["keep LLVM's own choice: no loop pragma"]
-    return [f"put before the loop: {pragma(params['vf'], params['if'])}",
-            f"or: mirtune apply {source or 'kernel.c'} --task vectorize --config vf={params['vf']},if={params['if']}"
-            " --line N -o kernel.tuned.c"]
-
-
 LIMITS = {"vf": 64, "if": 16}  # the largest factors `mirtune apply` accepts
 
 
@@ -139,14 +125,18 @@ def parse_vectorize_config(text: str) -> dict[str, int]:
 class VectorizeTask(Task):
     name, kind, spec, datasets = NAME, MEASURED, SPEC, DATASETS
     parameter_names, context_names = PARAMETERS, CONTEXT
-    links_programs = applies = takes_line = replays_tuning = data_efficiency = True
+    links_programs = applies = takes_line = replays_tuning = data_efficiency = tunes = True
     apply_help = "vf=1|2|4..64, if=1|2|4..16"
 
     def nothing_to_tune(self, module, context, is_ir):
         return None if has_loop(module) else "no loop in this program: nothing for the vectorize task to tune"
 
     def how_to_apply(self, params, is_default, source=None, context=None):
-        return how_to_apply(dict(params), is_default, source)
+        if is_default:
+            return ["keep LLVM's own choice: no loop pragma"]
+        return [f"put before the loop: {pragma(params['vf'], params['if'])}",
+                f"or: mirtune apply {source or 'kernel.c'} --task {self.name} --config "
+                f"vf={params['vf']},if={params['if']} --line N -o kernel.tuned.c"]
 
     def parse_config(self, text):
         return parse_vectorize_config(text)
@@ -157,6 +147,32 @@ class VectorizeTask(Task):
         new_text, loops = apply_loop_pragma(text, config["vf"], config["if"], line)
         return new_text, (f"vectorize_width({config['vf']}) interleave_count({config['if']}) on {loops} "
                           f"loop{'s' if loops != 1 else ''}"), [], []
+
+    def tune_dimensions(self):
+        from mirtune.measure.vectorize import DIMENSIONS
+
+        return dict(DIMENSIONS)
+
+    def tune_sources(self, sources, texts, line, label):
+        """The loop pragma goes into the first file (`line` counts its lines); the others are built as they are.
+        UsageError when there is no loop to tune."""
+        self.build_text(texts[0], {"vf": 1, "if": 1}, line)
+        return list(texts), {}, ""
+
+    def build_text(self, text, config, line):
+        from mirtune.source.loops import apply_loop_pragma
+
+        return text if config is None else apply_loop_pragma(text, int(config["vf"]), int(config["if"]), line)[0]
+
+    def tune_columns(self):
+        from mirtune.measure.vectorize import COLUMNS
+
+        return dict(COLUMNS)
+
+    def tune_row(self, config, cores):
+        if config is None:
+            return {"vf": None, "if": None}, {"pragma": None}
+        return dict(config), {"pragma": pragma(int(config["vf"]), int(config["if"]))}
 
 
 TASK = VectorizeTask()

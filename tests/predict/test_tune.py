@@ -11,7 +11,8 @@ import pytest
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.measure.check import OutputCheck
 from mirtune.measure.records import read_parts, read_rows
-from mirtune.predict.tune import Program, all_configs, search_space, tune_program
+from mirtune.predict.tune import Program, all_configs, tune_program
+from mirtune.tasks import registry
 
 # Each configuration's fault is chosen by the program itself from OMP_SCHEDULE: dynamic crashes, guided hangs,
 # static,8 answers wrongly; static,1 (and the default, which sets no OMP_SCHEDULE) are right.
@@ -74,7 +75,7 @@ def test_faults_score_zero_and_never_win(ray_cluster, tmp_path):
     src = _write(tmp_path, "faulty.c", FAULTY)
     out = tmp_path / "out"
     space = ["chunk=1,8", "threads=2"]
-    n = len(all_configs(search_space("openmp", 2, space)))
+    n = len(all_configs(registry.get("openmp").tune_space(2, space)))
     res = tune_program(Program(src, args=("20000",), timeout_s=1.0), "openmp", budget=n + 1, out_dir=out,
                        top_k=0, space=space, repeats=1, warmup=0, confirm=0,
                          log=lambda s: None)
@@ -361,7 +362,7 @@ def test_first_runs_span_every_thread_count(tmp_path):
     from mirtune.predict.tune import _seeds
 
     src = _write(tmp_path, "sums.c", READS_INPUT)
-    space = search_space("openmp", 4, ["threads=1,2,4"])
+    space = registry.get("openmp").tune_space(4, ["threads=1,2,4"])
     notes: list[str] = []
     seeds = _seeds("openmp", Program(src), space, 2, None, notes)
     assert sorted(s["threads"] for s in seeds[:3]) == [1, 2, 4]

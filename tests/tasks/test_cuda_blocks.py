@@ -80,7 +80,7 @@ def test_gain_table_reads_the_kernel_time_and_the_matrix(tmp_path):
     ctx = cuda_blocks.group_context(table)
     assert ctx.shape == (12, 1) and sorted(set(ctx[:, 0].round(6))) == [round(math.log2(240), 6),
                                                                          round(math.log2(1016), 6)]
-    assert cuda_blocks.parameters(table.configs[0]) == {"block_x": 16, "block_y": 16, "block_size": 256}
+    assert cuda_blocks.TASK.parameters(table.configs[0]) == {"block_x": 16, "block_y": 16, "block_size": 256}
 
 
 def test_fit_and_recommend_cuda_blocks(tmp_path, capsys):
