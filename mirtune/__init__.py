@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from mirtune.tasks.registry import DEFAULT as _DEFAULT_TASK
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -23,7 +25,7 @@ def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str
     return _embed(paths, model_dir, precision=precision, readout=readout)
 
 
-def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str = "openmp", top: int = 5,
+def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str = _DEFAULT_TASK, top: int = 5,
               heads: str | os.PathLike | None = None,
               model_dir: str | os.PathLike | None = None, platform: str | None = None,
               context: dict[str, float] | None = None, include_dirs: Sequence[str | os.PathLike] = ()):

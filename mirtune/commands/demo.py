@@ -78,11 +78,12 @@ def _print_recommendation(src: Path) -> None:
     from mirtune.commands.recommend import print_recommendation
     from mirtune.errors import MirtuneError
     from mirtune.predict.recommend import recommend
+    from mirtune.tasks.openmp import TASK  # the demo's example program is an OpenMP one
 
     shown = _shown(src)
-    print(f"\n$ mirtune recommend {shown} --task openmp")
+    print(f"\n$ mirtune recommend {shown} --task {TASK.name}")
     try:
-        print_recommendation(recommend(shown, task="openmp"))
+        print_recommendation(recommend(shown, task=TASK.name))
     except MirtuneError as exc:
         print(f"  no recommendation: {exc.line()}")
 
@@ -93,12 +94,13 @@ def _print_tuning(src: Path, budget: int, out: Path) -> None:
     from mirtune.commands.tune import print_result
     from mirtune.errors import MirtuneError
     from mirtune.predict.tune import Program, tune_program
+    from mirtune.tasks.openmp import TASK
 
     shown = _shown(src)
-    print(f"\n$ mirtune tune {shown} --task openmp --budget {budget} --out {out}")
+    print(f"\n$ mirtune tune {shown} --task {TASK.name} --budget {budget} --out {out}")
     sys.stdout.flush()
     try:
-        print_result(tune_program(Program(Path(shown)), "openmp", budget, out_dir=out))
+        print_result(tune_program(Program(Path(shown)), TASK.name, budget, out_dir=out))
     except MirtuneError as exc:
         print(f"  no tuning: {exc.line()}")
 

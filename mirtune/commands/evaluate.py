@@ -338,7 +338,7 @@ def plot_devmap(result: dict[str, Any], out: Path) -> None:
     axes[1].set_title("Speedup over static mapping")
     axes[0].legend(fontsize=7, loc="lower right")
     axes[1].legend(fontsize=7, loc="upper right")
-    fig.suptitle(f"devmap, {len(result['seeds'])} head seeds (error bars: std)", fontsize=10)
+    fig.suptitle(f"{result['task']}, {len(result['seeds'])} head seeds (error bars: std)", fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     plt.close(fig)

@@ -233,7 +233,7 @@ def run_devmap(data: Path, fractions: Sequence[float], methods: Sequence[str], r
         t0 = time.monotonic()
         loaded = load_encoder(model_dir)
         load_samples(sorted(set(paths)), loaded)  # built (and cached) once, before the workers read them
-        note(f"devmap: encoder inputs of {len(set(paths))} IR files ready in {time.monotonic() - t0:.0f} s")
+        note(f"{devmap.NAME}: encoder inputs of {len(set(paths))} IR files ready in {time.monotonic() - t0:.0f} s")
         if "frozen" in methods:
             embed_cost = _frozen_embed_cost(loaded, paths, plan[("amd", e2e_folds[0], 0)][1])
     jobs: list[tuple[tuple, Callable, tuple]] = []
@@ -253,7 +253,7 @@ def run_devmap(data: Path, fractions: Sequence[float], methods: Sequence[str], r
         jobs.append((("e2e", p, k, r, f, m), _e2e_job,
                      (m, model_dir, [paths[i] for i in rows], context[p][rows], labels[p][rows],
                       [paths[i] for i in test], context[p][test], config, r)))
-    note(f"devmap: {len(jobs)} jobs ({sum(1 for j in jobs if j[0][0] == 'head')} head jobs, each all fractions of "
+    note(f"{devmap.NAME}: {len(jobs)} jobs ({sum(1 for j in jobs if j[0][0] == 'head')} head jobs, each all fractions of "
          f"{', '.join(X) or 'no embedding'}; {len(e2e_keys)} end-to-end fits), {repeats} repeats")
     preds: dict[tuple, np.ndarray] = {}
     done_folds: dict[tuple, set] = {}
@@ -279,7 +279,7 @@ def run_devmap(data: Path, fractions: Sequence[float], methods: Sequence[str], r
             timings.append({"method": m, "platform": p, "fold": k, "repeat": r, "fraction": f,
                             "n_train": int(len(plan[(p, k, r)][1][f])),
                             **{n: round(float(v), 4) for n, v in info.items()}})
-            note(f"devmap {m} {p} fold {k} repeat {r} fraction {f:g}: {info['fit_s']:.0f} s, "
+            note(f"{devmap.NAME} {m} {p} fold {k} repeat {r} fraction {f:g}: {info['fit_s']:.0f} s, "
                  f"{info['steps']} steps, final loss {info['final_loss']:.3f}")
         state["done"] += 1
         if on_update is not None:
@@ -329,7 +329,7 @@ def _devmap_result(frames, fractions, methods, repeats, e2e_repeats, folds, e2e_
     platforms = list(frames)
     curves = {p: {m: curve(p, m, compare_folds) for m in methods} for p in platforms}
     result: dict[str, Any] = {
-        "task": "devmap", "status": status, "fractions": list(fractions), "methods": list(methods),
+        "task": devmap.NAME, "status": status, "fractions": list(fractions), "methods": list(methods),
         "repeats": repeats, "e2e_repeats": e2e_repeats if e2e_folds else 0, "folds": list(folds),
         "e2e_folds": list(e2e_folds), "comparison_folds": list(compare_folds),
         "fold_column": devmap.FOLD_COLUMN, "metric": "error = 1 - accuracy over the pooled test rows of the folds",
@@ -531,8 +531,8 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
     config = config or E2EConfig()
     head = head or config.gain_head.to_dict()
     fractions = sorted(float(f) for f in fractions)
-    mod, table, loao, _ = problem or held_out_problem(task, data_paths, program_dirs)
-    n_context = len(mod.CONTEXT)
+    definition, table, loao, _ = problem or held_out_problem(task, data_paths, program_dirs)
+    n_context = len(definition.context_names)
     folds = sorted(folds) if folds is not None else list(range(len(loao)))
     e2e = [m for m in methods if m in END_TO_END]
     e2e_folds = (sorted(e2e_folds) if e2e_folds is not None else folds) if e2e else []

@@ -27,32 +27,32 @@ def run_devmap(data: Path, embedder, seeds: Sequence[int] = range(5), quick: boo
     frames = {p: devmap.load_platform(data, p) for p in devmap.PLATFORMS}
     paths = frames["amd"].ir_path.tolist()
     if paths != frames["nvidia"].ir_path.tolist():
-        raise MirtuneError("devmap: the two platform files name different kernels")
+        raise MirtuneError(f"{devmap.NAME}: the two platform files name different kernels")
     if embedder.row_features is not None:  # features from the data rows (Grewe's counts), not from IR files
-        note(f"devmap: {embedder.description} (no IR embedding)")
+        note(f"{devmap.NAME}: {embedder.description} (no IR embedding)")
         emb = embedder.row_features(frames["amd"])
         if not np.array_equal(emb, embedder.row_features(frames["nvidia"])):
-            raise MirtuneError(f"devmap: the two platform files give different {embedder.name} features")
+            raise MirtuneError(f"{devmap.NAME}: the two platform files give different {embedder.name} features")
     else:
-        note(f"devmap: embedding {len(set(paths))} IR files with {embedder.name}")
+        note(f"{devmap.NAME}: embedding {len(set(paths))} IR files with {embedder.name}")
         emb = embed_files(embedder, paths)
     t_embed = time.monotonic() - t0
     problems = [devmap.make_problem(frames[p], devmap.features(frames[p], emb), p, folds) for p in devmap.PLATFORMS]
     epochs = tuple(epochs) if epochs else ((5, 10) if quick else (60, 120, 240))
     configs = search_space(n_configs or (2 if quick else 8), epochs=epochs, head=head, pca=pca)
     n_inner = 2 if quick else 3
-    note(f"devmap: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV "
+    note(f"{devmap.NAME}: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV "
          f"on the training folds ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")
     t1 = time.monotonic()
     chosen = select_configs(problems, configs, n_inner=n_inner, use_ray=use_ray, note=note)
     t_select = time.monotonic() - t1
     seeds = list(seeds)
-    note(f"devmap: fitting the chosen heads, {len(seeds)} seeds x {sum(len(p.outer) for p in problems)} folds")
+    note(f"{devmap.NAME}: fitting the chosen heads, {len(seeds)} seeds x {sum(len(p.outer) for p in problems)} folds")
     t2 = time.monotonic()
     # quick runs are a handful of tiny fits: in-process beats starting Ray workers
     preds = evaluate_outer(problems, chosen, seeds, use_ray=use_ray and not quick, progress=progress)
     t_fit = time.monotonic() - t2
-    result: dict[str, Any] = {"task": "devmap", "embedding": embedder.name, "embedding_key": embedder.key,
+    result: dict[str, Any] = {"task": devmap.NAME, "embedding": embedder.name, "embedding_key": embedder.key,
                               "head": head,
                               "seeds": seeds, "quick": bool(quick), "candidates": configs,
                               "inner_folds": n_inner, "fold_column": devmap.FOLD_COLUMN,
@@ -95,14 +95,14 @@ def run_coarsening(data_root: Path, embedder, seeds: Sequence[int] = range(5), q
     from mirtune.tasks.embedders import embed_files
 
     if protocol not in co.PROTOCOLS:
-        raise UsageError(f"unknown coarsening protocol {protocol!r}; choose from {', '.join(co.PROTOCOLS)}")
+        raise UsageError(f"unknown {co.NAME} protocol {protocol!r}; choose from {', '.join(co.PROTOCOLS)}")
     t0 = time.monotonic()
     data = co.CoarseningData(data_root)
     if kernels is not None:
         unknown = [k for k in kernels if k not in data.kernels]
         if unknown:
-            raise UsageError(f"unknown coarsening kernel {unknown[0]!r}")
-    note(f"coarsening: embedding {len(data.kernels)} IR files with {embedder.name}")
+            raise UsageError(f"unknown {co.NAME} kernel {unknown[0]!r}")
+    note(f"{co.NAME}: embedding {len(data.kernels)} IR files with {embedder.name}")
     X = embed_files(embedder, data.ir_paths)
     t_embed = time.monotonic() - t0
     if protocol == "loko":
@@ -112,7 +112,7 @@ def run_coarsening(data_root: Path, embedder, seeds: Sequence[int] = range(5), q
     epochs = tuple(epochs) if epochs else ((10, 20) if quick else (100, 200, 400))
     configs = search_space(n_configs or (2 if quick else 8), epochs=epochs, batch_size=16, head=head, pca=pca)
     n_inner = 2 if quick else 3
-    note(f"coarsening: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV over "
+    note(f"{co.NAME}: choosing the head among {len(configs)} configurations by inner {n_inner}-fold CV over "
          f"the training kernels ({sum(len(p.outer) for p in problems)} outer folds, Ray Tune)")
     t1 = time.monotonic()
     chosen = select_configs(problems, configs, n_inner=n_inner, use_ray=use_ray, note=note)
@@ -135,7 +135,7 @@ def run_coarsening(data_root: Path, embedder, seeds: Sequence[int] = range(5), q
                                             for i in range(len(seeds))] for r in held}
     averages = [float(np.mean([per_seed[p][i] for p in co.PLATFORMS])) for i in range(len(seeds))]
     result: dict[str, Any] = {
-        "task": "coarsening", "head": head, "embedding": embedder.name, "embedding_key": embedder.key,
+        "task": co.NAME, "head": head, "embedding": embedder.name, "embedding_key": embedder.key,
         "seeds": seeds,
         "candidates": configs, "inner_folds": n_inner, "protocol": protocol,
         "quick": bool(quick), "kernels": [data.kernels[r] for r in held], "factors": list(co.FACTORS),
