@@ -1,6 +1,6 @@
 """Where should an OpenMP predictor stay without evidence: at the default or at the configuration best on average?
 
-Runs `mirtune evaluate openmp`'s leave-one-application-out protocol (mirtune.predict.held_out: heads chosen
+Runs `mirtune evaluate measured openmp`'s leave-one-application-out protocol (mirtune.predict.held_out: heads chosen
 by inner cross-validation over the other applications) twice on the same data, once with heads anchored on the
 default and once anchored on the one configuration best on average over their training applications, and splits
 both by kind of program (benchmarks/openmp_by_kind.py), with the code-free baselines from the same run.

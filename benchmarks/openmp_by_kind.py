@@ -1,4 +1,4 @@
-"""Split `mirtune evaluate openmp`'s per-group shares of the oracle by kind of program (the folder under
+"""Split `mirtune evaluate measured openmp`'s per-group shares of the oracle by kind of program (the folder under
 collectors/programs that holds it: PolyBench-like, generated, application-style, ordinary), as geometric means.
 
     .venv/bin/python benchmarks/openmp_by_kind.py [--json benchmarks/results/evaluate_openmp.json] [--out FILE]

@@ -9,7 +9,7 @@ average: the "why" behind docs/recommend.md's OpenMP figures, in one run on the 
    And, for programs measured with two inputs, what the configuration best on the other input reaches: what
    knowing a program's best configuration on this machine is worth when its input changes (a predictor that reads
    the code answers alike for every input).
-2. Features. `mirtune evaluate openmp`'s protocol (heads chosen by inner CV per held-out application) on the
+2. Features. `mirtune evaluate measured openmp`'s protocol (heads chosen by inner CV per held-out application) on the
    MIREncoder embedding and on two controls with the same heads: a random vector per program, which tells the
    heads only which program a row belongs to, and no embedding (`none`: the context features alone). Where the
    embedding does no better than the controls, the heads' wins come from the context features and the anchor, not

@@ -1,6 +1,6 @@
 """Run `mirtune evaluate` as a Ray job on an existing cluster.
 
-    ray job submit --working-dir . -- python jobs/evaluate.py devmap --embedding ir2vec \\
+    ray job submit --working-dir . -- python jobs/evaluate.py published devmap --embedding ir2vec \\
         --data-dir /data/shared --json /results/evaluate_devmap_ir2vec.json
 
 Ray sets RAY_ADDRESS for a job's driver, so the head-selection trials and the final fits run on the cluster the

@@ -1,5 +1,5 @@
 """The table and the chart of the leave-one-application-out evaluation of a measured task (openmp, vectorize),
-for `mirtune evaluate openmp|vectorize`. The evaluation itself (`run`, `held_out_problem`) is the product's,
+for `mirtune evaluate measured TASK`. The evaluation itself (`run`, `held_out_problem`) is the product's,
 mirtune.predict.held_out, since `mirtune fit --evaluate` records its figures in a predictor.
 """
 

@@ -1,5 +1,5 @@
 """Leave-one-application-out evaluation of a measured task's predictors (openmp, vectorize) beside the code-free
-baselines: what `mirtune fit --evaluate` records in a predictor, and what `mirtune evaluate openmp|vectorize` reports
+baselines: what `mirtune fit --evaluate` records in a predictor, and what `mirtune evaluate measured TASK` reports
 (its table and chart: mirtune.experiments.measured_eval).
 
 For every held-out application: the head is chosen by inner cross-validation over the OTHER applications (Ray
