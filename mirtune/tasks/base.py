@@ -18,8 +18,9 @@ A task says:
 - what it takes part in: `links_programs` (several files of one program), `profiles` (`recommend --profile`),
   `replays_tuning` (`evaluate tuning`), `data_efficiency` (`evaluate data-efficiency`), `default_embedding`
   (`fit`), `evaluate_embeddings` (`evaluate measured`), `tunes` (`mirtune tune`);
-- where it `tunes`, how `mirtune tune` measures it with real runs: `tune_dimensions()` and `tune_space(cores,
-  space)` (the search space on a node of `cores`), `tune_sources(sources, texts, line, label)` (the texts to build),
+- where it `tunes`, how `mirtune tune` measures it with real runs: `tune_dimensions()`, `cores_values(cores)` and
+  `tune_space(cores, space)` (the search space on a node of `cores`), `tune_sources(sources, texts, line, label)`
+  (the texts to build),
   `build_text(text, config, line)` and `builds_openmp` (a configuration's build), `run_env(config, cores)` (its
   environment), `tune_columns()` and `tune_row(config, cores)` (its dataset row), and `tuned_apply(params,
   is_default, source, rewritten)` (the lines `mirtune tune` answers with).

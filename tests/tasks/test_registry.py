@@ -66,6 +66,23 @@ def test_apply_then_phrase_a_configuration(name):
     assert task.how_to_apply(task.parameters(config, None, 2), False, "loop.c", None)
 
 
+@pytest.mark.parametrize("name", registry.names(tunes=True))
+def test_tune_reads_a_task_through_the_interface(name):
+    task = registry.get(name)
+    space = task.tune_space(2)
+    assert list(space) == list(task.tune_dimensions()) and all(space.values())
+    assert task.tune_space(2, [f"{k}={v[0]}" for k, v in space.items()]) == {k: v[:1] for k, v in space.items()}
+    config = {k: v[0] for k, v in space.items()}
+    columns = task.tune_columns()
+    for cfg in (None, config):
+        params, cols = task.tune_row(cfg, 2)
+        assert set(params) | set(cols) <= set(columns) and isinstance(task.run_env(cfg, 2), dict)
+    texts, _, _ = task.tune_sources([Path("loop.c")], [LOOP_C], 4 if task.takes_line else None, "loop.c")
+    assert task.build_text(texts[0], None, 4) == texts[0]
+    assert task.tuned_apply({}, True, "loop.c", False) == task.how_to_apply({}, True, "loop.c", None)
+    assert task.tuned_apply(task.parameters(config, None, 2), False, "loop.c", True)
+
+
 def _example(task: Task) -> str:
     """A configuration of the task in `mirtune apply --config` form: every key at 2 (chunk needs a schedule)."""
     keys = [part.split("=")[0].strip() for part in task.apply_help.split(",") if "=" in part]
