@@ -1,5 +1,8 @@
 """Embedding and pre-training throughput: the shipped MIREncoder vs IR2Vec on the device-mapping kernels.
 
+This times the in-process library path (no process start, no model load, files already read); what a user waits
+for, `mirtune embed FILES -o OUT` from process start to the written file, is benchmarks/bench_embed_command.py.
+
 Embedding: both read the same .ll files in one process on one core (torch limited to one thread),
 interleaved round by round; the figures are medians over rounds and the ratio is taken within each round.
 mirtune runs twice per round: in fp32 (the default) and, on CPUs with bfloat16 hardware, with the statement
@@ -37,11 +40,12 @@ from mirtune.model.samples import module_to_sample, sample_arrays
 
 
 def time_mirtune(texts: list[tuple[str, str]], precision: str = "fp32") -> tuple[float, np.ndarray]:
-    """Seconds from IR text to embeddings for every file, batched as `mirtune embed` does, from cold caches;
-    and the embeddings."""
+    """Seconds from IR text to embeddings for every file, batched and with the engine `mirtune embed` uses (numpy
+    for fp32, torch for bf16), from cold caches; and the embeddings."""
     clear_caches()
     t0 = time.perf_counter()
-    vectors = embed_modules([IRModule.from_text(text, name) for name, text in texts], precision=precision)
+    vectors = embed_modules([IRModule.from_text(text, name) for name, text in texts], precision=precision,
+                            engine="numpy" if precision == "fp32" else "torch")
     return time.perf_counter() - t0, vectors
 
 

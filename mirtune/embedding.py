@@ -179,42 +179,120 @@ def embed_modules(modules: Sequence, model_dir: str | os.PathLike | None = None,
     return np.concatenate(rows)
 
 
+class VectorCache:
+    """Vectors of IR files (.ll/.bc) already embedded, on disk under $MIRTUNE_CACHE/embeddings: one .npy per file,
+    found by the sha256 of the file's bytes within a folder named by what else decides the vector (the model's
+    weights, config and tokenizer, engine, precision, readout, this format's version). Sources are never cached:
+    their IR depends on the clang that compiles them."""
+
+    VERSION = 1
+
+    def __init__(self, model, precision: str, readout: str, root: Path | None = None) -> None:
+        import hashlib
+
+        from mirtune.model.io import CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, sha256_file
+        from mirtune.paths import cache_dir
+
+        directory = Path(model.directory)
+        recorded = (model.provenance.get("weights_sha256") or {}).get(WEIGHTS_FILE)
+        if model.weights_check != "verified" or not recorded:
+            recorded = sha256_file(directory / WEIGHTS_FILE)
+        engine = getattr(model, "engine", "torch")
+        h = hashlib.sha256(f"{self.VERSION} {recorded} {engine} {precision} {readout}".encode())
+        for name in (CONFIG_FILE, TOKENIZER_FILE):
+            h.update((directory / name).read_bytes() if (directory / name).is_file() else b"")
+        self.folder = (root or cache_dir()) / "embeddings" / h.hexdigest()[:32]
+
+    def _file(self, path: Path) -> Path | None:
+        """Where `path`'s vector is kept; None for a source or an unreadable file."""
+        import hashlib
+
+        from mirtune.ir.inputs import IR_SUFFIXES
+
+        if path.suffix not in IR_SUFFIXES:
+            return None
+        try:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            return None
+        return self.folder / f"{digest}.npy"
+
+    def get(self, path: Path) -> tuple[Path | None, np.ndarray | None]:
+        """(where `path`'s vector is kept or None, the vector when kept there)."""
+        import numpy as np
+
+        file = self._file(path)
+        if file is None or not file.is_file():
+            return file, None
+        try:
+            return file, np.load(file)
+        except (OSError, ValueError):  # a torn or foreign file: embedded again and rewritten
+            return file, None
+
+    @staticmethod
+    def put(file: Path, vector: np.ndarray) -> None:
+        """Keep `vector` at `file` (written whole or not at all; a cache that cannot be written is skipped)."""
+        import numpy as np
+
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            part = file.with_name(f"{file.stem}.{os.getpid()}.part")
+            with open(part, "wb") as f:
+                np.save(f, vector)
+            os.replace(part, file)
+        except OSError:
+            pass
+
+
 def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None,
                     batch_files: int = BATCH_FILES, opt: int = 2, openmp: bool | None = None,
-                    precision: str | None = None, readout: str = "mean", engine: str = "torch"
-                    ) -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
+                    precision: str | None = None, readout: str = "mean", engine: str = "torch",
+                    cache: bool = False) -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
     """Yield (path, vector, None) or (path, None, reason) for every input, in input order.
 
     Directories are expanded (sorted, recursively); sources are compiled first, with -fopenmp when `openmp` is
-    True or, when it is None (the default), when the source uses OpenMP.
+    True or, when it is None (the default), when the source uses OpenMP. With `cache`, IR files' vectors are read
+    from and written to the on-disk VectorCache.
     """
     from mirtune.ir.inputs import expand_inputs, load_ir
     from mirtune.model.samples import module_to_sample, sample_arrays
 
     check_readout(readout)
     model = load_engine(model_dir, precision, engine)
-    pending: list[tuple[Path, dict | None, str | None]] = []
+    vector_cache = VectorCache(model, resolve_precision(precision), readout) if cache else None
+    # (path, sample to embed, vector already known, reason it failed, where to keep its vector)
+    pending: list[tuple[Path, dict | None, np.ndarray | None, str | None, Path | None]] = []
 
     def flush() -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
-        good = [s for _, s, _ in pending if s is not None]
+        good = [s for _, s, _, _, _ in pending if s is not None]
         with gc_paused():
             vectors = iter(_embed_samples(model, good, readout)) if good else iter(())
-        for path, sample, reason in pending:
-            yield (path, next(vectors), None) if sample is not None else (path, None, reason)
+        for path, sample, known, reason, keep in pending:
+            if sample is not None:
+                known = next(vectors)
+                if keep is not None:
+                    VectorCache.put(keep, known)
+            yield (path, known, None) if known is not None else (path, None, reason)
         pending.clear()
 
     for path, reason in expand_inputs(list(paths)):
+        keep = None
+        if reason is None and vector_cache is not None:
+            keep, known = vector_cache.get(path)
+            if known is not None:
+                pending.append((path, None, known, None, None))
+                continue
         if reason is None:
             try:
                 module = load_ir(path, opt=opt, openmp=openmp)
                 with gc_paused():
                     sample = sample_arrays(module_to_sample(module, model.tokenizer), model.config.seq_len)
-                pending.append((path, sample, None))
+                pending.append((path, sample, None, None, keep))
             except MirtuneError as exc:
-                pending.append((path, None, exc.line()))
+                pending.append((path, None, None, exc.line(), None))
         else:
-            pending.append((path, None, f"{path}: {reason}"))
-        if sum(1 for _, s, _ in pending if s is not None) >= batch_files:
+            pending.append((path, None, None, f"{path}: {reason}", None))
+        if sum(1 for _, s, _, _, _ in pending if s is not None) >= batch_files:
             yield from flush()
     yield from flush()
 

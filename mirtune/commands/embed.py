@@ -28,15 +28,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--readout", choices=("mean", "meanmax"), default="mean",
                    help="how a file's statement states and node latents are pooled: mean (default) or "
                         "meanmax (mean ++ element-wise max, twice as long)")
+    p.add_argument("--no-cache", dest="cache", action="store_false",
+                   help="neither read nor keep vectors in $MIRTUNE_CACHE/embeddings (by default an IR file's vector "
+                        "is kept there, found again by the file's sha256 with the same model, readout and precision)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from mirtune.embedding import iter_embeddings, load_encoder, native_bf16, resolve_precision
+    from mirtune.embedding import iter_embeddings, load_engine, native_bf16, resolve_precision
     from mirtune.ir.inputs import expand_inputs, note_openmp
-    from mirtune.model.encoder import embedding_dim
+    from mirtune.model.numpy_encoder import embedding_dim
     from mirtune.progress import note, progress
 
     out = Path(args.output) if args.output else None
@@ -49,13 +52,15 @@ def run(args: argparse.Namespace) -> int:
     precision = resolve_precision(args.precision)
     if precision == "bf16" and not native_bf16():
         note("mirtune embed: this CPU has no bfloat16 hardware (AMX or AVX512-BF16); bf16 may be slower than fp32")
-    model = load_encoder(args.model, precision)
+    engine = "torch" if precision == "bf16" else "numpy"  # numpy: the same fp32 vectors, without importing torch
+    model = load_engine(args.model, precision, engine)
     inputs = list(expand_inputs(args.inputs))
     total = len(inputs)
     note_openmp([p for p, reason in inputs if reason is None], args.openmp, "embed")
     paths, vectors, failed = [], [], 0
     for path, vector, reason in progress(iter_embeddings(args.inputs, args.model, args.batch, args.opt,
-                                                         args.openmp, precision, args.readout),
+                                                         args.openmp, precision, args.readout, engine,
+                                                         args.cache),
                                          total=total, desc="embedding"):
         if vector is None:
             note(f"mirtune embed: {reason}")

@@ -92,6 +92,13 @@ def _worker_pool() -> Any | None:
         return _group_pool[1]
 
 
+def _quiet(fn: Callable[..., Any], *args: Any) -> Any:
+    """fn(*args) with numpy's floating-point warnings off (np.errstate is per thread; embed refuses non-finite
+    vectors itself, in one line)."""
+    with np.errstate(all="ignore"):
+        return fn(*args)
+
+
 def _run_all(jobs: list[Any], run: Any) -> None:
     """run(job) for every job: on the embedding threads when there are several of both."""
     pool = _worker_pool() if len(jobs) > 1 else None
@@ -99,7 +106,7 @@ def _run_all(jobs: list[Any], run: Any) -> None:
         for job in jobs:
             run(job)
         return
-    for future in [pool.submit(run, job) for job in jobs]:
+    for future in [pool.submit(_quiet, run, job) for job in jobs]:
         future.result()
 
 
@@ -110,7 +117,7 @@ def _started(fn: Callable[[], Any]) -> Callable[[], Any]:
     if pool is None:
         result = fn()
         return lambda: result
-    return pool.submit(fn).result
+    return pool.submit(_quiet, fn).result
 
 
 def embedding_dim(cfg: EncoderConfig, readout: str = "mean") -> int:
@@ -552,7 +559,7 @@ class NumpyEncoder:
         if readout not in READOUTS:
             raise ValueError(f"unknown readout {readout!r}; choose from {', '.join(READOUTS)}")
         with blas_threads_limited():
-            return self._embed(samples, statement_cache, readout, dedup)
+            return _quiet(self._embed, samples, statement_cache, readout, dedup)
 
     def _embed(self, samples: Sequence[dict[str, np.ndarray]], statement_cache: NumpyStatementCache | None,
                readout: str, dedup: bool) -> np.ndarray:

@@ -51,6 +51,13 @@ def model_dir(files, tmp_path_factory):
     return save_model(tmp_path_factory.mktemp("model") / "m", MIREncoder(cfg), cfg, tok)
 
 
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """Each test's vector cache in its own folder, never the user's."""
+    monkeypatch.setenv("MIRTUNE_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
 @pytest.fixture
 def cli(monkeypatch):
     import mirtune.cli as cli_module
@@ -265,3 +272,43 @@ def test_every_input_failing_keeps_the_earlier_output(files, model_dir, tmp_path
     assert out.read_bytes() == before
     err = capsys.readouterr().err
     assert "Traceback" not in err and f"every input failed: {out} left as it was" in err, err
+
+
+def test_the_command_embeds_with_numpy_the_vectors_torch_gives(files, model_dir, tmp_path, cli):
+    """fp32 `mirtune embed` runs the numpy engine (no torch import): torch's vectors to float32 rounding."""
+    order = [files["a.ll"], files["c.ll"], files["b.ll"]]
+    out = tmp_path / "e.npy"
+    assert main(["embed", *map(str, order), "--model", str(model_dir), "-o", str(out), "--no-cache"]) == 0
+    np.testing.assert_allclose(np.load(out), embed(order, model_dir=model_dir, engine="torch"), atol=1e-5, rtol=1e-4)
+
+
+def test_vector_cache_serves_a_second_run_and_follows_the_bytes(files, model_dir, tmp_path, cli, own_cache,
+                                                                  monkeypatch):
+    """A second run reads an IR file's vector from $MIRTUNE_CACHE without parsing it; changed bytes, another
+    readout or a source are embedded afresh; --no-cache neither reads nor writes."""
+    import shutil
+
+    import mirtune.ir.inputs as inputs
+
+    ll = tmp_path / "k.ll"
+    shutil.copy(files["a.ll"], ll)
+    first, second = tmp_path / "1.npy", tmp_path / "2.npy"
+    assert main(["embed", str(ll), str(files["b.c"]), "--model", str(model_dir), "-o", str(first)]) == 0
+    kept = list((own_cache / "embeddings").rglob("*.npy"))
+    assert len(kept) == 1  # the .ll file's, not the source's
+    parsed = []
+    real = inputs.load_ir
+    monkeypatch.setattr(inputs, "load_ir", lambda path, **kw: parsed.append(path) or real(path, **kw))
+    assert main(["embed", str(ll), str(files["b.c"]), "--model", str(model_dir), "-o", str(second)]) == 0
+    assert parsed == [files["b.c"]]
+    np.testing.assert_array_equal(np.load(second)[0], np.load(first)[0])  # the kept vector itself
+    np.testing.assert_allclose(np.load(second), np.load(first), atol=1e-5, rtol=1e-4)  # b.c, batched otherwise
+    ll.write_text(files["b.ll"].read_text())  # new bytes: a new vector
+    assert main(["embed", str(ll), "--model", str(model_dir), "-o", str(second)]) == 0
+    np.testing.assert_allclose(np.load(second)[0], embed([files["b.ll"]], model_dir=model_dir)[0], atol=1e-5,
+                               rtol=1e-4)
+    assert main(["embed", str(ll), "--model", str(model_dir), "-o", str(second), "--readout", "meanmax"]) == 0
+    assert np.load(second).shape == (1, 128)
+    shutil.rmtree(own_cache)
+    assert main(["embed", str(ll), "--model", str(model_dir), "-o", str(second), "--no-cache"]) == 0
+    assert not own_cache.exists()
