@@ -35,8 +35,23 @@ from mirtune.tasks.measured import geomean, share_of_oracle  # noqa: E402
 ONE_THREAD_WINS = 1.25
 
 
+def fixed_head(table, problems: list, outer: list, config: dict) -> dict[str, np.ndarray]:
+    """As `chosen_by_method`, with one head configuration refitted on each fold's training applications instead
+    of one chosen by inner cross-validation per fold (cheap; the configuration itself was chosen on all the data,
+    so the figure is a little optimistic)."""
+    from mirtune.predict.select import evaluate_outer
+    from mirtune.tasks.measured import best_fixed_per_group
+
+    chosen = {(p.name, k): dict(config) for p in problems for k in range(len(outer))}
+    preds = evaluate_outer(problems, chosen, [0], use_ray=False)
+    methods = {"default": np.zeros(len(table), dtype=int), "best fixed": best_fixed_per_group(table.speedups, outer)}
+    methods.update({p.name: preds[p.name][0] for p in problems})
+    methods["oracle"] = table.labels_best()
+    return methods
+
+
 def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str] = (),
-             heads: tuple[str, ...] = ("gain", "knn")) -> dict:
+             heads: tuple[str, ...] = ("gain", "knn"), head_config: dict | None = None) -> dict:
     import pandas as pd
 
     from mirtune.predict.held_out import held_out_problem
@@ -57,7 +72,8 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
     problems = []
     for name, X in (("context", C), ("context + profile", np.hstack([C, P])), ("profile", P)):
         problems.append(gain_problem(name, sub, X, outer, X.shape[1]))  # no embedding: every column is context
-    methods = chosen_by_method(sub, problems, outer, n_configs, n_inner, heads)
+    methods = fixed_head(sub, problems, outer, head_config) if head_config else \
+        chosen_by_method(sub, problems, outer, n_configs, n_inner, heads)
     s = sub.speedups
     shares = {m: share_of_oracle(s, ch) for m, ch in methods.items()}
     kinds = [kind_of(p) for p in sub.programs]
@@ -78,6 +94,7 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
             "share": {m: [round(float(v[i]), 3) for i in wins] for m, v in shares.items()},
             "chosen": {m: [sub.labels[ch[i]] for i in wins] for m, ch in methods.items()}},
         "configs": n_configs, "inner_folds": n_inner, "extra_datasets": list(extra), "heads": list(heads),
+        "head_config": head_config,
     }
 
 
@@ -91,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="a dataset under datasets/ added to the task's data (e.g. openmp-fewer-epyc)")
     ap.add_argument("--heads", default="gain,knn", metavar="H,H",
                     help="head kinds the inner cross-validation chooses from (gain, knn, forest)")
+    ap.add_argument("--head-config", type=Path, default=None, metavar="PREDICTOR_JSON",
+                    help="refit this predictor's head configuration on every fold (its predictor.json's 'head') "
+                         "instead of choosing one by inner cross-validation")
     args = ap.parse_args(argv)
     try:
         if not args.profiles.is_file():
@@ -104,7 +124,13 @@ def main(argv: list[str] | None = None) -> int:
 
         if not heads or any(h not in GAIN_HEADS for h in heads):
             raise MirtuneError(f"--heads takes {', '.join(GAIN_HEADS)}; got {args.heads!r}")
-        res = evaluate(args.profiles.resolve(), args.configs, args.inner, args.extra, heads)
+        head_config = None
+        if args.head_config:
+            try:
+                head_config = json.loads(args.head_config.read_text())["head"]
+            except (OSError, ValueError, KeyError) as exc:
+                raise MirtuneError(f"--head-config: not a predictor description ({exc})", str(args.head_config))
+        res = evaluate(args.profiles.resolve(), args.configs, args.inner, args.extra, heads, head_config)
     except MirtuneError as err:
         print(f"openmp_profile_eval: {err.line()}", file=sys.stderr)
         return 2

@@ -32,3 +32,17 @@ def test_the_evaluation_runs_on_the_committed_data(tmp_path):
 def test_a_missing_profile_table_is_one_line(tmp_path, capsys):
     assert main(["--profiles", str(tmp_path / "none.parquet"), "--json", str(tmp_path / "x.json")]) == 2
     assert "no profile table" in capsys.readouterr().err
+
+
+def test_the_shipped_profile_head_refitted_per_fold_picks_one_thread_where_it_wins(tmp_path):
+    """--head-config: the shipped profile predictor's head, refitted leaving each application out, on the data it
+    was fitted on (openmp-fewer-epyc included): most groups where one thread wins get one thread."""
+    out = tmp_path / "fixed.json"
+    shipped = REPO / "mirtune" / "assets" / "heads" / "openmp-profile" / "predictor.json"
+    assert main(["--extra", "openmp-fewer-epyc", "--head-config", str(shipped), "--json", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["head_config"] == json.loads(shipped.read_text())["head"]
+    wins = res["one_thread_wins"]
+    one = [c.startswith("threads=1,") for c in wins["chosen"]["context + profile"]]
+    assert len(one) >= 10 and sum(one) >= len(one) // 2
+    assert res["share_of_oracle"]["context + profile"] > res["share_of_oracle"]["context"]
