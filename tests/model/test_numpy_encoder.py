@@ -101,6 +101,21 @@ def test_numpy_engine_equals_torch_embed(model_dir, modules):
     _assert_close(engine.embed(samples[:1], readout="meanmax"), want[:1])
 
 
+def test_the_sparse_graph_product_gives_the_bucket_one(modules, monkeypatch):
+    """A batch's graph from SPARSE_PAIRS neighbour pairs on goes through scipy's CSR product: the bucket
+    product's vectors, to float32 rounding; below it (one small file) scipy is not needed."""
+    from mirtune.model import numpy_encoder
+
+    engine = load_numpy_encoder(ENCODER)
+    samples = _samples(engine, modules)
+    monkeypatch.setattr(numpy_encoder, "SPARSE_PAIRS", 1 << 62)
+    buckets = engine.embed(samples, readout="meanmax")
+    assert isinstance(engine.adjacency(np.array([[0, 1], [1, 2]]), 3)[1], list)
+    monkeypatch.setattr(numpy_encoder, "SPARSE_PAIRS", 0)
+    assert not isinstance(engine.adjacency(np.array([[0, 1], [1, 2]]), 3)[1], list)
+    _assert_close(engine.embed(samples, readout="meanmax"), buckets)
+
+
 def test_statement_cache_gives_the_uncached_vectors(modules):
     engine = load_numpy_encoder(ENCODER)
     samples = _samples(engine, modules)
