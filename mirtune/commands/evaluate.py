@@ -52,6 +52,14 @@ def _common(p: argparse.ArgumentParser, plot_default: str) -> None:
     p.add_argument("--no-ray", action="store_true", help="run the trials in this process instead of on Ray")
 
 
+def _gain_heads(p: argparse.ArgumentParser) -> None:
+    """--head and --configs of the sub-commands that fit gain heads on measured data."""
+    p.add_argument("--head", default=None, metavar="H,H",
+                   help="gain heads to choose from: gain, knn, forest (default gain,knn)")
+    p.add_argument("--configs", type=int, default=None, metavar="N",
+                   help="number of candidate head configurations (default 8; 4 with --quick)")
+
+
 def _model_dir(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model-dir", default=None, metavar="DIR",
                    help="MIREncoder model directory (default: $MIRTUNE_MODEL, else the shipped model)")
@@ -122,9 +130,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                          "{each})", each="{task.name}: {task.evaluate_embeddings}", kind=MEASURED))
     _model_dir(m)
     _precision(m)
-    m.add_argument("--head", default=None, metavar="H,H", help="gain heads to choose from: gain, knn, forest (default gain,knn)")
-    m.add_argument("--configs", type=int, default=None, metavar="N",
-                   help="number of candidate head configurations (default 8; 4 with --quick)")
+    _gain_heads(m)
     _common(m, "evaluate_TASK.png")
     m.set_defaults(evaluate=run_measured)
 
@@ -140,9 +146,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     t.add_argument("--embedding", default=None, metavar="NAME", help="mirencoder (default), ir2vec or none")
     _model_dir(t)
     _precision(t)
-    t.add_argument("--head", default=None, metavar="H,H", help="gain heads to choose from: gain, knn, forest (default gain,knn)")
-    t.add_argument("--configs", type=int, default=None, metavar="N",
-                   help="number of candidate head configurations (default 8; 4 with --quick)")
+    _gain_heads(t)
     _common(t, "evaluate_tuning_TASK.png")
     t.set_defaults(evaluate=run_tuning)
 
