@@ -9,7 +9,8 @@ bf16 is faster on CPUs with AMX or AVX512-BF16 and gives vectors within about 1e
 (see mirtune.model.encoder.pool); "meanmax" doubles the length.
 `engine` ("torch", the default, or "numpy") is what computes them: "numpy" is mirtune.model.numpy_encoder, the same
 vectors (to float32 rounding) without importing torch, which costs more than embedding a file or two (it is what
-`mirtune recommend` uses); bf16 precision is torch's alone.
+`mirtune recommend` and fp32 `mirtune embed` use); bf16 precision is torch's alone.
+`iter_embeddings(..., cache=True)` (what `mirtune embed` does) keeps IR files' vectors on disk (VectorCache).
 """
 
 from __future__ import annotations
@@ -187,10 +188,11 @@ class VectorCache:
 
     VERSION = 1
 
-    def __init__(self, model, precision: str, readout: str, root: Path | None = None) -> None:
+    def __init__(self, model, precision: str, readout: str) -> None:
         import hashlib
 
         from mirtune.model.io import CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, sha256_file
+        from mirtune.model.numpy_encoder import embedding_dim
         from mirtune.paths import cache_dir
 
         directory = Path(model.directory)
@@ -201,7 +203,8 @@ class VectorCache:
         h = hashlib.sha256(f"{self.VERSION} {recorded} {engine} {precision} {readout}".encode())
         for name in (CONFIG_FILE, TOKENIZER_FILE):
             h.update((directory / name).read_bytes() if (directory / name).is_file() else b"")
-        self.folder = (root or cache_dir()) / "embeddings" / h.hexdigest()[:32]
+        self.folder = cache_dir() / "embeddings" / h.hexdigest()[:32]
+        self.shape = (embedding_dim(model.config, readout),)
 
     def _file(self, path: Path) -> Path | None:
         """Where `path`'s vector is kept; None for a source or an unreadable file."""
@@ -225,9 +228,10 @@ class VectorCache:
         if file is None or not file.is_file():
             return file, None
         try:
-            return file, np.load(file)
+            vector = np.load(file)
         except (OSError, ValueError):  # a torn or foreign file: embedded again and rewritten
             return file, None
+        return file, vector if vector.shape == self.shape and vector.dtype == np.float32 else None
 
     @staticmethod
     def put(file: Path, vector: np.ndarray) -> None:

@@ -309,6 +309,11 @@ def test_vector_cache_serves_a_second_run_and_follows_the_bytes(files, model_dir
                                rtol=1e-4)
     assert main(["embed", str(ll), "--model", str(model_dir), "-o", str(second), "--readout", "meanmax"]) == 0
     assert np.load(second).shape == (1, 128)
+    for kept_file in (own_cache / "embeddings").rglob("*.npy"):  # foreign contents: embedded again
+        np.save(kept_file, np.zeros(3, np.float32))
+    assert main(["embed", str(ll), "--model", str(model_dir), "-o", str(second)]) == 0
+    np.testing.assert_allclose(np.load(second)[0], embed([files["b.ll"]], model_dir=model_dir)[0], atol=1e-5,
+                               rtol=1e-4)
     shutil.rmtree(own_cache)
     assert main(["embed", str(ll), "--model", str(model_dir), "-o", str(second), "--no-cache"]) == 0
     assert not own_cache.exists()
