@@ -2,7 +2,7 @@
 
 Each side is a fresh subprocess timed from its start to its written .npy, over the same files:
 
-  mirtune       `python -m mirtune.cli embed FILES -o OUT.npy` with $MIRTUNE_CACHE a fresh empty folder (cold), as it
+  mirtune       `python -m mirtune.cli embed FILES -o OUT.npy` with $MIRTUNE_EMBED_CACHE a fresh empty folder (cold), as it
                 chooses to run (its embedding threads: up to the CPUs it may use); then, when --one-core, the same
                 pinned to one CPU (taskset) with MIRTUNE_EMBED_THREADS=1, IR2Vec's footing;
   mirtune warm  (when --warm) the same command again on the cache the cold run left;
@@ -93,7 +93,7 @@ def main() -> int:
                     cache = work / f"cache{r}-{'mirtune' if name == 'mirtune_warm' else name}"
                     if name != "mirtune_warm":
                         shutil.rmtree(cache, ignore_errors=True)
-                    env["MIRTUNE_CACHE"] = str(cache)
+                    env["MIRTUNE_EMBED_CACHE"] = str(cache)
                 if name == "mirtune_one_core":
                     env["MIRTUNE_EMBED_THREADS"] = "1"
                 loads.append(os.getloadavg()[0])
@@ -108,7 +108,7 @@ def main() -> int:
                 + f"; load {loads[-1]:.1f}", file=sys.stderr, flush=True)
     result = {
         "benchmark": "`mirtune embed FILES -o OUT.npy` vs an IR2Vec script, each a subprocess from its start to its "
-                     "written .npy, cold mirtune cache (fresh $MIRTUNE_CACHE per round)",
+                     "written .npy, cold mirtune cache (fresh $MIRTUNE_EMBED_CACHE per round)",
         "files": len(files), "rounds": args.rounds, "command": "python " + " ".join(sys.argv),
         "sides": {name: {**side, "files_per_s_median": statistics.median(side["files_per_s"]),
                          "ratio_to_ir2vec_median": statistics.median(side["ratio_to_ir2vec"])}

@@ -5,7 +5,8 @@ files and plain output):
 1. brute force: every configuration of `mirtune tune`'s space (threads x schedule x chunk, 42 here, plus the
    default) in interleaved rounds (a fresh random order each round), every run's stdout checked; the fastest
    median is the oracle;
-2. `mirtune tune` seeded by the predictor (its top-3 first, then Optuna), with a budget of --budget runs;
+2. `mirtune tune` seeded by the predictor (its best configuration at each thread count, then its top 3, then
+   Optuna), with a budget of --budget runs;
 3. the same with no seeds (plain Optuna through Ray Tune), same budget and searcher seed;
 4. a confirmation: the default, the one configuration best on average over the training data (code-free), the
    two tuners' answers and the oracle, in --confirm interleaved rounds, each timed as a ratio to the default of

@@ -10,7 +10,8 @@ bf16 is faster on CPUs with AMX or AVX512-BF16 and gives vectors within about 1e
 `engine` ("torch", the default, or "numpy") is what computes them: "numpy" is mirtune.model.numpy_encoder, the same
 vectors (to float32 rounding) without importing torch, which costs more than embedding a file or two (it is what
 `mirtune recommend` and fp32 `mirtune embed` use); bf16 precision is torch's alone.
-`iter_embeddings(..., cache=True)` (what `mirtune embed` does) keeps IR files' vectors on disk (VectorCache).
+`iter_embeddings(..., cache=True)` (what `mirtune embed` does) reads and keeps IR files' vectors in the embedding cache
+that `recommend` and the evaluations share (VectorCache, `mirtune.embedding_cache`).
 """
 
 from __future__ import annotations
@@ -181,69 +182,45 @@ def embed_modules(modules: Sequence, model_dir: str | os.PathLike | None = None,
 
 
 class VectorCache:
-    """Vectors of IR files (.ll/.bc) already embedded, on disk under $MIRTUNE_CACHE/embeddings: one .npy per file,
-    found by the sha256 of the file's bytes within a folder named by what else decides the vector (the model's
-    weights, config and tokenizer, engine, precision, readout, this format's version). Sources are never cached:
-    their IR depends on the clang that compiles them."""
-
-    VERSION = 1
+    """Vectors of IR files (.ll/.bc) already embedded, in the cache that `recommend` and the evaluations share
+    (`mirtune.embedding_cache`), under this encoder's key (its fingerprint, and its modality, readout and precision
+    where they are not the default's). Sources are never cached: their IR depends on the clang that compiles
+    them."""
 
     def __init__(self, model, precision: str, readout: str) -> None:
-        import hashlib
-
-        from mirtune.model.io import CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE, sha256_file
+        from mirtune.embedding_cache import mirencoder_key, mirencoder_suffix, model_fingerprint
         from mirtune.model.numpy_encoder import embedding_dim
-        from mirtune.paths import cache_dir
 
-        directory = Path(model.directory)
-        recorded = (model.provenance.get("weights_sha256") or {}).get(WEIGHTS_FILE)
-        if model.weights_check != "verified" or not recorded:
-            recorded = sha256_file(directory / WEIGHTS_FILE)
-        engine = getattr(model, "engine", "torch")
-        h = hashlib.sha256(f"{self.VERSION} {recorded} {engine} {precision} {readout}".encode())
-        for name in (CONFIG_FILE, TOKENIZER_FILE):
-            h.update((directory / name).read_bytes() if (directory / name).is_file() else b"")
-        self.folder = cache_dir() / "embeddings" / h.hexdigest()[:32]
+        suffix = "".join(f"-{tag}" for tag, _ in mirencoder_suffix(model.config.modality, readout, precision))
+        self.key = mirencoder_key(model_fingerprint(Path(model.directory)), suffix)
         self.shape = (embedding_dim(model.config, readout),)
 
-    def _file(self, path: Path) -> Path | None:
-        """Where `path`'s vector is kept; None for a source or an unreadable file."""
-        import hashlib
+    def get(self, path: Path) -> tuple[str | None, np.ndarray | None]:
+        """(the sha256 `path`'s vector is kept under, or None for a source or an unreadable file; the vector, when
+        one of the right shape is kept)."""
+        import numpy as np
 
+        from mirtune.embedding_cache import file_hash, load_cached
         from mirtune.ir.inputs import IR_SUFFIXES
 
         if path.suffix not in IR_SUFFIXES:
-            return None
+            return None, None
         try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = file_hash(path)
         except OSError:
-            return None
-        return self.folder / f"{digest}.npy"
+            return None, None
+        vector = load_cached(self.key, digest)
+        if vector is None or vector.shape != self.shape or not np.isfinite(vector).all():
+            return digest, None
+        return digest, vector.astype(np.float32)
 
-    def get(self, path: Path) -> tuple[Path | None, np.ndarray | None]:
-        """(where `path`'s vector is kept or None, the vector when kept there)."""
-        import numpy as np
-
-        file = self._file(path)
-        if file is None or not file.is_file():
-            return file, None
-        try:
-            vector = np.load(file)
-        except (OSError, ValueError):  # a torn or foreign file: embedded again and rewritten
-            return file, None
-        return file, vector if vector.shape == self.shape and vector.dtype == np.float32 else None
-
-    @staticmethod
-    def put(file: Path, vector: np.ndarray) -> None:
-        """Keep `vector` at `file` (written whole or not at all; a cache that cannot be written is skipped)."""
-        import numpy as np
+    def put(self, digest: str, vector: np.ndarray) -> None:
+        """Keep `vector` for the file of sha256 `digest` (written whole or not at all; a cache that cannot be
+        written is skipped)."""
+        from mirtune.embedding_cache import store_cached
 
         try:
-            file.parent.mkdir(parents=True, exist_ok=True)
-            part = file.with_name(f"{file.stem}.{os.getpid()}.part")
-            with open(part, "wb") as f:
-                np.save(f, vector)
-            os.replace(part, file)
+            store_cached(self.key, digest, vector)
         except OSError:
             pass
 
@@ -264,8 +241,8 @@ def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.Path
     check_readout(readout)
     model = load_engine(model_dir, precision, engine)
     vector_cache = VectorCache(model, resolve_precision(precision), readout) if cache else None
-    # (path, sample to embed, vector already known, reason it failed, where to keep its vector)
-    pending: list[tuple[Path, dict | None, np.ndarray | None, str | None, Path | None]] = []
+    # (path, sample to embed, vector already known, reason it failed, the sha256 to keep its vector under)
+    pending: list[tuple[Path, dict | None, np.ndarray | None, str | None, str | None]] = []
 
     def flush() -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
         good = [s for _, s, _, _, _ in pending if s is not None]
@@ -275,7 +252,7 @@ def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.Path
             if sample is not None:
                 known = next(vectors)
                 if keep is not None:
-                    VectorCache.put(keep, known)
+                    vector_cache.put(keep, known)
             yield (path, known, None) if known is not None else (path, None, reason)
         pending.clear()
 

@@ -29,8 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="how a file's statement states and node latents are pooled: mean (default) or "
                         "meanmax (mean ++ element-wise max, twice as long)")
     p.add_argument("--no-cache", dest="cache", action="store_false",
-                   help="neither read nor keep vectors in $MIRTUNE_CACHE/embeddings (by default an IR file's vector "
-                        "is kept there, found again by the file's sha256 with the same model, readout and precision)")
+                   help="neither read nor keep vectors in the embedding cache ($MIRTUNE_EMBED_CACHE, else "
+                        "~/.cache/mirtune/embeddings, shared with recommend and evaluate; by default an IR file's "
+                        "vector is kept there, found again by the file's sha256 with the same model, readout and "
+                        "precision)")
     p.set_defaults(func=run)
 
 

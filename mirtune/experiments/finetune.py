@@ -28,7 +28,7 @@ pre-trained ones (`finetune`); everything else is the same recipe, for both obje
 Prediction embeds the files in inference mode with all their statements.
 
 Encoder inputs (tokenised statements and program graphs) are built once per IR file and cached on disk next to
-the embedding cache (`mirtune.tasks.embedders.cache_dir()`), keyed by the tokenizer and the file's sha256.
+the embedding cache (`mirtune.embedding_cache.cache_dir()`), keyed by the tokenizer and the file's sha256.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ _MEMORY: dict[tuple[str, str], dict[str, np.ndarray]] = {}
 
 def samples_dir(loaded: Any) -> Path:
     """Where the encoder inputs built with this model's tokenizer are cached."""
-    from mirtune.tasks.embedders import cache_dir, file_hash
+    from mirtune.embedding_cache import cache_dir, file_hash
 
     tok = file_hash(Path(loaded.directory) / "tokenizer.json")[:16]
     return cache_dir() / f"samples-{tok}-{loaded.config.seq_len}"
@@ -99,7 +99,7 @@ def load_samples(paths: Sequence[str | Path], loaded: Any) -> list[dict[str, np.
     """The encoder input of each IR file (statement ids, node ids and types, edges), in order; built once per
     distinct file content and cached on disk and in this process."""
     from mirtune.paths import write_atomic
-    from mirtune.tasks.embedders import file_hash
+    from mirtune.embedding_cache import file_hash
 
     folder = samples_dir(loaded)
     out = []

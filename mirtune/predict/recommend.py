@@ -69,7 +69,7 @@ _predictors: dict[tuple[str, str, float], Any] = {}
 
 
 def _fingerprint(model_dir: Path) -> str:
-    from mirtune.tasks.embedders import model_fingerprint
+    from mirtune.embedding_cache import model_fingerprint
 
     key = (str(model_dir.resolve()), max(f.stat().st_mtime for f in model_dir.iterdir()))
     if key not in _fingerprints:
@@ -118,7 +118,7 @@ def _embedding(ir_path: Path, model_dir: Path | None) -> tuple[np.ndarray, Any]:
     import numpy as np
 
     from mirtune.ir.module import IRModule
-    from mirtune.tasks.embedders import file_hash, load_cached, mirencoder_key, store_cached
+    from mirtune.embedding_cache import file_hash, load_cached, mirencoder_key, store_cached
 
     module = IRModule.from_file(ir_path)
     if model_dir is None:

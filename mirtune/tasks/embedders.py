@@ -14,15 +14,13 @@ Embedders:
   kernel counts, which the device-mapping data carries per row (``mirtune.tasks.devmap.grewe_features``); it has
   no vector for an IR file, so it serves device mapping only.
 
-The cache holds one ``.npy`` per (embedder key, sha256 of the file's bytes) under
-``$MIRTUNE_EMBED_CACHE`` or ``~/.cache/mirtune/embeddings``. The mirencoder key includes a hash of the model's
-weights, so a re-trained encoder never reads stale vectors. Identical files (mt.ll / mtLocal.ll) are embedded once.
+Vectors are cached on disk (``mirtune.embedding_cache``: one ``.npy`` per embedder key and file content). Identical
+files (mt.ll / mtLocal.ll) are embedded once.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,48 +28,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from mirtune.embedding_cache import (file_hash, load_cached, mirencoder_key, mirencoder_suffix, model_fingerprint,
+                                     store_cached)
 from mirtune.errors import MirtuneError, UsageError
 
 EMBEDDERS = ("mirencoder", "ir2vec", "grewe", "none", "random")
 ABLATIONS = ("text", "graph")
-
-
-def cache_dir() -> Path:
-    """Where embedding vectors are cached: $MIRTUNE_EMBED_CACHE, else ~/.cache/mirtune/embeddings."""
-    env = os.environ.get("MIRTUNE_EMBED_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "mirtune" / "embeddings"
-
-
-def file_hash(path: str | os.PathLike) -> str:
-    """sha256 of a file's bytes."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-def mirencoder_key(fingerprint: str, suffix: str = "") -> str:
-    """The cache key of an encoder's embeddings (suffix: its non-default modality, readout or precision)."""
-    return f"mirencoder-{fingerprint}{suffix}"
-
-
-def load_cached(key: str, digest: str) -> np.ndarray | None:
-    """The cached vector of the file with sha256 `digest` under embedder `key`, or None (absent or torn)."""
-    f = cache_dir() / key / f"{digest}.npy"
-    if not f.is_file():
-        return None
-    try:
-        return np.load(f)
-    except (OSError, ValueError):
-        return None  # a torn write: embed again
-
-
-def store_cached(key: str, digest: str, vector: np.ndarray) -> None:
-    """Cache one file's vector (written whole or not at all)."""
-    import io
-
-    from mirtune.paths import write_atomic
-
-    buf = io.BytesIO()
-    np.save(buf, np.asarray(vector, dtype=np.float64))
-    write_atomic(cache_dir() / key / f"{digest}.npy", buf.getvalue())
 
 
 @dataclass
@@ -146,37 +108,6 @@ def _grewe_embedder(ablation: str | None) -> Embedder:
                     row_features=grewe_features)
 
 
-WEIGHTS_SHA_KEY = "weights_sha256"  # mirtune.model.io.WEIGHTS_SHA_KEY, named here so that no torch import is needed
-
-
-def model_fingerprint(model_dir: Path) -> str:
-    """A short hash of the model files (weights and config) that identifies one trained encoder.
-
-    The weights' own sha256, recorded in provenance.json, is left out of the hash (it only restates the weights,
-    which are hashed already), so that recording it did not change the fingerprint the fitted heads carry."""
-    h = hashlib.sha256()
-    for f in sorted(model_dir.iterdir()):
-        if f.is_file() and f.suffix in (".safetensors", ".json"):
-            h.update(f.name.encode())
-            h.update(_provenance_bytes(f) if f.name == "provenance.json" else f.read_bytes())
-    return h.hexdigest()[:16]
-
-
-def _provenance_bytes(path: Path) -> bytes:
-    """provenance.json's bytes as written before `weights_sha256` was recorded in it."""
-    raw = path.read_bytes()
-    if WEIGHTS_SHA_KEY.encode() not in raw:
-        return raw
-    try:
-        data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return raw
-    if not isinstance(data, dict):
-        return raw
-    data.pop(WEIGHTS_SHA_KEY, None)
-    return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
-
-
 def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | None,
                          precision: str | None = None, readout: str = "mean") -> Embedder:
     from mirtune import embedding
@@ -204,10 +135,7 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
                                           readout=readout), dtype=np.float64)
 
     # (name tag, description) of each way this embedding differs from the default one
-    variants = [(tag, text) for tag, text, default in ((modality, f"{modality}-only", modality == "both"),
-                                                        (readout, f"{readout} readout", readout == "mean"),
-                                                        (precision, precision, precision == "fp32"))
-                if not default]
+    variants = mirencoder_suffix(modality, readout, precision)
     suffix = "".join(f"-{tag}" for tag, _ in variants)
     details = [text for _, text in variants]
     return Embedder("mirencoder" + suffix, mirencoder_key(fingerprint, suffix), embed_batch,

@@ -32,7 +32,7 @@ import numpy as np
 from mirtune.errors import UsageError
 from mirtune.paths import REPO_DIR
 from mirtune.tasks.base import TaskSpec
-from mirtune.tasks.embedders import file_hash
+from mirtune.embedding_cache import file_hash
 
 FAIL_SPEEDUP = 0.1  # the training target of a configuration that crashed, hung or answered wrongly
 

@@ -54,7 +54,7 @@ def model_dir(files, tmp_path_factory):
 @pytest.fixture(autouse=True)
 def own_cache(tmp_path, monkeypatch):
     """Each test's vector cache in its own folder, never the user's."""
-    monkeypatch.setenv("MIRTUNE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("MIRTUNE_EMBED_CACHE", str(tmp_path / "cache" / "embeddings"))
     return tmp_path / "cache"
 
 
@@ -284,7 +284,7 @@ def test_the_command_embeds_with_numpy_the_vectors_torch_gives(files, model_dir,
 
 def test_vector_cache_serves_a_second_run_and_follows_the_bytes(files, model_dir, tmp_path, cli, own_cache,
                                                                   monkeypatch):
-    """A second run reads an IR file's vector from $MIRTUNE_CACHE without parsing it; changed bytes, another
+    """A second run reads an IR file's vector from the embedding cache without parsing it; changed bytes, another
     readout or a source are embedded afresh; --no-cache neither reads nor writes."""
     import shutil
 

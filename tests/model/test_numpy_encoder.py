@@ -247,7 +247,7 @@ def test_recommend_on_a_new_program_does_not_import_torch(tmp_path, ir_files, mo
     # the vector it embedded and cached is torch's
     from mirtune.embedding import embed_modules
     from mirtune.predict.recommend import _fingerprint
-    from mirtune.tasks.embedders import file_hash, load_cached, mirencoder_key
+    from mirtune.embedding_cache import file_hash, load_cached, mirencoder_key
 
     monkeypatch.setenv("MIRTUNE_EMBED_CACHE", env["MIRTUNE_EMBED_CACHE"])
     cached = load_cached(mirencoder_key(_fingerprint(ENCODER)), file_hash(ir))

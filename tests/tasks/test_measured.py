@@ -169,7 +169,7 @@ def test_a_sweep_stopped_part_way_keeps_its_space_and_drops_unfinished_groups(tm
 def test_a_source_measured_from_a_copy_of_the_repository_is_found_here(tmp_path):
     """Rows measured from a frozen copy of the repository (collectors/... or benchmarks/programs/...) name the
     copy's path; the source is found at the same place here when its content matches, and refused when not."""
-    from mirtune.tasks.embedders import file_hash
+    from mirtune.embedding_cache import file_hash
     from mirtune.tasks.measured import find_source
 
     for rel in ("collectors/programs/openmp_ordinary/mandel.c", "benchmarks/programs/openmp_unseen/kmeans.c"):
