@@ -190,13 +190,18 @@ def measure(manifest: list[ProgramRun], heads: str | None, space: list[dict], la
     programs = []
     for prog in manifest:
         src = prog.source
-        if given is not None and prog.name not in given:
-            raise SystemExit(f"--answers: no answer for {prog.name}")
-        mine = given[prog.name] if given is not None else answers([prog], heads, profile_heads, profile)[prog.name]
         rec = recommend(src, "openmp", heads=heads)
-        if rec.label != mine["recommended"]:
-            raise SystemExit(f"--answers: the predictor now answers {rec.label} for {prog.name}, not the "
-                             f"preregistered {mine['recommended']}")
+        if given is None:
+            mine = {"recommended": rec.label}
+            if profile:
+                mine["recommended_profile"] = profiled_answer(prog, profile_heads)
+        elif prog.name not in given:
+            raise SystemExit(f"--answers: no answer for {prog.name}")
+        else:
+            mine = given[prog.name]
+            if rec.label != mine["recommended"]:
+                raise SystemExit(f"--answers: the predictor now answers {rec.label} for {prog.name}, not the "
+                                 f"preregistered {mine['recommended']}")
         chosen = labels.index(rec.label)
         picks = {"default": 0, "best_fixed": fixed, "recommended": chosen}
         if "recommended_profile" in mine:
