@@ -13,8 +13,9 @@ from collectors.inputs import read_listing
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 40 * 1024 * 1024
-PROGRAM_FOLDERS = [ROOT / "benchmarks" / "programs" / f"openmp_unseen{s}" for s in (2, 3, 4, 5, 6)] + [
+PROGRAM_FOLDERS = sorted(p.parent for p in (ROOT / "benchmarks" / "programs").glob("*/inputs.json")) + [
     ROOT / "collectors" / "programs" / "openmp_ordinary"]
+assert len(PROGRAM_FOLDERS) >= 8, "the program folders with generated inputs were not found"
 
 
 def _git(*args: str) -> str:

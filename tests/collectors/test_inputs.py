@@ -16,8 +16,9 @@ from mirtune.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "benchmarks" / "programs" / "openmp_unseen2"  # gen_forest.py writes soil.csv (130 KB) in 0.1 s
-FOLDERS = [ROOT / "benchmarks" / "programs" / f"openmp_unseen{s}" for s in (2, 3, 4, 5, 6)] + [
+FOLDERS = sorted(p.parent for p in (ROOT / "benchmarks" / "programs").glob("*/inputs.json")) + [
     ROOT / "collectors" / "programs" / "openmp_ordinary"]
+assert len(FOLDERS) >= 8, "the program folders with generated inputs were not found"
 
 
 def _sha256(path: Path) -> str:
