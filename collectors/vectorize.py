@@ -104,11 +104,12 @@ def collect_vectorize(programs: Sequence[str | os.PathLike], out_dir: str | os.P
                       timeout: float = 60.0, opt: int = 2, address: str | None = None,
                       cache_dir: str | os.PathLike | None = None, max_points: int | None = None,
                       rtol: float = 0.0, progress: bool = True, flush_every: int = 32, flush_seconds: float = 30.0,
-                      log: Callable[[str], None] | None = None) -> Summary:
+                      log: Callable[[str], None] | None = None, build_only: bool = False) -> Summary:
     """Run the VF/IF sweep; the same function behind `mirtune collect vectorize` and jobs/collect_vectorize.py.
 
     Bad input (missing paths, unmarked kernels, an unknown space key or value) raises UsageError before Ray
-    starts. Checksums must match exactly (`rtol` 0): the kernels print integers.
+    starts. Checksums must match exactly (`rtol` 0): the kernels print integers. `build_only` fills the build
+    cache and times nothing (builds need not run alone; the timed sitting then starts measuring at once).
     """
     from mirtune.cluster import ensure_ray, shutdown_ray
 
@@ -128,7 +129,8 @@ def collect_vectorize(programs: Sequence[str | os.PathLike], out_dir: str | os.P
             kwargs["log"] = log
         return run_sweep(plan, out_dir, repeats=repeats, warmup=warmup, limits=RunLimits(timeout_s=timeout),
                          rtol=rtol, cache_dir=cache_dir, max_points=max_points, progress=progress,
-                         flush_every=flush_every, flush_seconds=flush_seconds, **kwargs)
+                         flush_every=flush_every, flush_seconds=flush_seconds, time_points=not build_only,
+                         **kwargs)
     finally:
         if started:
             shutdown_ray()

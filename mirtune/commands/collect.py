@@ -81,6 +81,9 @@ def add_vectorize_arguments(p: argparse.ArgumentParser) -> None:
                                  "(collectors/programs/vectorize/kernels)",
                 space_help="restrict the space: vf=1,2,4,8,16,32,64 if=1,2,4,8,16", timeout=60.0)
     p.add_argument("--opt", type=int, default=2, choices=(1, 2, 3), help="optimisation level (default 2)")
+    p.add_argument("--build-only", action="store_true",
+                   help="build every binary the points need into the build cache and time nothing (builds may run "
+                        "beside other work; a later run then starts timing at once)")
 
 
 def add_lscat_arguments(p: argparse.ArgumentParser, programs_flags: tuple[str, ...] = ("--programs",)) -> None:
@@ -153,7 +156,8 @@ def run_vectorize(args: argparse.Namespace) -> int:
     _check_out(args)
     summary = collect_vectorize(args.programs, args.out, space=args.space, repeats=args.repeats,
                                 warmup=args.warmup, timeout=args.timeout, opt=args.opt, address=args.address,
-                                cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress)
+                                cache_dir=args.build_dir, max_points=args.limit, progress=not args.no_progress,
+                                build_only=args.build_only)
     return _finish(summary)
 
 

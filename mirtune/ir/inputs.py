@@ -8,7 +8,6 @@ from typing import Iterator
 
 from mirtune.errors import IRParseError, UsageError
 from mirtune.ir.frontend import SOURCE_SUFFIXES, compile_to_ir, resolve_openmp
-from mirtune.ir.legacy import has_legacy_attributes, upgrade_legacy_ir
 from mirtune.ir.module import IRModule
 
 IR_SUFFIXES = frozenset({".ll", ".bc"})
@@ -26,30 +25,12 @@ def load_ir(path: str | os.PathLike, lang: str | None = None, opt: int = 2, open
         raise UsageError("is a directory; name the files in it or pass the directory to a batch command",
                          str(path))
     if path.suffix in IR_SUFFIXES and lang is None:
-        return _parse_ir_file(path)
+        return IRModule.from_file(path)
     if path.suffix in SOURCE_SUFFIXES or lang is not None:
         text = compile_to_ir(path, lang=lang, opt=opt, openmp=resolve_openmp(path, openmp, lang)[0])
         return IRModule.from_text(text, str(path))
     # Unknown extension: try it as IR, which also catches binary junk with one clear line.
-    return _parse_ir_file(path)
-
-
-def _parse_ir_file(path: Path) -> IRModule:
-    """IRModule.from_file, and for text IR from before LLVM 12 that it rejects (a bare `byval`), the same IR
-    upgraded to today's syntax (mirtune.ir.legacy); the first error stands when the upgrade does not help."""
-    try:
-        return IRModule.from_file(path)
-    except IRParseError as first:
-        try:
-            text = path.read_text()
-        except (OSError, UnicodeDecodeError):
-            raise first from None
-        if not has_legacy_attributes(text):
-            raise
-        try:
-            return IRModule.from_text(upgrade_legacy_ir(text), str(path))
-        except IRParseError:
-            raise first from None
+    return IRModule.from_file(path)
 
 
 def note_openmp(files: list[Path], openmp: bool | None, command: str) -> None:

@@ -1,16 +1,23 @@
-"""Upgrade textual IR from before LLVM 12 that today's parser (llvmlite's LLVM) rejects.
+"""Upgrade textual IR from older clangs that today's parser (llvmlite's LLVM) rejects; `IRModule.from_text` applies
+`upgrade` when a text fails to parse.
 
 LLVM 12 made the pointee type of the `byval`, `sret` and `inalloca` parameter attributes part of the syntax
 (`%struct.S* byval(%struct.S)`); IR printed by clang 11 or older writes the bare attribute (`%struct.S* byval`)
 and fails to parse ("expected '('"). With typed pointers the pointee type is the parameter's own type less one
 `*`, so the upgrade is exact: it is what LLVM's own bitcode reader does to old modules. The device-mapping
 kernels (clang 9) hold one such file; `kernels_ir_patched/` in the data folder is the same upgrade, done by hand.
+
+LLVM 19 removed `icmp`/`fcmp` constant expressions, which clang 14 still prints as an instruction's operand
+(`br i1 icmp ne (i32 (i8*)* @weak_fn, i32 (i8*)* null), ...`, a weak symbol's test in GCC's tests). LLVM's own
+upgrade turns each into an instruction placed before its user; `hoist_compare_constexprs` does the same in the
+text (not in a phi, whose operand would belong in a predecessor block, nor inside another constant expression).
 """
 
 from __future__ import annotations
 
 import re
 
+COMPARE_CONSTEXPR = re.compile(r"(?<=\bi1 )(icmp|fcmp) (\w+) \(")
 LEGACY_ATTRIBUTE = re.compile(r"(?<=\s)(byval|sret|inalloca)\b(?!\s*\()")
 _ADDRSPACE = re.compile(r"\s+addrspace\(\d+\)$")
 _OPEN, _CLOSE = "([{<", ")]}>"
@@ -57,3 +64,89 @@ def upgrade_legacy_ir(text: str) -> str:
         last = m.end()
     out.append(text[last:])
     return "".join(out)
+
+
+def has_compare_constexprs(text: str) -> bool:
+    """Whether IR text has an `icmp`/`fcmp` constant expression as an `i1` operand (rejected since LLVM 19)."""
+    return COMPARE_CONSTEXPR.search(text) is not None
+
+
+def _closing(line: str, open_at: int) -> int:
+    """Index of the bracket closing the one at `open_at` in `line`, or -1."""
+    depth = 0
+    for i in range(open_at, len(line)):
+        if line[i] in _OPEN:
+            depth += 1
+        elif line[i] in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _inside_constant_expression(line: str, at: int) -> bool:
+    """Whether `at` lies inside the parentheses of a constant expression (`zext (`, `select (`: printed with a
+    space before the parenthesis) rather than a call's argument list (`@g(`) or at the top level."""
+    opens: list[int] = []
+    for i in range(at):
+        if line[i] in _OPEN:
+            opens.append(i)
+        elif line[i] in _CLOSE and opens:
+            opens.pop()
+    return any(line[i] == "(" and line[i - 1:i] == " " for i in opens)
+
+
+def _split_operands(inner: str) -> tuple[str, str] | None:
+    """`T A, T B` -> (`T A`, `B`): the instruction form names the type once; None when it does not read so."""
+    depth = 0
+    for i, ch in enumerate(inner):
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+        elif ch == "," and depth == 0:
+            first, second = inner[:i].strip(), inner[i + 1:].strip()
+            cut = first.rfind(" ")
+            kind = first[:cut] if cut > 0 else ""
+            if not kind or not second.startswith(kind + " "):
+                return None
+            return first, second[len(kind) + 1:].strip()
+    return None
+
+
+def hoist_compare_constexprs(text: str) -> str:
+    """`text` with every `i1 icmp|fcmp PRED (T A, T B)` operand of an instruction (not a phi) replaced by a value
+    computed by an instruction inserted just before it; other lines, and operands it cannot move, are kept."""
+    out: list[str] = []
+    count = 0
+    for line in text.split("\n"):
+        if not line.startswith("  ") or " phi " in line:
+            out.append(line)
+            continue
+        hoisted: list[str] = []
+        pos = 0
+        while (m := COMPARE_CONSTEXPR.search(line, pos)) is not None:
+            end = _closing(line, m.end() - 1)
+            if end < 0 or _inside_constant_expression(line, m.start()):
+                pos = m.end()
+                continue
+            operands = _split_operands(line[m.end():end])
+            if operands is None:
+                pos = m.end()
+                continue
+            name = f"%cmp.constexpr.{count}"
+            count += 1
+            hoisted.append(f"  {name} = {m.group(1)} {m.group(2)} {operands[0]}, {operands[1]}")
+            line = line[:m.start()] + name + line[end + 1:]
+            pos = m.start() + len(name)
+        out.extend(hoisted)
+        out.append(line)
+    return "\n".join(out)
+
+
+def upgrade(text: str) -> str | None:
+    """`text` with every upgrade that applies to it, or None when none does."""
+    new = upgrade_legacy_ir(text) if has_legacy_attributes(text) else text
+    if has_compare_constexprs(new):
+        new = hoist_compare_constexprs(new)
+    return None if new == text else new

@@ -20,6 +20,7 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from mirtune.errors import IRParseError
+from mirtune.ir.legacy import upgrade
 
 _BITCODE_MAGIC = (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")  # raw bitcode, bitcode wrapper
 
@@ -149,7 +150,8 @@ class IRModule:
 
     @classmethod
     def from_text(cls, text: str, name: str = "<string>") -> "IRModule":
-        """Parse IR text; IRParseError on empty, binary or malformed input.
+        """Parse IR text (upgrading an older clang's syntax that today's parser rejects, mirtune.ir.legacy);
+        IRParseError on empty, binary or malformed input.
 
         Each module gets its own LLVM context: in a shared one, a named struct type seen before
         (`%struct.ident_t`) would be renamed (`%struct.ident_t.0`) and the same IR would print,
@@ -162,7 +164,13 @@ class IRModule:
         try:
             ref = parse_in_own_context(text)
         except RuntimeError as exc:
-            raise IRParseError(_llvm_error(str(exc)), name) from None
+            upgraded = upgrade(text)  # syntax of an older clang (mirtune.ir.legacy); the first error stands
+            if upgraded is None:
+                raise IRParseError(_llvm_error(str(exc)), name) from None
+            try:
+                ref = parse_in_own_context(upgraded)
+            except RuntimeError:
+                raise IRParseError(_llvm_error(str(exc)), name) from None
         return cls._checked(ref, name)
 
     @classmethod

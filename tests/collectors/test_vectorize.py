@@ -126,6 +126,20 @@ def test_sweep_measures_and_catches_wrong_code(ray_cluster, tmp_path, cache):
     assert len(again) == 6 and set(again["point_id"]) == set(df["point_id"])
 
 
+def test_build_only_fills_the_cache_and_times_nothing(ray_cluster, tmp_path):
+    """--build-only: every binary built into the cache, no row written; the timed run after it builds nothing."""
+    progs = [KERNELS / "dot_float_0.c"]
+    out, cache = tmp_path / "vec", tmp_path / "builds"
+    s = collect_vectorize(progs, out, space=["vf=2,4", "if=1"], repeats=1, warmup=0, cache_dir=cache,
+                          progress=False, build_only=True)
+    assert s.builds == 3 and s.not_timed == 3 and s.measured == 0 and not s.errors
+    assert len(read_rows(out)) == 0 and any(cache.rglob("*"))
+    timed = collect_vectorize(progs, out, space=["vf=2,4", "if=1"], repeats=1, warmup=0, cache_dir=cache,
+                              progress=False)
+    assert timed.measured == 3 and timed.builds == 3
+    assert set(read_rows(out)["build_cached"]) == {True}
+
+
 def test_cli_rejects_a_bad_space_in_one_line(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "mirtune.cli", "collect", "vectorize", "--programs",
                            str(KERNELS / "dot_float_0.c"), "--out", str(tmp_path / "o"), "--space", "vf=3"],
