@@ -3,13 +3,14 @@
 The package (installed by scripts/setup_system.sh) holds GCC's source as one tarball under /usr/src/gcc-12/.
 `extract()` unpacks only gcc/testsuite/gcc.dg/vect/ (with its tsvc/, costmodel/ and complex/ folders, about
 7 MB) into mirtune's cache folder (`mirtune.paths.cache_dir()`/gcc-12-source/<version>/) the first time it is
-asked for, so the sources never enter the repository. `datasets/gccvect/sources.json` (committed) records the
+asked for, so the sources never enter the repository. `datasets/gccvect/sources.json.gz` (committed) records the
 package, its version (dpkg-query), the tarball, and the path inside the tarball and sha256 of every extracted
 file; `check_sources` compares an extraction with it, so a program set always says which bytes it came from.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -26,7 +27,7 @@ from mirtune.paths import REPO_DIR, cache_dir, write_atomic
 PACKAGE = "gcc-12-source"
 PACKAGE_DIR = Path("/usr/src/gcc-12")
 SUBDIR = "gcc/testsuite/gcc.dg/vect"
-SOURCES = REPO_DIR / "datasets" / "gccvect" / "sources.json"
+SOURCES = REPO_DIR / "datasets" / "gccvect" / "sources.json.gz"
 INSTALL_HINT = f"install it with: sudo apt-get install {PACKAGE} (or run scripts/setup_system.sh as root)"
 
 
@@ -100,7 +101,7 @@ def _sha256(path: Path) -> str:
 
 
 def source_record(suite: Testsuite) -> dict[str, object]:
-    """What sources.json holds: package, version, tarball and each file's path in the tarball and sha256."""
+    """What the source manifest holds: package, version, tarball and each file's path in the tarball and sha256."""
     base = suite.root.parents[SUBDIR.count("/")]  # the tarball's top folder
     files = [{"path": str(f.relative_to(base)), "sha256": _sha256(f)}
              for f in sorted(suite.root.rglob("*")) if f.is_file()]
@@ -109,15 +110,20 @@ def source_record(suite: Testsuite) -> dict[str, object]:
 
 
 def write_sources(suite: Testsuite, path: Path = SOURCES) -> Path:
-    """Record `suite` in sources.json (the committed manifest)."""
-    return write_atomic(path, json.dumps(source_record(suite), indent=1) + "\n")
+    """Record `suite` in the committed manifest (gzipped JSON, the same bytes for the same files)."""
+    return write_atomic(path, gzip.compress(json.dumps(source_record(suite), indent=1).encode() + b"\n", 9, mtime=0))
+
+
+def read_sources(path: Path = SOURCES) -> dict[str, object]:
+    """The recorded source manifest; OSError or ValueError when it cannot be read."""
+    return json.loads(gzip.decompress(path.read_bytes()))
 
 
 def check_sources(suite: Testsuite, path: Path = SOURCES) -> None:
-    """UsageError (one line) when the extracted files differ from those recorded in sources.json."""
+    """UsageError (one line) when the extracted files differ from those recorded in the source manifest."""
     try:
-        recorded = json.loads(path.read_text())
-    except (OSError, ValueError):
+        recorded = read_sources(path)
+    except (OSError, ValueError, EOFError):
         raise UsageError("no readable source manifest; record one with --record-sources", str(path)) from None
     now = source_record(suite)
     want = {f["path"]: f["sha256"] for f in recorded.get("files", [])}

@@ -60,7 +60,7 @@ def _lookup(suite: gccsrc.Testsuite):
 
 def test_the_installed_sources_are_the_recorded_ones(suite):
     gccsrc.check_sources(suite)
-    recorded = json.loads(gccsrc.SOURCES.read_text())
+    recorded = gccsrc.read_sources()
     assert recorded["package"] == "gcc-12-source" and len(recorded["files"]) > 1600
 
 
