@@ -16,7 +16,14 @@ For each test that `collectors.gccvect.classify` keeps, in its own temporary fol
    pragma in place (vectorize_width(4) interleave_count(2)), so every configuration of the sweep can build.
 5. Choose MIRTUNE_REPS, how many times main runs, so that a run of the baseline lasts about TARGET_S (calibrated
    from timed runs of the baseline build), and check that the test still passes when main runs that often (a
-   test that keeps state from one run of main to the next fails here and is skipped).
+   test that keeps state from one run of main to the next fails here and is skipped). With `--recorded FILE`
+   (the committed record of a measured program set, `--record FILE` writes one) a recorded test takes its
+   repeat count from the record instead, since a timed calibration differs from machine to machine, and its
+   program must come out with the recorded sha256: the measured programs are rebuilt byte for byte anywhere.
+6. With `--min-share S`, every other candidate loop whose body ran at least S of all candidates' counts gives a
+   program of its own, `<test>.L<line>.c` (that loop marked, the same repeat count): a test often holds several
+   loops that matter, and each is a labelled loop of its own (its family is the test's, so folds keep them
+   together).
 
 Output (`--out DIR`): one program per test (`<test name>.c`, its origin and family in a header comment that the
 vectorize collector reads into row columns), `manifest.json` (collectors/manifest.py's format, plus the loop,
@@ -24,13 +31,16 @@ its share, the repeat count and LLVM's own decision for each program) and `skips
 its reason); `--report FILE.md` writes the skip table. `mirtune collect vectorize --programs DIR` sweeps them.
 
     python -m collectors.gccvect_build --out out/gccvect [--jobs 2] [--only 'vect-reduc-*'] [--limit N]
-        [--report datasets/gccvect/skips.md] [--record-sources]
+        [--report datasets/gccvect/skips.md] [--record-sources] [--recorded FILE] [--record FILE]
+        [--min-share S]
 """
 
 from __future__ import annotations
 
 import argparse
 import fnmatch
+import gzip
+import hashlib
 import json
 import os
 import re
@@ -88,6 +98,7 @@ class Outcome:
     llvm_decision: str | None = None
     reps: int | None = None
     run_s: float | None = None
+    sha256: str | None = None
 
 
 def find_tools() -> Tools:
@@ -201,8 +212,11 @@ def calibrate(exe: Path) -> tuple[int, float] | str:
     return reps, run.seconds
 
 
-def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_dir: Path) -> Outcome:
-    """Turn one test into a program in `out_dir` (see the module's docstring), or say why not."""
+def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_dir: Path, *,
+              recorded: dict | None = None, min_share: float | None = None) -> list[Outcome]:
+    """Turn one test into its programs in `out_dir` (see the module's docstring: the dominant loop's, then one per
+    further loop with at least `min_share` of the counts), or one outcome saying why not. `recorded`: the test's
+    entry in a record (repeat count, each program's sha256)."""
     root = suite.root
     text = (root / rel).read_text(errors="replace")
     base = Outcome(test=rel, name=name, family=source_family(rel))
@@ -211,8 +225,8 @@ def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_di
         f = root / path
         return f.read_text(errors="replace") if f.is_file() else None
 
-    def skipped(skip: Skip) -> Outcome:
-        return Outcome(**{**asdict(base), "skip": str(skip), "category": skip.category})
+    def skipped(skip: Skip) -> list[Outcome]:
+        return [Outcome(**{**asdict(base), "skip": str(skip), "category": skip.category})]
 
     reason = classify(rel, text, lookup)
     if reason is not None:
@@ -245,26 +259,50 @@ def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_di
         loop = max(loops, key=lambda loc: (counts[loc], -loc[0], -loc[1]))
         total = sum(counts.values())
         origin = f"{suite.package} {suite.version} {suite.prefix}/{gccsrc.SUBDIR}/{rel}"
-        calibrated = calibrate(exe)
-        if isinstance(calibrated, str):
-            category = ("keeps state between runs of main" if "when main runs" in calibrated
-                        else "fails its own check when built by clang")
-            return skipped(Skip(category, calibrated))
-        reps, seconds = calibrated
-        header = (f"/* mirtune gccvect: origin: {origin}; family: {base.family}; loop: line {{line}}, "
-                  f"{decisions[loop]}; reps: {reps} */\n")
-        marked = mark_loop(prepare(rel, text, lookup, header, reps), loop[0] + header.count("\n"), loop[1])
-        line = next(i for i, ln in enumerate(marked.splitlines(), 1) if ln.strip() == MARKER) + 1
-        final = marked.replace("{line}", str(line), 1)
-        check = work / f"check_{name}.c"
-        check.write_text(final)
-        ok, err = _compile(tools, check, work / "check", [f"-D{MARKER}={pragma(4, 2)}"])
-        if not ok:
-            return skipped(Skip("the loop pragma does not build there", str(compile_error(err))))
-        write_atomic(out_dir / f"{name}.c", final)
-    return Outcome(**{**asdict(base), "loop_line": line, "loop_count": counts[loop],
-                      "loop_share": round(counts[loop] / total, 4) if total else None,
-                      "llvm_decision": decisions[loop], "reps": reps, "run_s": round(seconds, 4)})
+        if recorded is not None:
+            reps, seconds = recorded["reps"], float("nan")
+            run = run_once([str(exe), str(reps)], limits=RunLimits(timeout_s=RUN_TIMEOUT_S))
+            if not _passes(run):
+                return skipped(Skip("fails its own check when built by clang",
+                                    f"{_failure(run)} when main runs {reps} times (recorded)"))
+        else:
+            calibrated = calibrate(exe)
+            if isinstance(calibrated, str):
+                category = ("keeps state between runs of main" if "when main runs" in calibrated
+                            else "fails its own check when built by clang")
+                return skipped(Skip(category, calibrated))
+            reps, seconds = calibrated
+        further = [loc for loc in loops if min_share is not None and loc != loop and total
+                   and counts[loc] / total >= min_share]
+        outcomes = []
+        for at, program in [(loop, name)] + [(loc, f"{name}.L{loc[0]}") for loc in further]:
+            header = (f"/* mirtune gccvect: origin: {origin}; family: {base.family}; loop: line {{line}}, "
+                      f"{decisions[at]}; reps: {reps} */\n")
+            marked = mark_loop(prepare(rel, text, lookup, header, reps), at[0] + header.count("\n"), at[1])
+            line = next(i for i, ln in enumerate(marked.splitlines(), 1) if ln.strip() == MARKER) + 1
+            final = marked.replace("{line}", str(line), 1)
+            check = work / f"check_{program}.c"
+            check.write_text(final)
+            ok, err = _compile(tools, check, work / "check", [f"-D{MARKER}={pragma(4, 2)}"])
+            if not ok:
+                if at == loop:
+                    return skipped(Skip("the loop pragma does not build there", str(compile_error(err))))
+                continue
+            digest = hashlib.sha256(final.encode()).hexdigest()
+            want = (recorded or {}).get("programs", {}).get(program)
+            if want is not None and want != digest:
+                if at == loop:
+                    return skipped(Skip("differs from the recorded program",
+                                        f"sha256 {digest[:12]}, recorded {want[:12]}"))
+                continue
+            write_atomic(out_dir / f"{program}.c", final)
+            outcomes.append(Outcome(**{**asdict(base), "name": program, "loop_line": line,
+                                       "loop_count": counts[at],
+                                       "loop_share": round(counts[at] / total, 4) if total else None,
+                                       "llvm_decision": decisions[at], "reps": reps,
+                                       "run_s": None if seconds != seconds else round(seconds, 4),
+                                       "sha256": digest}))
+    return outcomes
 
 
 def test_names(suite: gccsrc.Testsuite) -> dict[str, str]:
@@ -278,9 +316,11 @@ def skip_table(outcomes: list[Outcome]) -> str:
     """The skip table in Markdown: totals, then each category with its count and most common details."""
     made = [o for o in outcomes if o.skip is None]
     skips = [o for o in outcomes if o.skip is not None]
+    built = {o.test for o in made}
     cats = Counter(o.category for o in skips)
-    lines = ["| | tests |", "|---|---:|", f"| test files (.c) under gcc.dg/vect/ | {len(outcomes)} |",
-             f"| programs produced | {len(made)} |", f"| skipped | {len(skips)} |", "",
+    lines = ["| | tests |", "|---|---:|", f"| test files (.c) under gcc.dg/vect/ | {len(built) + len(skips)} |",
+             f"| programs produced | {len(built)} |", f"| skipped | {len(skips)} |",
+             f"| further loops, a program each (`--min-share`) | {len(made) - len(built)} |", "",
              "| why skipped | tests | most common details |", "|---|---:|---|"]
     for cat, n in cats.most_common():
         details = Counter(o.skip.partition(": ")[2] for o in skips if o.category == cat and o.skip)
@@ -289,21 +329,52 @@ def skip_table(outcomes: list[Outcome]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _work(args: tuple[Tools, gccsrc.Testsuite, str, str, Path]) -> Outcome:
-    tools, suite, rel, name, out = args
+def _work(args: tuple[Tools, gccsrc.Testsuite, str, str, Path, dict | None, float | None]) -> list[Outcome]:
+    tools, suite, rel, name, out, recorded, min_share = args
     try:
-        return build_one(tools, suite, rel, name, out)
+        return build_one(tools, suite, rel, name, out, recorded=recorded, min_share=min_share)
     except (MirtuneError, OSError, subprocess.SubprocessError, ValueError) as exc:
         msg = exc.line() if isinstance(exc, MirtuneError) else f"{type(exc).__name__}: {exc}"
-        return Outcome(test=rel, name=name, family=source_family(rel), skip=f"pipeline error: {msg[:120]}",
-                       category="pipeline error")
+        return [Outcome(test=rel, name=name, family=source_family(rel), skip=f"pipeline error: {msg[:120]}",
+                        category="pipeline error")]
+
+
+def read_record(path: str | os.PathLike) -> dict:
+    """A record written by `--record` (gzipped JSON: package, version, and per test its repeat count and the
+    sha256 of each of its programs); UsageError (one line) when it cannot be read."""
+    try:
+        record = json.loads(gzip.decompress(Path(path).read_bytes()))
+        if not isinstance(record.get("tests"), dict):
+            raise ValueError("no tests")
+    except (OSError, ValueError, EOFError, gzip.BadGzipFile, AttributeError) as exc:
+        raise UsageError(f"not a readable program record ({type(exc).__name__})", str(path)) from None
+    return record
+
+
+def record_folder(out: Path, min_share: float | None) -> bytes:
+    """The record of the program set built in `out` (see `read_record`), read from its manifest.json and the
+    programs' bytes: the same record for the same programs."""
+    manifest = json.loads((out / "manifest.json").read_text())
+    skips = json.loads((out / "skips.json").read_text())
+    tests: dict[str, dict] = {}
+    for entry in manifest:
+        digest = hashlib.sha256((out / entry["source"]).read_bytes()).hexdigest()
+        tests.setdefault(entry["test"], {"reps": entry["reps"], "programs": {}})["programs"][entry["name"]] = digest
+    body = {"package": skips["package"], "version": skips["version"], "min_share": min_share,
+            "tests": dict(sorted(tests.items()))}
+    return gzip.compress(json.dumps(body, indent=0, sort_keys=True).encode() + b"\n", 9, mtime=0)
 
 
 def build_all(out: Path, *, jobs: int = 1, only: list[str] | None = None, limit: int | None = None,
-              log=print) -> list[Outcome]:
-    """Build the program set into `out` (programs, manifest.json, skips.json); the outcome of every test."""
+              recorded: dict | None = None, min_share: float | None = None, log=print) -> list[Outcome]:
+    """Build the program set into `out` (programs, manifest.json, skips.json); the outcome of every program made
+    and of every test skipped. `recorded`: a record (`read_record`) whose repeat counts and hashes to keep."""
     suite = gccsrc.extract()
     gccsrc.check_sources(suite)
+    if recorded is not None and (recorded.get("package"), recorded.get("version")) != (suite.package,
+                                                                                        suite.version):
+        raise UsageError(f"the record is of {recorded.get('package')} {recorded.get('version')}, the installed "
+                         f"package is {suite.package} {suite.version}")
     tools = find_tools()
     names = test_names(suite)
     rels = [r for r in names if not only or any(fnmatch.fnmatch(Path(r).name, p) or fnmatch.fnmatch(r, p)
@@ -317,21 +388,24 @@ def build_all(out: Path, *, jobs: int = 1, only: list[str] | None = None, limit:
         stale.unlink()
     start = time.time()
     outcomes: list[Outcome] = []
+    tests = (recorded or {}).get("tests", {})
+    work = [(tools, suite, r, names[r], out, tests.get(r), min_share) for r in rels]
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for i, o in enumerate(pool.map(_work, [(tools, suite, r, names[r], out) for r in rels]), 1):
-            outcomes.append(o)
+        for i, got in enumerate(pool.map(_work, work), 1):
+            outcomes.extend(got)
             if i % 50 == 0 or i == len(rels):
                 made = sum(x.skip is None for x in outcomes)
-                log(f"[{i}/{len(rels)}] {made} programs, {i - made} skipped, {time.time() - start:.0f} s")
+                skipped = sum(x.skip is not None for x in outcomes)
+                log(f"[{i}/{len(rels)}] {made} programs, {skipped} skipped, {time.time() - start:.0f} s")
     made = [o for o in outcomes if o.skip is None]
     manifest = [{"name": o.name, "source": f"{o.name}.c", "args": [], "family": o.family, "test": o.test,
                  "loop_line": o.loop_line, "loop_count": o.loop_count, "loop_share": o.loop_share,
-                 "llvm_decision": o.llvm_decision, "reps": o.reps, "run_s": o.run_s,
+                 "llvm_decision": o.llvm_decision, "reps": o.reps, "run_s": o.run_s, "sha256": o.sha256,
                  "description": f"GCC vectorizer test {o.test} ({suite.package} {suite.version})"} for o in made]
     write_atomic(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
-    skips = {"package": suite.package, "version": suite.version, "tests": len(outcomes), "programs": len(made),
-             "skipped": [{"test": o.test, "category": o.category, "reason": o.skip}
-                         for o in outcomes if o.skip is not None]}
+    skips = {"package": suite.package, "version": suite.version, "tests": len(rels),
+             "programs": len(made), "skipped": [{"test": o.test, "category": o.category, "reason": o.skip}
+                                                for o in outcomes if o.skip is not None]}
     write_atomic(out / "skips.json", json.dumps(skips, indent=1) + "\n")
     return outcomes
 
@@ -346,16 +420,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--report", metavar="FILE.md", help="also write the skip table here")
     ap.add_argument("--record-sources", action="store_true",
                     help=f"record the installed package in {gccsrc.SOURCES.relative_to(gccsrc.REPO_DIR)} first")
+    ap.add_argument("--recorded", metavar="FILE",
+                    help="a record of a measured program set (e.g. datasets/gccvect/programs.json.gz): its tests "
+                         "keep their repeat counts and must give the recorded programs, byte for byte")
+    ap.add_argument("--record", metavar="FILE", help="write the record of the programs built here")
+    ap.add_argument("--min-share", type=float, default=None, metavar="S",
+                    help="also make a program for every further loop whose body ran at least S (0 < S <= 1) of "
+                         "all candidate loops' counts (default: only the dominant loop; the record's value with "
+                         "--recorded)")
     args = ap.parse_args(argv)
     try:
         if args.jobs < 1 or (args.limit is not None and args.limit < 1):
             raise UsageError("--jobs and --limit must be positive")
+        if args.min_share is not None and not 0 < args.min_share <= 1:
+            raise UsageError(f"--min-share must be in (0, 1], got {args.min_share:g}")
+        recorded = read_record(args.recorded) if args.recorded else None
+        min_share = args.min_share if args.min_share is not None else (recorded or {}).get("min_share")
         if args.record_sources:
             print(f"recorded {gccsrc.write_sources(gccsrc.extract())}")
-        outcomes = build_all(Path(args.out), jobs=args.jobs, only=args.only, limit=args.limit)
+        outcomes = build_all(Path(args.out), jobs=args.jobs, only=args.only, limit=args.limit,
+                             recorded=recorded, min_share=min_share)
         table = skip_table(outcomes)
         if args.report:
             write_atomic(args.report, table)
+        if args.record:
+            write_atomic(args.record, record_folder(Path(args.out), min_share))
     except MirtuneError as exc:
         print(exc.line(), file=sys.stderr)
         return exc.exit_code

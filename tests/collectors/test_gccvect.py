@@ -122,7 +122,50 @@ def test_a_tiny_sweep_measures_both_programs(programs, tmp_path):
     assert {application(r) for r in df.to_dict("records")} == {"gcc:no-scevccp-outer", "gcc:vect-tsvc-s"}
 
 
+def test_a_record_rebuilds_the_measured_programs_byte_for_byte(programs, tmp_path):
+    """The repeat counts are calibrated by timed runs, so they differ between machines: a record keeps them, and a
+    program that comes out other than recorded is a skip with the reason, never a silently different program."""
+    record = gccvect_build.read_record(_write(tmp_path / "programs.json.gz",
+                                              gccvect_build.record_folder(programs, None)))
+    assert set(record["tests"]) == {"no-scevccp-outer-10.c", "tsvc/vect-tsvc-s000.c"}
+    again = tmp_path / "again"
+    outcomes = gccvect_build.build_all(again, jobs=2, only=list(TESTS), recorded=record, log=lambda line: None)
+    assert [o.skip for o in outcomes] == [None, None]
+    for f in programs.glob("*.c"):
+        assert (again / f.name).read_bytes() == f.read_bytes()
+    entry = record["tests"]["no-scevccp-outer-10.c"]
+    entry["reps"] += 1
+    outcomes = gccvect_build.build_all(tmp_path / "other", jobs=2, only=list(TESTS), recorded=record,
+                                       log=lambda line: None)
+    assert [o.category for o in outcomes if o.skip] == ["differs from the recorded program"]
+
+
+def test_further_loops_that_matter_get_programs_of_their_own(tmp_path):
+    """vect-17.c runs three candidate loops about equally often: --min-share 0.2 makes three programs, each with
+    one loop marked, in one family; the record keeps them all."""
+    out = tmp_path / "o"
+    outcomes = gccvect_build.build_all(out, jobs=1, only=["vect-17.c"], min_share=0.2, log=lambda line: None)
+    made = sorted(o.name for o in outcomes if o.skip is None)
+    assert len(made) == 3 and made[0] == "vect-17" and all(n.startswith("vect-17.L") for n in made[1:])
+    assert {o.family for o in outcomes} == {"vect"} and len({o.loop_line for o in outcomes}) == 3
+    for name in made:
+        text = (out / f"{name}.c").read_text()
+        assert sum(ln.strip() == MARKER for ln in text.splitlines()) == 1
+        assert kernel_meta(text)["origin"].endswith("gcc.dg/vect/vect-17.c")
+    record = gccvect_build.read_record(_write(tmp_path / "r.json.gz", gccvect_build.record_folder(out, 0.2)))
+    assert record["min_share"] == 0.2 and sorted(record["tests"]["vect-17.c"]["programs"]) == made
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
 def test_bad_input_is_one_line(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "collectors.gccvect_build", "--out", str(tmp_path / "o"),
                            "--jobs", "0"], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert proc.returncode == 2 and proc.stderr.strip().count("\n") == 0 and "Traceback" not in proc.stderr
+    for bad in (["--min-share", "0"], ["--recorded", str(tmp_path / "missing.json.gz")]):
+        proc = subprocess.run([sys.executable, "-m", "collectors.gccvect_build", "--out", str(tmp_path / "o"), *bad],
+                              capture_output=True, text=True, cwd=REPO, timeout=120)
+        assert proc.returncode == 2 and proc.stderr.strip().count("\n") == 0, proc.stderr
