@@ -260,11 +260,12 @@ def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_di
         total = sum(counts.values())
         origin = f"{suite.package} {suite.version} {suite.prefix}/{gccsrc.SUBDIR}/{rel}"
         if recorded is not None:
-            reps, seconds = recorded["reps"], float("nan")
+            reps = recorded["reps"]
             run = run_once([str(exe), str(reps)], limits=RunLimits(timeout_s=RUN_TIMEOUT_S))
             if not _passes(run):
                 return skipped(Skip("fails its own check when built by clang",
                                     f"{_failure(run)} when main runs {reps} times (recorded)"))
+            seconds = run.seconds
         else:
             calibrated = calibrate(exe)
             if isinstance(calibrated, str):
@@ -300,7 +301,7 @@ def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_di
                                        "loop_count": counts[at],
                                        "loop_share": round(counts[at] / total, 4) if total else None,
                                        "llvm_decision": decisions[at], "reps": reps,
-                                       "run_s": None if seconds != seconds else round(seconds, 4),
+                                       "run_s": round(seconds, 4),
                                        "sha256": digest}))
     return outcomes
 

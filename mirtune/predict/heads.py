@@ -369,14 +369,15 @@ class KNNGainHead(_GainHeadBase):
         return _unit_rows(A * scale)
 
     def fit(self, X: np.ndarray, y: np.ndarray | None = None, gains: np.ndarray | None = None) -> "KNNGainHead":
-        """Remember the standardised rows X and their `gains` [n, n_classes]."""
+        """Remember the standardised rows X (unit vectors, kept as float32: a saved predictor holds every training
+        row, and single precision halves it at no cost a cosine similarity notices) and their `gains`."""
         if gains is None:
             raise ValueError("a knn head needs the gain of every choice for each training row")
         G = np.asarray(gains, dtype=np.float64)
         if G.shape != (len(X), self.n_classes) or not np.isfinite(G).all():
             raise ValueError(f"gains must be finite, [{len(X)}, {self.n_classes}]; got {G.shape}")
         self.scaler.fit(X)
-        self.rows_ = self._space(X)
+        self.rows_ = self._space(X).astype(np.float32)
         self.gains_, self.mean_ = G, G.mean(axis=0)
         return self
 
