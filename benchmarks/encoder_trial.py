@@ -9,8 +9,9 @@ vector per program (the identity control: it tells a head which program a row is
 no embedding at all (the task's context features alone). Protocols:
 - devmap (both platforms): DeepTune/NCC's published 10 folds, one fixed gradient-boosted trees head
   (benchmarks/devmap_signal.py's), context features ++ the representation; accuracy.
-- vectorize (the 354 generated loop kernels), openmp (the 108 applications), cuda_blocks (the generated kernels on
-  the H200): the gain-table protocol of `mirtune evaluate` (gain and kNN heads chosen by inner cross-validation,
+- vectorize (the 354 generated loop kernels), vectorize-gcc (GCC's vectorizer tests, datasets/vectorize-gcc: folds
+  hold out whole source-file families, `mirtune.tasks.vectorize.source_family`), openmp (the 108 applications),
+  cuda_blocks (the generated kernels on the H200): the gain-table protocol of `mirtune evaluate` (gain and kNN heads chosen by inner cross-validation,
   `--configs` candidates each, no Ray), with 10 outer folds grouped by program: every (program, input) group of a
   program on one side, so a held-out program's siblings (same template, application or kernel family) can be in
   training, and an embedding that places it near them can use them where the random control cannot. Share of the
@@ -45,11 +46,12 @@ from mirtune.tasks.embedders import embed_files, get_embedder  # noqa: E402
 from mirtune.tasks.measured import (best_fixed_per_group, geomean, group_kfold, load_gain_table,  # noqa: E402
                                     share_of_oracle)
 
-GAIN_TASKS = {
-    "vectorize": ([REPO / "datasets" / "vectorize-epyc"], []),
-    "openmp": ([REPO / "datasets" / d for d in ("openmp-epyc", "openmp-gen", "openmp-apps-epyc",
-                                                "openmp-ordinary-epyc")], []),
-    "cuda_blocks": ([REPO / "datasets" / "cuda-h200"], [REPO / "build" / "cudagen"]),
+GAIN_TASKS = {  # trial name -> (task, data folders, program folders, what the folds hold out together)
+    "vectorize": ("vectorize", [REPO / "datasets" / "vectorize-epyc"], [], "program"),
+    "vectorize-gcc": ("vectorize", [REPO / "datasets" / "vectorize-gcc"], [REPO / "out" / "gccvect"], "family"),
+    "openmp": ("openmp", [REPO / "datasets" / d for d in ("openmp-epyc", "openmp-gen", "openmp-apps-epyc",
+                                                          "openmp-ordinary-epyc")], [], "program"),
+    "cuda_blocks": ("cuda_blocks", [REPO / "datasets" / "cuda-h200"], [REPO / "build" / "cudagen"], "program"),
 }
 
 
@@ -158,17 +160,18 @@ def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: 
 
 def gain_task(task: str, reps: dict[str, object], configs: int, folds: int,
               reduce: int = 0) -> tuple[dict[str, float], dict]:
-    """Share of the oracle per method on `task`'s gain table, folds grouped by program, and the paired intervals
-    of each encoder against the controls (programs resampled). `reduce` > 0: each embedding through `reduced`."""
+    """Share of the oracle per method on the trial `task`'s gain table, folds grouped by program (by source-file
+    family for GCC's tests: the task's application), and the paired intervals of each encoder against the
+    controls (those groups resampled). `reduce` > 0: each embedding through `reduced`."""
     import importlib
 
-    spec = importlib.import_module(f"mirtune.tasks.{task}").SPEC
-    paths, programs = GAIN_TASKS[task]
+    name_of_task, paths, programs, hold_out = GAIN_TASKS[task]
+    spec = importlib.import_module(f"mirtune.tasks.{name_of_task}").SPEC
     table = load_gain_table(paths, spec, programs)
-    progs = list(table.programs)
+    progs = list(table.apps) if hold_out == "family" else list(table.programs)
     outer = group_kfold(np.arange(len(table)), progs, folds, seed=0)
     problems = []
-    matrices = {name: table_matrix(table, task, emb, note=lambda m: None) for name, emb in reps.items()}
+    matrices = {name: table_matrix(table, name_of_task, emb, note=lambda m: None) for name, emb in reps.items()}
     n_context = matrices["none"].shape[1] if "none" in matrices else 0
     for name, X in matrices.items():
         if reduce and name != "none":
