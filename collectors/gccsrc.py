@@ -10,7 +10,6 @@ file; `check_sources` compares an extraction with it, so a program set always sa
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
@@ -22,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mirtune.errors import UsageError
-from mirtune.paths import REPO_DIR, cache_dir, write_atomic
+from mirtune.paths import REPO_DIR, cache_dir, gzip_json, read_gzip_json, write_atomic
 
 PACKAGE = "gcc-12-source"
 PACKAGE_DIR = Path("/usr/src/gcc-12")
@@ -111,12 +110,12 @@ def source_record(suite: Testsuite) -> dict[str, object]:
 
 def write_sources(suite: Testsuite, path: Path = SOURCES) -> Path:
     """Record `suite` in the committed manifest (gzipped JSON, the same bytes for the same files)."""
-    return write_atomic(path, gzip.compress(json.dumps(source_record(suite), indent=1).encode() + b"\n", 9, mtime=0))
+    return write_atomic(path, gzip_json(source_record(suite), indent=1))
 
 
 def read_sources(path: Path = SOURCES) -> dict[str, object]:
     """The recorded source manifest; OSError or ValueError when it cannot be read."""
-    return json.loads(gzip.decompress(path.read_bytes()))
+    return read_gzip_json(path)
 
 
 def check_sources(suite: Testsuite, path: Path = SOURCES) -> None:

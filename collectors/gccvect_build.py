@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import gzip
 import hashlib
 import json
 import os
@@ -58,7 +57,7 @@ from collectors.gccvect import CHECKSUM, MARKER, Skip, classify, mark_loop, prep
 from mirtune.errors import MirtuneError, ToolMissing, UsageError
 from mirtune.measure.sandbox import RunLimits, run_once
 from mirtune.measure.vectorize import pragma
-from mirtune.paths import write_atomic
+from mirtune.paths import gzip_json, read_gzip_json, write_atomic
 from mirtune.tasks.vectorize import source_family
 
 TARGET_S = 0.03  # a baseline run of each program, as loopgen's kernels (collectors/loopgen.py)
@@ -344,10 +343,10 @@ def read_record(path: str | os.PathLike) -> dict:
     """A record written by `--record` (gzipped JSON: package, version, and per test its repeat count and the
     sha256 of each of its programs); UsageError (one line) when it cannot be read."""
     try:
-        record = json.loads(gzip.decompress(Path(path).read_bytes()))
+        record = read_gzip_json(path)
         if not isinstance(record.get("tests"), dict):
             raise ValueError("no tests")
-    except (OSError, ValueError, EOFError, gzip.BadGzipFile, AttributeError) as exc:
+    except (OSError, ValueError, AttributeError) as exc:
         raise UsageError(f"not a readable program record ({type(exc).__name__})", str(path)) from None
     return record
 
@@ -363,7 +362,7 @@ def record_folder(out: Path, min_share: float | None) -> bytes:
         tests.setdefault(entry["test"], {"reps": entry["reps"], "programs": {}})["programs"][entry["name"]] = digest
     body = {"package": skips["package"], "version": skips["version"], "min_share": min_share,
             "tests": dict(sorted(tests.items()))}
-    return gzip.compress(json.dumps(body, indent=0, sort_keys=True).encode() + b"\n", 9, mtime=0)
+    return gzip_json(body, indent=0, sort_keys=True)
 
 
 def build_all(out: Path, *, jobs: int = 1, only: list[str] | None = None, limit: int | None = None,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import glob
+import gzip
+import json
 import os
 import re
 import shutil
@@ -61,6 +63,20 @@ def write_atomic(path: str | os.PathLike, data: bytes | str, mode: int | None = 
         os.chmod(tmp, mode)
     os.replace(tmp, path)
     return path
+
+
+def gzip_json(value: Any, **dumps: Any) -> bytes:
+    """`value` as gzipped JSON (`dumps` go to json.dumps) with no time in the gzip header: the same bytes for the
+    same value, so a manifest kept in git changes only when what it records does."""
+    return gzip.compress(json.dumps(value, **dumps).encode() + b"\n", 9, mtime=0)
+
+
+def read_gzip_json(path: str | os.PathLike) -> Any:
+    """What `gzip_json` wrote to `path`; OSError or ValueError when it cannot be read."""
+    try:
+        return json.loads(gzip.decompress(Path(path).read_bytes()))
+    except EOFError as exc:  # a truncated gzip stream
+        raise ValueError(f"truncated: {exc}") from None
 
 
 def json_default(value: Any) -> Any:

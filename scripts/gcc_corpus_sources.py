@@ -23,7 +23,6 @@ path (so the same files are chosen on every machine). The share keeps the build 
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
 import json
 import sys
@@ -33,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from collectors.gccsrc import INSTALL_HINT, PACKAGE, find_tarball, package_version, unpack  # noqa: E402
 from mirtune.errors import UsageError  # noqa: E402
-from mirtune.paths import REPO_DIR, cache_dir, write_atomic  # noqa: E402
+from mirtune.paths import REPO_DIR, cache_dir, gzip_json, read_gzip_json, write_atomic  # noqa: E402
 
 FOLDERS = (
     "gcc/testsuite/gcc.c-torture/execute",
@@ -107,10 +106,10 @@ def main(argv: list[str] | None = None) -> int:
         now = record(top, version, tarball)
         if args.record:
             MANIFEST.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(MANIFEST, gzip.compress(json.dumps(now, separators=(",", ":")).encode(), 9, mtime=0))
+            write_atomic(MANIFEST, gzip_json(now, separators=(",", ":")))
         else:
             try:
-                want = json.loads(gzip.decompress(MANIFEST.read_bytes()))
+                want = read_gzip_json(MANIFEST)
             except (OSError, ValueError):
                 raise UsageError("no readable manifest; write one with --record", str(MANIFEST)) from None
             if want != now:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from mirtune.measure.records import write_kept_parquet
+
 REPO = Path(__file__).resolve().parents[1]
 DERIVED_COLUMNS = ("point_id", "cv")
 _NAME = re.compile(r"^cudagen-(?P<gpu>[a-z0-9]+)-(?P<stamp>\d{8}T\d{6})(?P<kind>-repeats\.parquet|\.parquet|-summary\.json)$")
@@ -36,12 +38,9 @@ def destination(name: str, datasets: Path) -> Path | None:
 
 
 def compact_copy(src: Path, dest: Path) -> None:
-    """Write the rows of `src` to `dest` without the derived columns, zstd level 19."""
+    """Write the rows of `src` to `dest` without the derived columns, encoded to be kept."""
     table = pq.read_table(src)
-    table = table.drop_columns([c for c in DERIVED_COLUMNS if c in table.column_names])
-    tmp = dest.with_name(f".{dest.name}.tmp")
-    pq.write_table(table, tmp, compression="zstd", compression_level=19)
-    tmp.replace(dest)
+    write_kept_parquet(table.drop_columns([c for c in DERIVED_COLUMNS if c in table.column_names]), dest)
 
 
 def main(argv: list[str] | None = None) -> int:

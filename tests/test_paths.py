@@ -11,7 +11,7 @@ import tempfile
 import pytest
 
 from mirtune.errors import UsageError
-from mirtune.paths import DirLock, private_temp_dir, write_atomic
+from mirtune.paths import DirLock, gzip_json, private_temp_dir, read_gzip_json, write_atomic
 
 
 def test_a_killed_process_s_temporary_folder_is_removed_at_the_next_start(tmp_path, monkeypatch):
@@ -34,6 +34,23 @@ def test_write_atomic_leaves_no_temporary_file_and_sets_the_mode(tmp_path):
     path = write_atomic(tmp_path / "a" / "f.txt", "text", mode=0o600)
     assert path.read_text() == "text" and os.stat(path).st_mode & 0o777 == 0o600
     assert sorted(p.name for p in path.parent.iterdir()) == ["f.txt"]
+
+
+def test_gzip_json_gives_the_same_bytes_for_the_same_value_and_reads_back(tmp_path):
+    value = {"b": [1, 2.5, "x"], "a": None}
+    assert gzip_json(value, indent=1) == gzip_json(dict(value), indent=1)  # no time in the header
+    path = write_atomic(tmp_path / "m.json.gz", gzip_json(value, sort_keys=True))
+    assert read_gzip_json(path) == value
+
+
+def test_a_truncated_or_foreign_gzip_json_is_a_value_or_os_error(tmp_path):
+    whole = gzip_json({"tests": list(range(1000))})
+    (tmp_path / "cut.gz").write_bytes(whole[: len(whole) // 2])
+    (tmp_path / "plain.gz").write_bytes(b'{"not": "gzipped"}')
+    with pytest.raises(ValueError):
+        read_gzip_json(tmp_path / "cut.gz")
+    with pytest.raises(OSError):
+        read_gzip_json(tmp_path / "plain.gz")
 
 
 def test_a_folder_lock_keeps_a_second_writer_out_until_it_is_released(tmp_path):

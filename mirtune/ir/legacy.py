@@ -16,6 +16,7 @@ text (not in a phi, whose operand would belong in a predecessor block, nor insid
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 COMPARE_CONSTEXPR = re.compile(r"(?<=\bi1 )(icmp|fcmp) (\w+) \(")
 LEGACY_ATTRIBUTE = re.compile(r"(?<=\s)(byval|sret|inalloca)\b(?!\s*\()")
@@ -28,22 +29,38 @@ def has_legacy_attributes(text: str) -> bool:
     return LEGACY_ATTRIBUTE.search(text) is not None
 
 
-def _parameter_start(text: str, end: int) -> int:
-    """Index just past the `(` or `,` that opens the parameter (or argument) ending at `end`."""
-    depth = 0
-    for i in range(end - 1, -1, -1):
+def _scan(text: str, start: int = 0, stop: int | None = None) -> Iterator[tuple[int, str, list[int]]]:
+    """(index, character, positions of the brackets still open after it) for each character of text[start:stop]:
+    the one bracket-depth walk every rewrite here uses (the list is shared between steps)."""
+    opened: list[int] = []
+    for i in range(start, len(text) if stop is None else stop):
         ch = text[i]
-        if ch in _CLOSE:
-            depth += 1
-        elif ch in _OPEN:
-            if depth == 0:
-                return i + 1
-            depth -= 1
-        elif ch == "," and depth == 0:
-            return i + 1
-        elif ch == "\n":
-            break
-    return -1
+        if ch in _OPEN:
+            opened.append(i)
+        elif ch in _CLOSE and opened:
+            opened.pop()
+        yield i, ch, opened
+
+
+def _open_before(text: str, at: int, start: int = 0) -> tuple[list[int], int]:
+    """The brackets open just before `at` (scanning from `start`), and the last comma outside any of them after
+    the innermost (-1 when none)."""
+    opened: list[int] = []
+    commas: dict[int, int] = {}
+    for i, ch, opened in _scan(text, start, at):
+        if ch == ",":
+            commas[len(opened)] = i
+    comma = commas.get(len(opened), -1)
+    return list(opened), comma if comma > (opened[-1] if opened else -1) else -1
+
+
+def _parameter_start(text: str, end: int) -> int:
+    """Index just past the `(` or `,` that opens the parameter (or argument) ending at `end`; -1 when its line
+    has neither."""
+    opened, comma = _open_before(text, end, text.rfind("\n", 0, end) + 1)
+    if comma >= 0:
+        return comma + 1
+    return opened[-1] + 1 if opened else -1
 
 
 def upgrade_legacy_ir(text: str) -> str:
@@ -73,45 +90,26 @@ def has_compare_constexprs(text: str) -> bool:
 
 def _closing(line: str, open_at: int) -> int:
     """Index of the bracket closing the one at `open_at` in `line`, or -1."""
-    depth = 0
-    for i in range(open_at, len(line)):
-        if line[i] in _OPEN:
-            depth += 1
-        elif line[i] in _CLOSE:
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
+    return next((i for i, ch, opened in _scan(line, open_at) if ch in _CLOSE and not opened), -1)
 
 
 def _inside_constant_expression(line: str, at: int) -> bool:
     """Whether `at` lies inside the parentheses of a constant expression (`zext (`, `select (`: printed with a
     space before the parenthesis) rather than a call's argument list (`@g(`) or at the top level."""
-    opens: list[int] = []
-    for i in range(at):
-        if line[i] in _OPEN:
-            opens.append(i)
-        elif line[i] in _CLOSE and opens:
-            opens.pop()
-    return any(line[i] == "(" and line[i - 1:i] == " " for i in opens)
+    return any(line[i] == "(" and line[i - 1:i] == " " for i in _open_before(line, at)[0])
 
 
 def _split_operands(inner: str) -> tuple[str, str] | None:
     """`T A, T B` -> (`T A`, `B`): the instruction form names the type once; None when it does not read so."""
-    depth = 0
-    for i, ch in enumerate(inner):
-        if ch in _OPEN:
-            depth += 1
-        elif ch in _CLOSE:
-            depth -= 1
-        elif ch == "," and depth == 0:
-            first, second = inner[:i].strip(), inner[i + 1:].strip()
-            cut = first.rfind(" ")
-            kind = first[:cut] if cut > 0 else ""
-            if not kind or not second.startswith(kind + " "):
-                return None
-            return first, second[len(kind) + 1:].strip()
-    return None
+    comma = next((i for i, ch, opened in _scan(inner) if ch == "," and not opened), -1)
+    if comma < 0:
+        return None
+    first, second = inner[:comma].strip(), inner[comma + 1:].strip()
+    cut = first.rfind(" ")
+    kind = first[:cut] if cut > 0 else ""
+    if not kind or not second.startswith(kind + " "):
+        return None
+    return first, second[len(kind) + 1:].strip()
 
 
 def hoist_compare_constexprs(text: str) -> str:

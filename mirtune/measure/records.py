@@ -199,12 +199,26 @@ def compact(out_dir: str | os.PathLike) -> tuple[int, int]:
         table = table.take(pa.array(sorted(keys.index.tolist()), type=pa.int64()))
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
         name = f"part-{stamp}-compact-{uuid.uuid4().hex[:8]}.parquet"
-        tmp = out / f".{name}.tmp"
-        pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, out / name)
+        write_kept_parquet(table, out / name)
         for path in paths:
             path.unlink()
         return len(paths), table.num_rows
+
+
+def write_kept_parquet(table: pa.Table, path: str | os.PathLike) -> Path:
+    """Write `table` to `path` atomically, encoded to be kept in git: zstd at level 19, every float column
+    byte-stream split (lossless; about a fifth smaller than plain zstd on measured times)."""
+    floats = [f.name if pa.types.is_floating(f.type) else f"{f.name}.list.element" for f in table.schema
+              if pa.types.is_floating(f.type)
+              or (pa.types.is_list(f.type) and pa.types.is_floating(f.type.value_type))]
+    split = {name.split(".")[0] for name in floats}
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    pq.write_table(table, tmp, compression="zstd", compression_level=19,
+                   use_dictionary=[n for n in table.column_names if n not in split],
+                   use_byte_stream_split=floats)
+    os.replace(tmp, path)
+    return path
 
 
 def dir_lock(out_dir: str | os.PathLike) -> DirLock:
