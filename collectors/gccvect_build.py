@@ -28,11 +28,13 @@ For each test that `collectors.gccvect.classify` keeps, in its own temporary fol
 Output (`--out DIR`): one program per test (`<test name>.c`, its origin and family in a header comment that the
 vectorize collector reads into row columns), `manifest.json` (collectors/manifest.py's format, plus the loop,
 its share, the repeat count and LLVM's own decision for each program) and `skips.json` (every skipped test with
-its reason); `--report FILE.md` writes the skip table. `mirtune collect vectorize --programs DIR` sweeps them.
+its reason); `--report FILE.md` writes the skip table; `--order FILE` the order to measure the programs in
+(`collection_order`: round robin over the families, an earlier order kept as its prefix, so that a set grown by
+`--min-share` continues the sittings already measured). `mirtune collect vectorize --programs DIR` sweeps them.
 
     python -m collectors.gccvect_build --out out/gccvect [--jobs 2] [--only 'vect-reduc-*'] [--limit N]
         [--report datasets/gccvect/skips.md] [--record-sources] [--recorded FILE] [--record FILE]
-        [--min-share S]
+        [--min-share S] [--order FILE]
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -365,6 +368,22 @@ def record_folder(out: Path, min_share: float | None) -> bytes:
     return gzip_json(body, indent=0, sort_keys=True)
 
 
+def collection_order(programs: list[tuple[str, str]], previous: list[str] = ()) -> list[str]:
+    """The order in which to measure `programs` ((path, family) pairs): the paths of `previous` that are still
+    among them first, in place, then the others round robin over their families (families and each family's
+    programs in name order), so that any prefix of the order spans the families and a sweep stopped early
+    holds a fair sample of them."""
+    known = {path for path, _ in programs}
+    kept = [path for path in previous if path in known]
+    placed = set(kept)
+    families: dict[str, list[str]] = {}
+    for path, family in sorted(programs):
+        if path not in placed:
+            families.setdefault(family, []).append(path)
+    rounds = itertools.zip_longest(*(families[f] for f in sorted(families)))
+    return kept + [path for row in rounds for path in row if path is not None]
+
+
 def build_all(out: Path, *, jobs: int = 1, only: list[str] | None = None, limit: int | None = None,
               recorded: dict | None = None, min_share: float | None = None, log=print) -> list[Outcome]:
     """Build the program set into `out` (programs, manifest.json, skips.json); the outcome of every program made
@@ -424,6 +443,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="a record of a measured program set (e.g. datasets/gccvect/programs.json.gz): its tests "
                          "keep their repeat counts and must give the recorded programs, byte for byte")
     ap.add_argument("--record", metavar="FILE", help="write the record of the programs built here")
+    ap.add_argument("--order", metavar="FILE",
+                    help="write the programs' collection order here, one path a line (those already listed in "
+                         "FILE keep their places; new ones follow, round robin over the families)")
     ap.add_argument("--min-share", type=float, default=None, metavar="S",
                     help="also make a program for every further loop whose body ran at least S (0 < S <= 1) of "
                          "all candidate loops' counts (default: only the dominant loop; the record's value with "
@@ -445,6 +467,10 @@ def main(argv: list[str] | None = None) -> int:
             write_atomic(args.report, table)
         if args.record:
             write_atomic(args.record, record_folder(Path(args.out), min_share))
+        if args.order:
+            previous = Path(args.order).read_text().split() if Path(args.order).is_file() else []
+            made = [(str(Path(args.out) / f"{o.name}.c"), o.family) for o in outcomes if o.skip is None]
+            write_atomic(args.order, "\n".join(collection_order(made, previous)) + "\n")
     except MirtuneError as exc:
         print(exc.line(), file=sys.stderr)
         return exc.exit_code

@@ -156,6 +156,17 @@ def test_further_loops_that_matter_get_programs_of_their_own(tmp_path):
     assert record["min_share"] == 0.2 and sorted(record["tests"]["vect-17.c"]["programs"]) == made
 
 
+def test_the_collection_order_goes_round_robin_over_families_and_keeps_an_earlier_order():
+    """Any prefix spans the families; programs added later (further loops) follow what was already ordered, so
+    the sittings already measured stay a prefix of the new order."""
+    first = [("o/vect-2.c", "vect"), ("o/vect-1.c", "vect"), ("o/pr1.c", "pr"), ("o/slp-1.c", "slp")]
+    order = gccvect_build.collection_order(first)
+    assert order == ["o/pr1.c", "o/slp-1.c", "o/vect-1.c", "o/vect-2.c"]
+    grown = first + [("o/vect-1.L9.c", "vect"), ("o/pr1.L4.c", "pr"), ("o/pr1.L7.c", "pr")]
+    again = gccvect_build.collection_order(grown, order + ["o/gone.c"])
+    assert again == order + ["o/pr1.L4.c", "o/vect-1.L9.c", "o/pr1.L7.c"]
+
+
 def _write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
