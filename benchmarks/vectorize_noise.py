@@ -1,0 +1,94 @@
+"""How much of the VF/IF oracle's margin over LLVM's own choice is real: the timed runs of each point split.
+
+    python benchmarks/vectorize_noise.py [--data datasets/vectorize-gcc] [--json benchmarks/results/vectorize_noise_gcc.json]
+
+The oracle picks, for each program, the fastest of 36 configurations (35 (VF, IF) pairs and LLVM's choice) by the
+median of 3 runs; picking the least of 36 noisy numbers flatters it. Here each of the 3 runs in turn chooses the configuration (the fastest by that run
+alone) and the median of the other two scores it: the split-run oracle, what a perfect predictor trained on one
+measurement reaches on another. Reported (geometric means over the programs): the oracle's and the split-run
+oracle's speedup over LLVM's choice, the split-run oracle's share of the oracle, how often the split run picks
+LLVM's choice, and the programs whose best configuration beats LLVM's choice beyond the noise (its slowest run
+faster than LLVM's fastest).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from mirtune.errors import MirtuneError  # noqa: E402
+from mirtune.measure.records import read_rows  # noqa: E402
+from mirtune.tasks.measured import geomean  # noqa: E402
+
+
+def runs_by_program(data: Path) -> tuple[list[str], np.ndarray]:
+    """(programs, runs[program, configuration, run]) of the complete programs (every configuration measured ok
+    with 3 runs); configuration 0 is LLVM's own choice."""
+    df = read_rows(data)
+    if df.empty or "vf" not in df.columns:
+        raise MirtuneError("no vectorize rows", str(data))
+    df = df[(df["sweep"] == "vectorize") & (df["status"] == "ok")].copy()
+    df["config"] = np.where(df["is_default"], "default", df["vf"].astype(str) + "x" + df["if"].astype(str))
+    configs = ["default"] + sorted(set(df["config"]) - {"default"})
+    programs, cube = [], []
+    for (program, _size), rows in df.groupby(["program", "input_size"]):
+        runs = {c: list(r) for c, r in zip(rows["config"], rows["runtimes_s"]) if len(r) == 3}
+        if set(runs) == set(configs):
+            programs.append(program)
+            cube.append([runs[c] for c in configs])
+    return programs, np.asarray(cube, dtype=float)
+
+
+def noise_report(cube: np.ndarray) -> dict:
+    """The figures of the module's docstring from runs[program, configuration, run]."""
+    median = np.median(cube, axis=2)
+    oracle = median[:, 0] / median.min(axis=1)
+    split_speedup, split_share, picks_llvm = [], [], []
+    for k in range(cube.shape[2]):
+        pick = cube[:, :, k].argmin(axis=1)
+        rest = np.median(np.delete(cube, k, axis=2), axis=2)
+        rows = np.arange(len(cube))
+        split_speedup.append(rest[:, 0] / rest[rows, pick])
+        split_share.append(rest.min(axis=1) / rest[rows, pick])
+        picks_llvm.append(pick == 0)
+    best = median.argmin(axis=1)
+    beyond = cube[np.arange(len(cube)), best].max(axis=1) < cube[:, 0].min(axis=1)
+    return {"programs": int(len(cube)), "configurations": int(cube.shape[1]),
+            "oracle_speedup_over_llvm": round(geomean(oracle), 4),
+            "split_run_oracle_speedup_over_llvm": round(geomean(np.concatenate(split_speedup)), 4),
+            "split_run_oracle_share_of_its_oracle": round(geomean(np.concatenate(split_share)), 4),
+            "split_run_picks_llvm": round(float(np.mean(picks_llvm)), 4),
+            "best_beats_llvm_beyond_noise": int(beyond.sum()),
+            "best_beats_llvm_beyond_noise_by_1.1x": int((beyond & (oracle >= 1.1)).sum())}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=REPO / "datasets" / "vectorize-gcc")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    args = ap.parse_args(argv)
+    try:
+        programs, cube = runs_by_program(args.data)
+        if not programs:
+            raise MirtuneError("no program with every configuration measured ok", str(args.data))
+    except MirtuneError as exc:
+        print(exc.line(), file=sys.stderr)
+        return exc.exit_code
+    report = {"data": str(args.data.relative_to(REPO) if args.data.is_relative_to(REPO) else args.data),
+              **noise_report(cube)}
+    text = json.dumps(report, indent=1)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
