@@ -40,6 +40,7 @@ from devmap_signal import cross_validated  # noqa: E402
 
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
 from mirtune.paths import data_dir  # noqa: E402
+from mirtune.predict.heads import ANCHORS as HEAD_ANCHORS  # noqa: E402
 from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix  # noqa: E402
 from mirtune.predict.select import evaluate_outer, select_configs  # noqa: E402
 from mirtune.tasks.embedders import embed_files, get_embedder  # noqa: E402
@@ -145,11 +146,12 @@ def reduced(X: np.ndarray, n_context: int, k: int) -> np.ndarray:
 
 
 def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: int,
-                     heads: tuple[str, ...] = ("gain", "knn")) -> dict[str, np.ndarray]:
+                     heads: tuple[str, ...] = ("gain", "knn"),
+                     anchors: Sequence[str] = ANCHORS) -> dict[str, np.ndarray]:
     """The configuration each method picks for each group of a gain table: the default (configuration 0), the best
-    fixed one of each fold's training groups, each problem's heads (of the kinds `heads`, `configs` candidates each,
-    chosen by inner cross-validation, no Ray) and the oracle."""
-    chosen = select_configs(problems, candidate_configs(heads, configs, anchors=ANCHORS), n_inner=n_inner,
+    fixed one of each fold's training groups, each problem's heads (of the kinds `heads`, `configs` candidates each
+    with every anchor of `anchors`, chosen by inner cross-validation, no Ray) and the oracle."""
+    chosen = select_configs(problems, candidate_configs(heads, configs, anchors=anchors), n_inner=n_inner,
                             use_ray=False)
     preds = evaluate_outer(problems, chosen, [0], use_ray=False)
     methods = {"default": np.zeros(len(table), dtype=int), "best fixed": best_fixed_per_group(table.speedups, outer)}
@@ -159,7 +161,7 @@ def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: 
 
 
 def gain_task(task: str, reps: dict[str, object], configs: int, folds: int,
-              reduce: int = 0) -> tuple[dict[str, float], dict]:
+              reduce: int = 0, anchors: Sequence[str] = ANCHORS) -> tuple[dict[str, float], dict]:
     """Share of the oracle per method on the trial `task`'s gain table, folds grouped by program (by source-file
     family for GCC's tests: the task's application), and the paired intervals of each encoder against the
     controls (those groups resampled). `reduce` > 0: each embedding through `reduced`."""
@@ -179,7 +181,7 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int,
         p = gain_problem(name, table, X, outer, 1)
         p.inner_splits = lambda tr, n, seed: group_kfold(tr, progs, n, seed)
         problems.append(p)
-    methods = chosen_by_method(table, problems, outer, configs, n_inner=3)
+    methods = chosen_by_method(table, problems, outer, configs, n_inner=3, anchors=anchors)
     shares = {name: share_of_oracle(table.speedups, ch) for name, ch in methods.items()}
     res = {name: round(geomean(v), 4) for name, v in shares.items()}
     for name, v in res.items():
@@ -223,24 +225,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reduce", type=int, default=0, metavar="K",
                     help="gain tasks: each embedding reduced to its first K principal components (needs the `none` "
                          "control, which tells the context columns apart)")
+    ap.add_argument("--anchors", default=",".join(ANCHORS),
+                    help="gain tasks: what a head keeps without evidence, candidates of the inner search: default "
+                         "(the task's default configuration: LLVM's own choice for vectorize) and/or best (the best "
+                         f"fixed one) (default {','.join(ANCHORS)})")
     ap.add_argument("--json", type=Path, default=REPO / "benchmarks" / "results" / "encoder_trial.json")
     args = ap.parse_args(argv)
     t0 = time.monotonic()
     try:
         reps = representations(args.encoder, [c for c in args.controls.split(",") if c])
+        if not set(args.anchors.split(",")) <= set(HEAD_ANCHORS):
+            raise UsageError(f"--anchors: choose from {', '.join(HEAD_ANCHORS)}, got {args.anchors!r}")
         if args.reduce and "none" not in reps:
             raise UsageError("--reduce needs the `none` control (--controls ...,none)")
         result: dict = {"encoders": {e.partition("=")[0]: e.partition("=")[2] for e in args.encoder},
                         "reduce": args.reduce,
                         "protocol": {"devmap": "DeepTune folds, fixed trees head",
-                                     "gain tasks": f"{args.folds} folds grouped by program, gain/kNN heads, "
-                                                   f"{args.configs} candidates each"}}
+                                     "gain tasks": f"{args.folds} folds grouped by program (vectorize-gcc: by family), "
+                                                   f"gain/kNN heads, "
+                                                   f"{args.configs} candidates each",
+                                     "anchors": args.anchors}}
         for task in args.tasks.split(","):
             if task == "devmap":
                 result["devmap"], result.setdefault("intervals", {})["devmap"] = devmap(reps)
             elif task in GAIN_TASKS:
                 result[task], result.setdefault("intervals", {})[task] = gain_task(task, reps, args.configs,
-                                                                                    args.folds, args.reduce)
+                                                                                    args.folds, args.reduce,
+                                                                                    args.anchors.split(","))
             else:
                 raise UsageError(f"unknown task {task!r}; choose from devmap, {', '.join(GAIN_TASKS)}")
             args.json.parent.mkdir(parents=True, exist_ok=True)
