@@ -23,6 +23,7 @@ and, with --json, the figures and what they were measured with.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -41,7 +42,8 @@ MODES = ("published", "measured", "tuning", "data-efficiency")  # the sub-comman
 
 def _common(p: argparse.ArgumentParser, plot_default: str) -> None:
     """The options every evaluation takes: outputs, smoke runs and where Ray runs."""
-    p.add_argument("--json", default=None, metavar="OUT", help="write the results as JSON")
+    p.add_argument("--json", default=None, metavar="OUT",
+                   help="write the results as JSON (gzipped when OUT ends in .gz)")
     p.add_argument("--plot", default=None, metavar="OUT.png",
                    help=f"where to write the chart (default: beside --json, else {plot_default})")
     p.add_argument("--no-plot", action="store_true", help="write no chart")
@@ -406,6 +408,20 @@ def result_json(result: dict[str, Any]) -> str:
     return _NUMBER_LIST.sub(lambda m: "[" + re.sub(r",\n\s*", ", ", m.group(1)) + "]", text) + "\n"
 
 
+def write_result(out: Path, result: dict[str, Any]) -> None:
+    """Write `result` to `out` as `result_json`, gzipped when the name ends in .gz (per-program results of a
+    large task are kept in git that way)."""
+    from mirtune.paths import write_atomic
+
+    text = result_json(result)
+    write_atomic(out, gzip.compress(text.encode(), 9, mtime=0) if out.suffix == ".gz" else text)
+
+
+def chart_beside(out: Path) -> Path:
+    """The chart's default path beside the JSON `out`: x.json or x.json.gz -> x.png."""
+    return out.with_name(out.name.removesuffix(".gz")).with_suffix(".png")
+
+
 def checked_outputs(args: argparse.Namespace, default_json: Path | None,
                     default_plot: Path) -> tuple[Path | None, Path | None]:
     """(--json, --plot) checked before any work (`check_output`: a folder or a path inside a file is one line);
@@ -416,7 +432,7 @@ def checked_outputs(args: argparse.Namespace, default_json: Path | None,
     out = check_output(given, option="--json") if given else None
     if args.no_plot:
         return out, None
-    return out, check_output(args.plot or (out.with_suffix(".png") if out else default_plot), option="--plot")
+    return out, check_output(args.plot or (chart_beside(out) if out else default_plot), option="--plot")
 
 
 def int_list(flag: str, text: str | None, minimum: int, example: str) -> list[int] | None:
@@ -435,7 +451,6 @@ def int_list(flag: str, text: str | None, minimum: int, example: str) -> list[in
 def run_measured(args: argparse.Namespace) -> int:
     """`mirtune evaluate measured TASK`: leave-one-application-out on the collected data, with baselines."""
     from mirtune.experiments import measured_eval
-    from mirtune.paths import write_atomic
     from mirtune.predict import held_out
     from mirtune.predict.select import DEFAULT_GAIN_HEADS, GAIN_HEADS
     from mirtune.progress import note, progress
@@ -471,7 +486,7 @@ def run_measured(args: argparse.Namespace) -> int:
     result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     print(measured_eval.table(result))
     if out is not None:
-        write_atomic(out, result_json(result))
+        write_result(out, result)
         print(f"wrote {out}")
     if plot_path is not None:
         plot_path.parent.mkdir(parents=True, exist_ok=True)
@@ -500,7 +515,7 @@ def run_tuning(args: argparse.Namespace) -> int:
     """`mirtune evaluate tuning --task TASK`: tuning runs replayed on the collected data."""
     from mirtune.cluster import ray_session
     from mirtune.experiments import tune_replay
-    from mirtune.paths import REPO_DIR, write_atomic
+    from mirtune.paths import REPO_DIR
     from mirtune.predict.predictor import check_embedding
     from mirtune.predict.select import DEFAULT_GAIN_HEADS, GAIN_HEADS
     from mirtune.progress import note, progress
@@ -535,7 +550,7 @@ def run_tuning(args: argparse.Namespace) -> int:
     result["command"] = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])
     result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     print(tune_replay.table(result))
-    write_atomic(out, result_json(result))
+    write_result(out, result)
     print(f"wrote {out}")
     if plot_path is not None:
         plot_path.parent.mkdir(parents=True, exist_ok=True)
@@ -552,7 +567,7 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
     from mirtune.cluster import ray_session
     from mirtune.experiments import data_efficiency as de
     from mirtune.experiments.finetune import E2EConfig
-    from mirtune.paths import REPO_DIR, check_output, data_dir, write_atomic
+    from mirtune.paths import REPO_DIR, check_output, data_dir
     from mirtune.predict.heads import GainConfig, HeadConfig
     from mirtune.progress import note
 
@@ -620,7 +635,7 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
         raise UsageError("--e2e-folds must be among --folds")
     out = check_output(args.json or REPO_DIR / "benchmarks" / "results" / f"data_efficiency_{args.task}.json",
                        option="--json")
-    plot_path = None if args.no_plot else check_output(args.plot or out.with_suffix(".png"), option="--plot")
+    plot_path = None if args.no_plot else check_output(args.plot or chart_beside(out), option="--plot")
     command = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])
 
     latest: dict[str, Any] = {}
@@ -628,7 +643,7 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
     def write(result: dict[str, Any]) -> None:
         result["command"] = command
         result["date"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
-        write_atomic(out, result_json(result))
+        write_result(out, result)
         latest.update(result)
 
     try:
@@ -658,7 +673,7 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
 def run_published(args: argparse.Namespace) -> int:
     """`mirtune evaluate published TASK`: reproduce the MIREncoder device-mapping and thread-coarsening tables with
     frozen embeddings."""
-    from mirtune.paths import data_dir, write_atomic
+    from mirtune.paths import data_dir
     from mirtune.progress import note, progress
     from mirtune.tasks import coarsening, devmap
     from mirtune.tasks.embedders import ABLATIONS, EMBEDDERS, get_embedder
@@ -761,7 +776,7 @@ def run_published(args: argparse.Namespace) -> int:
           f"(embed {result['timing_s']['embed']} s, selection {result['timing_s']['select']} s, "
           f"fits {result['timing_s']['fit']} s)")
     if out is not None:
-        write_atomic(out, result_json(result))
+        write_result(out, result)
         print(f"wrote {out}")
     if plot_path is not None:
         plot_path.parent.mkdir(parents=True, exist_ok=True)

@@ -205,6 +205,21 @@ def test_result_json_puts_value_lists_on_one_line_and_round_trips():
     assert np.isnan(back["nan"][0]) and text.endswith("}\n")
 
 
+def test_write_result_gzips_a_gz_name_and_the_chart_goes_beside(tmp_path):
+    import gzip
+
+    from mirtune.commands.evaluate import chart_beside, result_json, write_result
+
+    result = {"methods": {"default": {"per_group_share": [1.0, 0.5]}}, "command": "mirtune evaluate"}
+    write_result(tmp_path / "r.json", result)
+    write_result(tmp_path / "r.json.gz", result)
+    plain = (tmp_path / "r.json").read_text()
+    assert plain == result_json(result) and json.loads(plain) == result
+    packed = (tmp_path / "r.json.gz").read_bytes()
+    assert packed[:2] == b"\x1f\x8b" and gzip.decompress(packed).decode() == plain
+    assert chart_beside(tmp_path / "r.json.gz") == chart_beside(tmp_path / "r.json") == tmp_path / "r.png"
+
+
 def test_quick_vectorize_on_ray_writes_json_and_per_application_chart(ray_cluster, tmp_path, capsys):
     pytest.importorskip("ir2vec")
     out = tmp_path / "vectorize.json"
