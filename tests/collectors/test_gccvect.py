@@ -180,3 +180,15 @@ def test_bad_input_is_one_line(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "collectors.gccvect_build", "--out", str(tmp_path / "o"), *bad],
                               capture_output=True, text=True, cwd=REPO, timeout=120)
         assert proc.returncode == 2 and proc.stderr.strip().count("\n") == 0, proc.stderr
+
+
+def test_the_committed_rows_the_record_and_the_order_agree():
+    # every measured program is in the committed record under its name with the same sha256 (so --recorded
+    # rebuilds it byte for byte), and the collection order lists exactly the record's programs, once each
+    record = gccvect_build.read_record(REPO / "datasets" / "gccvect" / "programs.json.gz")
+    recorded = {name: digest for test in record["tests"].values() for name, digest in test["programs"].items()}
+    order = (REPO / "datasets" / "vectorize-gcc" / "order.txt").read_text().split()
+    assert sorted(Path(p).stem for p in order) == sorted(recorded)
+    rows = read_rows(REPO / "datasets" / "vectorize-gcc")
+    measured = dict(zip(rows["program"], rows["program_sha256"]))
+    assert len(measured) >= 500 and {name: recorded.get(name) for name in measured} == measured
