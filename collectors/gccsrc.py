@@ -1,8 +1,9 @@
-"""GCC's vectorizer testsuite from Debian's `gcc-12-source` package: find it, extract it once, record it.
+"""GCC's run tests with loops from Debian's `gcc-12-source` package: find them, extract them once, record them.
 
 The package (installed by scripts/setup_system.sh) holds GCC's source as one tarball under /usr/src/gcc-12/.
-`extract()` unpacks only gcc/testsuite/gcc.dg/vect/ (with its tsvc/, costmodel/ and complex/ folders, about
-7 MB) into mirtune's cache folder (`mirtune.paths.cache_dir()`/gcc-12-source/<version>/) the first time it is
+`extract()` unpacks only the testsuite folders in FOLDERS: gcc/testsuite/gcc.dg/vect/ (the vectorizer's tests,
+with its tsvc/, costmodel/ and complex/ folders) and gcc/testsuite/gcc.c-torture/execute/ (the C torture run
+tests, many of them loops that clang vectorizes), about 15 MB, into mirtune's cache folder (`mirtune.paths.cache_dir()`/gcc-12-source/<version>/) the first time it is
 asked for, so the sources never enter the repository. `datasets/gccvect/sources.json.gz` (committed) records the
 package, its version (dpkg-query), the tarball, and the path inside the tarball and sha256 of every extracted
 file; `check_sources` compares an extraction with it, so a program set always says which bytes it came from.
@@ -25,16 +26,19 @@ from mirtune.paths import REPO_DIR, cache_dir, gzip_json, read_gzip_json, write_
 
 PACKAGE = "gcc-12-source"
 PACKAGE_DIR = Path("/usr/src/gcc-12")
-SUBDIR = "gcc/testsuite/gcc.dg/vect"
+TESTSUITE = "gcc/testsuite"
+VECT = "gcc.dg/vect"
+TORTURE = "gcc.c-torture/execute"
+FOLDERS = (VECT, TORTURE)  # under TESTSUITE; a test's path (`rel`) is relative to TESTSUITE
 SOURCES = REPO_DIR / "datasets" / "gccvect" / "sources.json.gz"
 INSTALL_HINT = f"install it with: sudo apt-get install {PACKAGE} (or run scripts/setup_system.sh as root)"
 
 
 @dataclass(frozen=True)
 class Testsuite:
-    """An extracted vect/ folder and where it came from."""
+    """An extracted testsuite (the folders in FOLDERS) and where it came from."""
 
-    root: Path  # the extracted gcc/testsuite/gcc.dg/vect folder
+    root: Path  # the extracted gcc/testsuite folder
     package: str
     version: str
     tarball: str  # the tarball's file name in /usr/src/gcc-12
@@ -81,7 +85,8 @@ def unpack(tarball: Path, dest: Path, wanted, missing: str) -> str:
 
 
 def extract(cache: Path | None = None) -> Testsuite:
-    """The vect/ testsuite folder, unpacked from the installed package into the cache on first use."""
+    """The testsuite folders in FOLDERS, unpacked from the installed package into the cache on first use (again
+    when FOLDERS has changed since)."""
     version = package_version()
     if version is None:
         raise UsageError(f"{PACKAGE} is not installed; {INSTALL_HINT}")
@@ -90,9 +95,12 @@ def extract(cache: Path | None = None) -> Testsuite:
     done = dest / "extracted.json"
     if done.is_file():
         info = json.loads(done.read_text())
-        return Testsuite(dest / info["prefix"] / SUBDIR, PACKAGE, version, tarball.name, info["prefix"])
-    prefix = unpack(tarball, dest, lambda name: f"/{SUBDIR}/" in name, f"no {SUBDIR}/")
-    return Testsuite(dest / prefix / SUBDIR, PACKAGE, version, tarball.name, prefix)
+        if info.get("folders") == list(FOLDERS):
+            return Testsuite(dest / info["prefix"] / TESTSUITE, PACKAGE, version, tarball.name, info["prefix"])
+    wanted = tuple(f"/{TESTSUITE}/{folder}/" for folder in FOLDERS)
+    prefix = unpack(tarball, dest, lambda name: any(w in name for w in wanted), f"no {TESTSUITE}/{VECT}/")
+    write_atomic(done, json.dumps({"prefix": prefix, "folders": list(FOLDERS)}))
+    return Testsuite(dest / prefix / TESTSUITE, PACKAGE, version, tarball.name, prefix)
 
 
 def _sha256(path: Path) -> str:
@@ -101,7 +109,7 @@ def _sha256(path: Path) -> str:
 
 def source_record(suite: Testsuite) -> dict[str, object]:
     """What the source manifest holds: package, version, tarball and each file's path in the tarball and sha256."""
-    base = suite.root.parents[SUBDIR.count("/")]  # the tarball's top folder
+    base = suite.root.parents[TESTSUITE.count("/")]  # the tarball's top folder
     files = [{"path": str(f.relative_to(base)), "sha256": _sha256(f)}
              for f in sorted(suite.root.rglob("*")) if f.is_file()]
     return {"package": suite.package, "version": suite.version, "tarball": suite.tarball, "prefix": suite.prefix,

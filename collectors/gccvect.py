@@ -1,10 +1,14 @@
-"""GCC's vectorizer tests as VF/IF programs: which tests can run under clang (and why the others cannot), and the
+"""GCC's run tests as VF/IF programs: which tests can run under clang (and why the others cannot), and the
 rewrite that turns one into a program the vectorize collector sweeps.
 
-`classify(rel, text)` reads a test's DejaGnu directives and code and returns None for a test that is a run test
-(`dg-do run`, or no dg-do: vect.exp's default is run) with a main() that checks its answers with abort(), else the
-reason it is skipped (`Skip`: a category for the table and the detail). Skipped, in this order: costmodel tests of
-another target; compile-only tests; run tests restricted to another target; no main(); no abort() check;
+The tests come from the folders of `collectors.gccsrc.FOLDERS`: the vectorizer's own (gcc.dg/vect/) and the C
+torture run tests (gcc.c-torture/execute/, only the files directly in it: builtins/ and ieee/ need drivers of
+their own). `classify(rel, text)` reads a test's DejaGnu directives and code and returns None for a test that is
+a run test (`dg-do run`, or no dg-do: vect.exp's and execute.exp's default is run) with a main() that checks its
+answers with abort(), else the reason it is skipped (`Skip`: a category for the table and the detail). Skipped,
+in this order: torture tests with dg-options of their own (-fno-strict-aliasing, -fwrapv...: GCC's torture
+driver adds them to its optimisation levels, and most change what the code means); costmodel tests of another
+target; compile-only tests; run tests restricted to another target; no main(); no abort() check;
 dg-additional-sources; target intrinsics or headers (arm_neon.h, immintrin.h, __builtin_ia32_...); an effective
 target of another architecture (arm_*, powerpc*, vsx*, ...) or a CPU feature checked at run time (avx2_runtime...);
 an option that changes the language's semantics (-fwrapv, -ftrapv, also implied by vect.exp's wrapv-/trapv- file
@@ -15,7 +19,8 @@ Effective targets that only say what GCC's vectorizer can do (vect_int, vect_flo
 `prepare(rel, text, lookup)` writes the program: local includes inlined (GCC's tree-vect.h replaced by our own
 `TREE_VECT`), the test's main renamed `mirtune_test_main`, and a new main that runs it MIRTUNE_REPS times (or
 argv[1] times) through a volatile pointer (so no repetition is merged into another) and prints
-`checksum: passed` at the end: the test's own abort() decides whether an answer is right, a failing check is a
+`checksum: passed` at the end (a torture test, which often ends main with `exit (0)` as C89 code did, has its
+exit(0) return to that loop through longjmp: `EXIT_TO_LOOP`): the test's own abort() decides whether an answer is right, a failing check is a
 crash row. `mark_loop` puts the vectorize collector's MIRTUNE_LOOP_PRAGMA marker before the chosen loop with
 `mirtune apply`'s own insertion (collectors/gccvect_build.py chooses the loop and the repeat count).
 """
@@ -27,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Callable
 
+from collectors.gccsrc import FOLDERS, TORTURE, VECT
 from mirtune.source.loops import insert_before_loop
 from mirtune.errors import UsageError
 
@@ -94,13 +100,17 @@ def _options(args: str) -> tuple[list[str], str]:
 
 
 def classify(rel: str, text: str, lookup: Callable[[str], str | None]) -> Skip | None:
-    """None when the test at `rel` (its path under gcc.dg/vect/) is a self-checking run test clang may build;
+    """None when the test at `rel` (its path under gcc/testsuite/) is a self-checking run test clang may build;
     else why it is skipped (see the module's docstring for the rules and their order). Its directives are read
     from its own text, its code with its includes inlined (`lookup` as for `inline_includes`)."""
-    parts = PurePosixPath(rel).parts
-    if parts[0] == "costmodel" and len(parts) > 2 and parts[1] != "x86_64":
-        return Skip("costmodel test of another target", parts[1])
+    folder = suite_folder(rel)
+    parts = PurePosixPath(rel[len(folder) + 1:]).parts
     found = directives(text)
+    options = [args for name, args in found if name in ("options", "additional-options")]
+    if folder == TORTURE and options:
+        return Skip("torture test with options of its own", options[0])
+    if folder == VECT and parts[0] == "costmodel" and len(parts) > 2 and parts[1] != "x86_64":
+        return Skip("costmodel test of another target", parts[1])
     runs = [args for name, args in found if name == "do"]
     kind = runs[0].split()[0] if runs and runs[0].split() else "run"
     if kind != "run":
@@ -110,7 +120,7 @@ def classify(rel: str, text: str, lookup: Callable[[str], str | None]) -> Skip |
     try:
         code = inline_includes(rel, text, lookup)
     except UsageError as exc:
-        return Skip("includes a file outside gcc.dg/vect/", str(exc).rpartition(": ")[2])
+        return Skip(f"includes a file outside {folder}/", str(exc).rpartition(": ")[2])
     if not MAIN_DEF.search(code):
         return Skip("no main()")
     if not ABORT.search(code.replace(TREE_VECT, "")):
@@ -130,7 +140,7 @@ def classify(rel: str, text: str, lookup: Callable[[str], str | None]) -> Skip |
             return Skip("CPU feature checked at run time", target)
     stem = PurePosixPath(rel).name
     for prefix, option in NAME_OPTIONS.items():
-        if stem.startswith(prefix):
+        if folder == VECT and stem.startswith(prefix):
             return Skip("option that changes the language's semantics", f"{option} (vect.exp, {prefix}* files)")
     for name, args in found:
         if name in ("options", "additional-options"):
@@ -141,22 +151,33 @@ def classify(rel: str, text: str, lookup: Callable[[str], str | None]) -> Skip |
     return None
 
 
+def suite_folder(rel: str) -> str:
+    """The folder of FOLDERS that holds the test at `rel` (its path under gcc/testsuite/); UsageError for none."""
+    for folder in FOLDERS:
+        if rel.startswith(folder + "/"):
+            return folder
+    raise UsageError(f"not a test of {', '.join(FOLDERS)}", rel)
+
+
 def inline_includes(rel: str, text: str, lookup: Callable[[str], str | None]) -> str:
-    """`text` with each `#include "X"` replaced by X's text (recursively; GCC's tree-vect.h by `TREE_VECT`).
-    `lookup(path)` returns the text of a path under gcc.dg/vect/ or None; UsageError for one not found."""
+    """`text` with each `#include "X"` replaced by X's text (recursively; GCC's tree-vect.h by `TREE_VECT`),
+    found beside the including file or at the top of the test's own folder (`suite_folder`), never outside it.
+    `lookup(path)` returns the text of a path under gcc/testsuite/ or None; UsageError for one not found."""
+    top = suite_folder(rel)
+
     def resolve(folder: PurePosixPath, match: re.Match, depth: int) -> str:
         name = match.group(1)
         if PurePosixPath(name).name == "tree-vect.h":
             return TREE_VECT
-        for base in (folder, PurePosixPath(".")):
+        for base in (folder, PurePosixPath(top)):
             path = _normal(base / name)
-            found = lookup(path) if path is not None else None
+            found = lookup(path) if path is not None and path.startswith(top + "/") else None
             if found is not None:
                 if depth > 8:
                     raise UsageError(f"includes nest deeper than 8 at {name}")
                 body = LOCAL_INCLUDE.sub(lambda m: resolve(PurePosixPath(path).parent, m, depth + 1), found)
                 return f"/* mirtune: inlined \"{name}\" */\n{body}\n"
-        raise UsageError(f"included file not in gcc.dg/vect/: {name}")
+        raise UsageError(f"included file not in {top}/: {name}")
 
     return LOCAL_INCLUDE.sub(lambda m: resolve(PurePosixPath(rel).parent, m, 0), text)
 
@@ -174,10 +195,27 @@ def _normal(path: PurePosixPath) -> str | None:
     return "/".join(out)
 
 
+EXIT_TO_LOOP = """\
+/* mirtune: the test's exit (0) ends one run of its main, as its return would */
+#include <setjmp.h>
+extern void exit (int);
+static jmp_buf mirtune_exit_jmp;
+static void mirtune_exit (int status) __attribute__ ((noreturn));
+static void mirtune_exit (int status)
+{
+  if (status == 0)
+    longjmp (mirtune_exit_jmp, 1);
+  exit (status);
+}
+#define exit mirtune_exit
+"""
+
+
 def prepare(rel: str, text: str, lookup: Callable[[str], str | None], header: str = "", reps: int = 1) -> str:
     """The program made of the test at `rel`: includes inlined, main renamed, a repeating main appended (`reps`
-    times by default), the marker's empty default defined, `header` (a comment) first. UsageError when it has
-    no main to call."""
+    times by default), the marker's empty default defined, `header` (a comment) first; a torture test's exit (0)
+    returns to the repeating main (`EXIT_TO_LOOP`). UsageError when it has no main to call."""
+    torture = suite_folder(rel) == TORTURE
     body = inline_includes(rel, text, lookup)
     m = MAIN_DEF.search(body)
     if m is None:
@@ -188,7 +226,8 @@ def prepare(rel: str, text: str, lookup: Callable[[str], str | None], header: st
     else:
         pointer, call = "int (*volatile test_main) (int, char **)", "test_main (1, test_argv)"
     top = (f"{header}#ifndef {MARKER}\n#define {MARKER}\n#endif\n#ifndef MIRTUNE_REPS\n#define MIRTUNE_REPS {reps}\n"
-           f"#endif\n#define main {TEST_MAIN}\n")
+           f"#endif\n{EXIT_TO_LOOP if torture else ''}#define main {TEST_MAIN}\n")
+    run = (f"if (!setjmp (mirtune_exit_jmp))\n      (void) {call};" if torture else f"(void) {call};")
     bottom = f"""
 /* mirtune: run the test's main MIRTUNE_REPS times (or argv[1] times); its abort() checks every run. */
 #undef main
@@ -205,7 +244,7 @@ main (int argc, char **argv)
     }}
   {pointer} = {TEST_MAIN};
   for (long r = 0; r < reps; r++)
-    (void) {call};
+    {run}
   (void) test_argv;
   __builtin_printf ("{CHECKSUM}\\n");
   return 0;

@@ -1,4 +1,5 @@
-"""Build the VF/IF program set from GCC's vectorizer tests: one program per runnable test, its dominant loop marked.
+"""Build the VF/IF program set from GCC's run tests (the vectorizer's and the C torture tests): one program per
+runnable test, its dominant loop marked.
 
 For each test that `collectors.gccvect.classify` keeps, in its own temporary folder:
 1. `prepare` it (includes inlined, main repeated) and build it as the sweep does (clang -O2 -march=native) with
@@ -30,9 +31,12 @@ vectorize collector reads into row columns), `manifest.json` (collectors/manifes
 its share, the repeat count and LLVM's own decision for each program) and `skips.json` (every skipped test with
 its reason); `--report FILE.md` writes the skip table; `--order FILE` the order to measure the programs in
 (`collection_order`: round robin over the families, an earlier order kept as its prefix, so that a set grown by
-`--min-share` continues the sittings already measured). `mirtune collect vectorize --programs DIR` sweeps them.
+`--min-share` continues the sittings already measured). `--only` or `--limit` rebuilds just those tests and keeps the
+rest of an earlier build in DIR (so a folder of FOLDERS is added without rebuilding the others: the TSVC tests
+alone take 40 minutes). `mirtune collect vectorize --programs DIR` sweeps them.
 
-    python -m collectors.gccvect_build --out out/gccvect [--jobs 2] [--only 'vect-reduc-*'] [--limit N]
+    python -m collectors.gccvect_build --out out/gccvect [--jobs 2] [--only 'vect-reduc-*' 'gcc.c-torture/*']
+        [--limit N]
         [--report datasets/gccvect/skips.md] [--record-sources] [--recorded FILE] [--record FILE]
         [--min-share S] [--order FILE]
 """
@@ -56,7 +60,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from collectors import gccsrc
-from collectors.gccvect import CHECKSUM, MARKER, Skip, classify, mark_loop, prepare
+from collectors.gccvect import CHECKSUM, MARKER, Skip, classify, mark_loop, prepare, suite_folder
 from mirtune.errors import MirtuneError, ToolMissing, UsageError
 from mirtune.measure.sandbox import RunLimits, run_once
 from mirtune.measure.vectorize import pragma
@@ -89,7 +93,7 @@ class Tools:
 class Outcome:
     """What became of one test: a program (name, loop, repeat count...) or a skip reason."""
 
-    test: str  # path under gcc.dg/vect/
+    test: str  # path under gcc/testsuite/
     name: str
     family: str
     skip: str | None = None
@@ -260,7 +264,7 @@ def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_di
             return skipped(Skip("no loop profile", str(exc)))
         loop = max(loops, key=lambda loc: (counts[loc], -loc[0], -loc[1]))
         total = sum(counts.values())
-        origin = f"{suite.package} {suite.version} {suite.prefix}/{gccsrc.SUBDIR}/{rel}"
+        origin = f"{suite.package} {suite.version} {suite.prefix}/{gccsrc.TESTSUITE}/{rel}"
         if recorded is not None:
             reps = recorded["reps"]
             run = run_once([str(exe), str(reps)], limits=RunLimits(timeout_s=RUN_TIMEOUT_S))
@@ -309,10 +313,17 @@ def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_di
 
 
 def test_names(suite: gccsrc.Testsuite) -> dict[str, str]:
-    """Path under gcc.dg/vect/ -> program name (the file's stem; prefixed by its folder where two stems clash)."""
-    rels = sorted(str(f.relative_to(suite.root)) for f in suite.root.rglob("*.c"))
+    """Path under gcc/testsuite/ -> program name. A vectorizer test's is its file's stem (prefixed by its folder
+    under gcc.dg/vect/ where two stems clash); a torture test's is `torture-<stem>` (only the files directly in
+    gcc.c-torture/execute/: builtins/ and ieee/ need drivers of their own)."""
+    vect = suite.root / gccsrc.VECT
+    rels = sorted(str(f.relative_to(vect)) for f in vect.rglob("*.c"))
     stems = Counter(Path(r).stem for r in rels)
-    return {r: Path(r).stem if stems[Path(r).stem] == 1 else r[:-2].replace("/", "-") for r in rels}
+    names = {f"{gccsrc.VECT}/{r}": Path(r).stem if stems[Path(r).stem] == 1 else r[:-2].replace("/", "-")
+             for r in rels}
+    for f in sorted((suite.root / gccsrc.TORTURE).glob("*.c")):
+        names[f"{gccsrc.TORTURE}/{f.name}"] = f"torture-{f.stem}"
+    return names
 
 
 def skip_table(outcomes: list[Outcome]) -> str:
@@ -321,7 +332,9 @@ def skip_table(outcomes: list[Outcome]) -> str:
     skips = [o for o in outcomes if o.skip is not None]
     built = {o.test for o in made}
     cats = Counter(o.category for o in skips)
-    lines = ["| | tests |", "|---|---:|", f"| test files (.c) under gcc.dg/vect/ | {len(built) + len(skips)} |",
+    folders = Counter(suite_folder(test) for test in {o.test for o in outcomes})
+    lines = ["| | tests |", "|---|---:|",
+             *(f"| test files (.c) under {folder}/ | {n} |" for folder, n in sorted(folders.items())),
              f"| programs produced | {len(built)} |", f"| skipped | {len(skips)} |",
              f"| further loops, a program each (`--min-share`) | {len(made) - len(built)} |", "",
              "| why skipped | tests | most common details |", "|---|---:|---|"]
@@ -403,8 +416,11 @@ def build_all(out: Path, *, jobs: int = 1, only: list[str] | None = None, limit:
     if not rels:
         raise UsageError(f"no test matches {only}")
     out.mkdir(parents=True, exist_ok=True)
+    kept = _kept(out, set(rels)) if only or limit is not None else []
+    keep = {f"{o.name}.c" for o in kept if o.skip is None}
     for stale in out.glob("*.c"):
-        stale.unlink()
+        if stale.name not in keep:
+            stale.unlink()
     start = time.time()
     outcomes: list[Outcome] = []
     tests = (recorded or {}).get("tests", {})
@@ -416,17 +432,32 @@ def build_all(out: Path, *, jobs: int = 1, only: list[str] | None = None, limit:
                 made = sum(x.skip is None for x in outcomes)
                 skipped = sum(x.skip is not None for x in outcomes)
                 log(f"[{i}/{len(rels)}] {made} programs, {skipped} skipped, {time.time() - start:.0f} s")
+    outcomes = sorted(kept + outcomes, key=lambda o: (o.test, o.name))
     made = [o for o in outcomes if o.skip is None]
     manifest = [{"name": o.name, "source": f"{o.name}.c", "args": [], "family": o.family, "test": o.test,
                  "loop_line": o.loop_line, "loop_count": o.loop_count, "loop_share": o.loop_share,
                  "llvm_decision": o.llvm_decision, "reps": o.reps, "run_s": o.run_s, "sha256": o.sha256,
-                 "description": f"GCC vectorizer test {o.test} ({suite.package} {suite.version})"} for o in made]
+                 "description": f"GCC test {o.test} ({suite.package} {suite.version})"} for o in made]
     write_atomic(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
-    skips = {"package": suite.package, "version": suite.version, "tests": len(rels),
+    skips = {"package": suite.package, "version": suite.version, "tests": len({o.test for o in outcomes}),
              "programs": len(made), "skipped": [{"test": o.test, "category": o.category, "reason": o.skip}
                                                 for o in outcomes if o.skip is not None]}
     write_atomic(out / "skips.json", json.dumps(skips, indent=1) + "\n")
     return outcomes
+
+
+def _kept(out: Path, rebuilt: set[str]) -> list[Outcome]:
+    """The outcomes of the tests that an earlier build left in `out` and this one (`--only`, `--limit`) does not
+    rebuild: a partial build adds to a program set instead of replacing it."""
+    try:
+        manifest = json.loads((out / "manifest.json").read_text())
+        skips = json.loads((out / "skips.json").read_text())["skipped"]
+    except (OSError, ValueError, KeyError):
+        return []
+    fields = set(Outcome.__dataclass_fields__)
+    made = [Outcome(**{k: v for k, v in e.items() if k in fields}) for e in manifest if e["test"] not in rebuilt]
+    return made + [Outcome(test=e["test"], name=Path(e["test"]).stem, family=source_family(e["test"]),
+                           skip=e["reason"], category=e["category"]) for e in skips if e["test"] not in rebuilt]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,7 +31,11 @@ def source_family(name: str) -> str:
     word that holds a digit, plus that word's letters before its first digit (`vect-reduc-2char.c` ->
     `vect-reduc`, `pr45752.c` -> `pr`, `slp-perm-3.c` -> `slp-perm`, `vect-tsvc-s000.c` -> `vect-tsvc-s`,
     `O3-pr39675-2.c` -> `O`). Tests of one family are variants of one idea (other types, sizes, bug reports of
-    one kind), so they must stay on one side of a train/test split."""
+    one kind), so they must stay on one side of a train/test split. A C torture test's (a path through
+    gcc.c-torture/) is `torture-` and its stem's family (`gcc.c-torture/execute/pr23135.c` -> `torture-pr`): the
+    torture tests' `pr*` are other bugs than the vectorizer's."""
+    if "gcc.c-torture/" in name:
+        return "torture-" + source_family(name.rsplit("/", 1)[-1])
     stem = name.rsplit("/", 1)[-1]
     stem = stem[:-2] if stem.endswith(".c") else stem
     words: list[str] = []

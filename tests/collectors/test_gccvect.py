@@ -28,7 +28,8 @@ def test_family_is_the_stem_before_the_first_number():
     cases = {"vect-reduc-2char.c": "vect-reduc", "pr45752.c": "pr", "slp-perm-3.c": "slp-perm",
              "vect-outer-1a.c": "vect-outer", "vect-35-big-array.c": "vect", "bb-slp-pr65935.c": "bb-slp-pr",
              "tsvc/vect-tsvc-s000.c": "vect-tsvc-s", "no-scevccp-outer-10b.c": "no-scevccp-outer",
-             "vect_shift_1.c": "vect-shift", "O3-pr39675-2.c": "O"}
+             "vect_shift_1.c": "vect-shift", "O3-pr39675-2.c": "O",
+             "gcc.c-torture/execute/pr23135.c": "torture-pr", "gcc.c-torture/execute/loop-2b.c": "torture-loop"}
     assert {name: source_family(name) for name in cases} == cases
 
 
@@ -75,13 +76,14 @@ def test_the_installed_sources_are_the_recorded_ones(suite):
     ("vect-bic-bitmask-2.c", "includes a file outside gcc.dg/vect/"),
 ])
 def test_classify_real_tests(suite, rel, category):
+    rel = f"{gccsrc.VECT}/{rel}"
     skip = gccvect.classify(rel, (suite.root / rel).read_text(), _lookup(suite))
     assert (skip.category if skip else None) == category
 
 
 def test_effective_targets_of_other_hardware_are_skipped(suite):
     reasons = {str(gccvect.classify(str(f.relative_to(suite.root)), f.read_text(errors="replace"), _lookup(suite)))
-               for f in suite.root.glob("*.c")}
+               for f in (suite.root / gccsrc.VECT).glob("*.c")}
     assert "effective target of another architecture: arm_v8_2a_i8mm_neon_hw" in reasons
     assert "CPU feature checked at run time: avx512f_runtime" in reasons
 
@@ -101,7 +103,7 @@ def test_programs_build_and_pass_their_own_check_with_and_without_a_pragma(progr
         text = (programs / entry["source"]).read_text()
         lines = text.splitlines()
         assert lines[entry["loop_line"] - 2].strip() == MARKER and entry["reps"] >= 1
-        assert kernel_meta(text)["origin"].endswith("gcc.dg/vect/" + entry["test"])
+        assert kernel_meta(text)["origin"].endswith("gcc/testsuite/" + entry["test"])
         assert 0 < entry["loop_share"] <= 1 and entry["llvm_decision"]
         tuned, loops = apply_loop_pragma(text, 8, 2, None)  # `mirtune apply` without --line: the marker
         assert loops == 1 and "#pragma clang loop vectorize_width(8) interleave_count(2)" in tuned
@@ -127,13 +129,13 @@ def test_a_record_rebuilds_the_measured_programs_byte_for_byte(programs, tmp_pat
     program that comes out other than recorded is a skip with the reason, never a silently different program."""
     record = gccvect_build.read_record(_write(tmp_path / "programs.json.gz",
                                               gccvect_build.record_folder(programs, None)))
-    assert set(record["tests"]) == {"no-scevccp-outer-10.c", "tsvc/vect-tsvc-s000.c"}
+    assert set(record["tests"]) == {"gcc.dg/vect/no-scevccp-outer-10.c", "gcc.dg/vect/tsvc/vect-tsvc-s000.c"}
     again = tmp_path / "again"
     outcomes = gccvect_build.build_all(again, jobs=2, only=list(TESTS), recorded=record, log=lambda line: None)
     assert [o.skip for o in outcomes] == [None, None]
     for f in programs.glob("*.c"):
         assert (again / f.name).read_bytes() == f.read_bytes()
-    entry = record["tests"]["no-scevccp-outer-10.c"]
+    entry = record["tests"]["gcc.dg/vect/no-scevccp-outer-10.c"]
     entry["reps"] += 1
     outcomes = gccvect_build.build_all(tmp_path / "other", jobs=2, only=list(TESTS), recorded=record,
                                        log=lambda line: None)
@@ -153,7 +155,7 @@ def test_further_loops_that_matter_get_programs_of_their_own(tmp_path):
         assert sum(ln.strip() == MARKER for ln in text.splitlines()) == 1
         assert kernel_meta(text)["origin"].endswith("gcc.dg/vect/vect-17.c")
     record = gccvect_build.read_record(_write(tmp_path / "r.json.gz", gccvect_build.record_folder(out, 0.2)))
-    assert record["min_share"] == 0.2 and sorted(record["tests"]["vect-17.c"]["programs"]) == made
+    assert record["min_share"] == 0.2 and sorted(record["tests"]["gcc.dg/vect/vect-17.c"]["programs"]) == made
 
 
 def test_the_collection_order_goes_round_robin_over_families_and_keeps_an_earlier_order():
