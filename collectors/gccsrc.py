@@ -2,8 +2,9 @@
 
 The package (installed by scripts/setup_system.sh) holds GCC's source as one tarball under /usr/src/gcc-12/.
 `extract()` unpacks only the testsuite folders in FOLDERS: gcc/testsuite/gcc.dg/vect/ (the vectorizer's tests,
-with its tsvc/, costmodel/ and complex/ folders) and gcc/testsuite/gcc.c-torture/execute/ (the C torture run
-tests, many of them loops that clang vectorizes), about 15 MB, into mirtune's cache folder (`mirtune.paths.cache_dir()`/gcc-12-source/<version>/) the first time it is
+with its tsvc/, costmodel/ and complex/ folders), the files of gcc.c-torture/execute/ (the C torture run tests)
+and the run tests of gcc.dg/torture/, gcc.dg/tree-ssa/ and gcc.dg/ itself (loops among them that clang
+vectorizes), about 20 MB, into mirtune's cache folder (`mirtune.paths.cache_dir()`/gcc-12-source/<version>/) the first time it is
 asked for, so the sources never enter the repository. `datasets/gccvect/sources.json.gz` (committed) records the
 package, its version (dpkg-query), the tarball, and the path inside the tarball and sha256 of every extracted
 file; `check_sources` compares an extraction with it, so a program set always says which bytes it came from.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -23,13 +25,17 @@ from pathlib import Path
 
 from mirtune.errors import UsageError
 from mirtune.paths import REPO_DIR, cache_dir, gzip_json, read_gzip_json, write_atomic
+from mirtune.tasks.vectorize import FOLDER_PREFIXES
 
 PACKAGE = "gcc-12-source"
 PACKAGE_DIR = Path("/usr/src/gcc-12")
 TESTSUITE = "gcc/testsuite"
 VECT = "gcc.dg/vect"
 TORTURE = "gcc.c-torture/execute"
-FOLDERS = (VECT, TORTURE)  # under TESTSUITE; a test's path (`rel`) is relative to TESTSUITE
+# under TESTSUITE (a test's path, `rel`, is relative to TESTSUITE): VECT with its sub-folders, the others' own files
+FOLDERS = (VECT, *FOLDER_PREFIXES)
+RUN_BY_DEFAULT = (VECT, TORTURE)  # their drivers run a test without dg-do; gcc.dg's other drivers compile it
+RUN_TEST = re.compile(r"\{\s*dg-do\s+run\b")
 SOURCES = REPO_DIR / "datasets" / "gccvect" / "sources.json.gz"
 INSTALL_HINT = f"install it with: sudo apt-get install {PACKAGE} (or run scripts/setup_system.sh as root)"
 
@@ -97,10 +103,25 @@ def extract(cache: Path | None = None) -> Testsuite:
         info = json.loads(done.read_text())
         if info.get("folders") == list(FOLDERS):
             return Testsuite(dest / info["prefix"] / TESTSUITE, PACKAGE, version, tarball.name, info["prefix"])
-    wanted = tuple(f"/{TESTSUITE}/{folder}/" for folder in FOLDERS)
-    prefix = unpack(tarball, dest, lambda name: any(w in name for w in wanted), f"no {TESTSUITE}/{VECT}/")
+    prefix = unpack(tarball, dest, lambda name: folder_of(name.partition(f"/{TESTSUITE}/")[2]) is not None,
+                    f"no {TESTSUITE}/{VECT}/")
+    root = dest / prefix / TESTSUITE
+    for folder in FOLDERS:
+        if folder not in RUN_BY_DEFAULT:  # keep only the run tests (and headers) of the big gcc.dg folders
+            for f in (root / folder).glob("*.c"):
+                if not RUN_TEST.search(f.read_text(errors="replace")):
+                    f.unlink()
     write_atomic(done, json.dumps({"prefix": prefix, "folders": list(FOLDERS)}))
-    return Testsuite(dest / prefix / TESTSUITE, PACKAGE, version, tarball.name, prefix)
+    return Testsuite(root, PACKAGE, version, tarball.name, prefix)
+
+
+def folder_of(rel: str) -> str | None:
+    """The folder of FOLDERS that holds the file at `rel` (its path under gcc/testsuite/), or None: gcc.dg/vect/
+    with its sub-folders, the others only with their own files."""
+    if rel.startswith(VECT + "/"):
+        return VECT
+    parent = rel.rpartition("/")[0]
+    return parent if parent in FOLDERS else None
 
 
 def _sha256(path: Path) -> str:

@@ -1,13 +1,14 @@
 """GCC's run tests as VF/IF programs: which tests can run under clang (and why the others cannot), and the
 rewrite that turns one into a program the vectorize collector sweeps.
 
-The tests come from the folders of `collectors.gccsrc.FOLDERS`: the vectorizer's own (gcc.dg/vect/) and the C
+The tests come from the folders of `collectors.gccsrc.FOLDERS`: the vectorizer's own (gcc.dg/vect/), the C
 torture run tests (gcc.c-torture/execute/, only the files directly in it: builtins/ and ieee/ need drivers of
-their own). `classify(rel, text)` reads a test's DejaGnu directives and code and returns None for a test that is
-a run test (`dg-do run`, or no dg-do: vect.exp's and execute.exp's default is run) with a main() that checks its
+their own) and the run tests of gcc.dg/torture/, gcc.dg/tree-ssa/ and gcc.dg/. `classify(rel, text)` reads a
+test's DejaGnu directives and code and returns None for a test that is a run test (`dg-do run`, or no dg-do in
+gcc.dg/vect/ and gcc.c-torture/execute/, whose drivers run such a test) with a main() that checks its
 answers with abort(), else the reason it is skipped (`Skip`: a category for the table and the detail). Skipped,
-in this order: torture tests with dg-options of their own (-fno-strict-aliasing, -fwrapv...: GCC's torture
-driver adds them to its optimisation levels, and most change what the code means); costmodel tests of another
+in this order: tests of the other folders with an option that is not an optimisation's (`STEERING`:
+-fno-strict-aliasing, -ffast-math, -std=...: they may change what the code means); costmodel tests of another
 target; compile-only tests; run tests restricted to another target; no main(); no abort() check;
 dg-additional-sources; target intrinsics or headers (arm_neon.h, immintrin.h, __builtin_ia32_...); an effective
 target of another architecture (arm_*, powerpc*, vsx*, ...) or a CPU feature checked at run time (avx2_runtime...);
@@ -19,8 +20,8 @@ Effective targets that only say what GCC's vectorizer can do (vect_int, vect_flo
 `prepare(rel, text, lookup)` writes the program: local includes inlined (GCC's tree-vect.h replaced by our own
 `TREE_VECT`), the test's main renamed `mirtune_test_main`, and a new main that runs it MIRTUNE_REPS times (or
 argv[1] times) through a volatile pointer (so no repetition is merged into another) and prints
-`checksum: passed` at the end (a torture test, which often ends main with `exit (0)` as C89 code did, has its
-exit(0) return to that loop through longjmp: `EXIT_TO_LOOP`): the test's own abort() decides whether an answer is right, a failing check is a
+`checksum: passed` at the end (a test of the other folders, which often ends main with `exit (0)` as C89 code
+did, has its exit(0) return to that loop through longjmp: `EXIT_TO_LOOP`): the test's own abort() decides whether an answer is right, a failing check is a
 crash row. `mark_loop` puts the vectorize collector's MIRTUNE_LOOP_PRAGMA marker before the chosen loop with
 `mirtune apply`'s own insertion (collectors/gccvect_build.py chooses the loop and the repeat count).
 """
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Callable
 
-from collectors.gccsrc import FOLDERS, TORTURE, VECT
+from collectors.gccsrc import FOLDERS, RUN_BY_DEFAULT, VECT, folder_of
 from mirtune.source.loops import insert_before_loop
 from mirtune.errors import UsageError
 
@@ -64,6 +65,16 @@ TARGET_HEADER = re.compile(r"#\s*include\s*<((arm|arm_sve|arm_neon|arm_acle|alti
                            r"[a-z]*mmintrin|cpuid|msa|vecintrin)\.h)>")
 TARGET_BUILTIN = re.compile(r"\b__builtin_(ia32|aarch64|arm|neon|altivec|vsx|vec_|s390|mips|riscv)\w*")
 SEMANTIC_OPTIONS = ("-fwrapv", "-ftrapv")
+# What the tests of the other folders may ask for and still be built as the sweep builds them: options that steer or
+# permit GCC's optimisations, dumps and warnings. Any other (-fno-strict-aliasing, -ffast-math, -std=, -fwrapv...)
+# skips the test: it may change what the code means.
+STEERING = re.compile(r"-O\w*$|-fdump-|-fopt-info|-W(?![la],)|-w$|--param|-m(avx|sse|tune|arch|prefer)|"
+                      r"-f(no-)?(tree|ipa|inline|early-inlining|unroll|peel|vect|ssa|gcse|predictive|split|prefetch|"
+                      r"guess-branch|code-hoisting|thread-jumps|loop|graphite|ivopts|sched|move-loop|version-loops|"
+                      r"tracer|optimize-sibling|partial-inlining|cse|crossjumping|reorder|dce|dse|forwprop|pre$|"
+                      r"sink|sra|vrp|copy-prop|dominator|isolate|store-merging|finite-loops|expensive-optimizations|"
+                      r"if-conversion|rerun|web|hoist|lim|unswitch|distribute|cunroll|align|omit-frame|pic|PIC|pie|"
+                      r"PIE|stack-protector|profile|branch-probabilities)")
 NAME_OPTIONS = {"wrapv-": "-fwrapv", "trapv-": "-ftrapv"}  # vect.exp builds these file names with the option
 LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"[^\n]*$', re.M)
 MAIN_DEF = re.compile(r"^[ \t]*(?:(?:int|void|signed)[ \t\n]+)?main[ \t\n]*\(([^)]*)\)[ \t\n]*\{", re.M)
@@ -106,13 +117,16 @@ def classify(rel: str, text: str, lookup: Callable[[str], str | None]) -> Skip |
     folder = suite_folder(rel)
     parts = PurePosixPath(rel[len(folder) + 1:]).parts
     found = directives(text)
-    options = [args for name, args in found if name in ("options", "additional-options")]
-    if folder == TORTURE and options:
-        return Skip("torture test with options of its own", options[0])
+    if folder != VECT:
+        for name, args in found:
+            if name in ("options", "additional-options"):
+                other = [o for o in _options(args)[0] if o.startswith("-") and not STEERING.match(o)]
+                if other:
+                    return Skip("option that is not an optimisation's", other[0])
     if folder == VECT and parts[0] == "costmodel" and len(parts) > 2 and parts[1] != "x86_64":
         return Skip("costmodel test of another target", parts[1])
     runs = [args for name, args in found if name == "do"]
-    kind = runs[0].split()[0] if runs and runs[0].split() else "run"
+    kind = runs[0].split()[0] if runs and runs[0].split() else "run" if folder in RUN_BY_DEFAULT else "compile"
     if kind != "run":
         return Skip("compile-only test", f"dg-do {kind}")
     if runs and OTHER_TRIPLE.search(runs[0]) and not re.search(r"x86_64|i\?86|\*-\*-linux", runs[0]):
@@ -153,10 +167,10 @@ def classify(rel: str, text: str, lookup: Callable[[str], str | None]) -> Skip |
 
 def suite_folder(rel: str) -> str:
     """The folder of FOLDERS that holds the test at `rel` (its path under gcc/testsuite/); UsageError for none."""
-    for folder in FOLDERS:
-        if rel.startswith(folder + "/"):
-            return folder
-    raise UsageError(f"not a test of {', '.join(FOLDERS)}", rel)
+    folder = folder_of(rel)
+    if folder is None:
+        raise UsageError(f"not a test of {', '.join(FOLDERS)}", rel)
+    return folder
 
 
 def inline_includes(rel: str, text: str, lookup: Callable[[str], str | None]) -> str:
@@ -213,9 +227,9 @@ static void mirtune_exit (int status)
 
 def prepare(rel: str, text: str, lookup: Callable[[str], str | None], header: str = "", reps: int = 1) -> str:
     """The program made of the test at `rel`: includes inlined, main renamed, a repeating main appended (`reps`
-    times by default), the marker's empty default defined, `header` (a comment) first; a torture test's exit (0)
+    times by default), the marker's empty default defined, `header` (a comment) first; another folder's exit (0)
     returns to the repeating main (`EXIT_TO_LOOP`). UsageError when it has no main to call."""
-    torture = suite_folder(rel) == TORTURE
+    torture = suite_folder(rel) != VECT
     body = inline_includes(rel, text, lookup)
     m = MAIN_DEF.search(body)
     if m is None:

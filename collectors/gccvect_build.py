@@ -65,7 +65,7 @@ from mirtune.errors import MirtuneError, ToolMissing, UsageError
 from mirtune.measure.sandbox import RunLimits, run_once
 from mirtune.measure.vectorize import pragma
 from mirtune.paths import gzip_json, read_gzip_json, write_atomic
-from mirtune.tasks.vectorize import source_family
+from mirtune.tasks.vectorize import FOLDER_PREFIXES, source_family
 
 TARGET_S = 0.03  # a baseline run of each program, as loopgen's kernels (collectors/loopgen.py)
 MAX_REPS = 10_000_000
@@ -314,15 +314,16 @@ def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_di
 
 def test_names(suite: gccsrc.Testsuite) -> dict[str, str]:
     """Path under gcc/testsuite/ -> program name. A vectorizer test's is its file's stem (prefixed by its folder
-    under gcc.dg/vect/ where two stems clash); a torture test's is `torture-<stem>` (only the files directly in
-    gcc.c-torture/execute/: builtins/ and ieee/ need drivers of their own)."""
+    under gcc.dg/vect/ where two stems clash); another folder's test's is its stem behind the folder's prefix
+    (`FOLDER_PREFIXES`: `torture-loop-2`; only the files directly in the folder)."""
     vect = suite.root / gccsrc.VECT
     rels = sorted(str(f.relative_to(vect)) for f in vect.rglob("*.c"))
     stems = Counter(Path(r).stem for r in rels)
     names = {f"{gccsrc.VECT}/{r}": Path(r).stem if stems[Path(r).stem] == 1 else r[:-2].replace("/", "-")
              for r in rels}
-    for f in sorted((suite.root / gccsrc.TORTURE).glob("*.c")):
-        names[f"{gccsrc.TORTURE}/{f.name}"] = f"torture-{f.stem}"
+    for folder, prefix in FOLDER_PREFIXES.items():
+        for f in sorted((suite.root / folder).glob("*.c")):
+            names[f"{folder}/{f.name}"] = prefix + f.stem
     return names
 
 
@@ -334,7 +335,8 @@ def skip_table(outcomes: list[Outcome]) -> str:
     cats = Counter(o.category for o in skips)
     folders = Counter(suite_folder(test) for test in {o.test for o in outcomes})
     lines = ["| | tests |", "|---|---:|",
-             *(f"| test files (.c) under {folder}/ | {n} |" for folder, n in sorted(folders.items())),
+             *(f"| test files (.c) under {folder}/{'' if folder in gccsrc.RUN_BY_DEFAULT else ' (dg-do run)'} | {n} |"
+               for folder, n in sorted(folders.items())),
              f"| programs produced | {len(built)} |", f"| skipped | {len(skips)} |",
              f"| further loops, a program each (`--min-share`) | {len(made) - len(built)} |", "",
              "| why skipped | tests | most common details |", "|---|---:|---|"]

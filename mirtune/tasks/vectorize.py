@@ -26,16 +26,24 @@ def _label(cfg: dict[str, Any]) -> str:
     return f"vf={cfg['vf']},if={cfg['if']}"
 
 
+# GCC's test folders (under gcc/testsuite/) besides gcc.dg/vect/ whose tests become programs, and the prefix of
+# their programs' names and families (collectors/gccvect_build.py)
+FOLDER_PREFIXES = {"gcc.c-torture/execute": "torture-", "gcc.dg/torture": "dg-torture-",
+                   "gcc.dg/tree-ssa": "tree-ssa-", "gcc.dg": "dg-"}
+
+
 def source_family(name: str) -> str:
     """A GCC test's source-file family, from its file name's stem: the '-'/'_'-separated words before the first
     word that holds a digit, plus that word's letters before its first digit (`vect-reduc-2char.c` ->
     `vect-reduc`, `pr45752.c` -> `pr`, `slp-perm-3.c` -> `slp-perm`, `vect-tsvc-s000.c` -> `vect-tsvc-s`,
     `O3-pr39675-2.c` -> `O`). Tests of one family are variants of one idea (other types, sizes, bug reports of
-    one kind), so they must stay on one side of a train/test split. A C torture test's (a path through
-    gcc.c-torture/) is `torture-` and its stem's family (`gcc.c-torture/execute/pr23135.c` -> `torture-pr`): the
-    torture tests' `pr*` are other bugs than the vectorizer's."""
-    if "gcc.c-torture/" in name:
-        return "torture-" + source_family(name.rsplit("/", 1)[-1])
+    one kind), so they must stay on one side of a train/test split. A test of another folder than gcc.dg/vect/
+    (a path through one of FOLDER_PREFIXES) has its folder's prefix (`gcc.c-torture/execute/pr23135.c` ->
+    `torture-pr`): the other folders' `pr*` are other bugs than the vectorizer's."""
+    folder = name.rsplit("/", 1)[0] if "/" in name else ""
+    for path, prefix in FOLDER_PREFIXES.items():
+        if folder.endswith(path):
+            return prefix + source_family(name.rsplit("/", 1)[-1])
     stem = name.rsplit("/", 1)[-1]
     stem = stem[:-2] if stem.endswith(".c") else stem
     words: list[str] = []

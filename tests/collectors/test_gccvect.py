@@ -4,6 +4,7 @@ gcc-12-source, the rewrite (builds, passes its own check with and without a loop
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +30,9 @@ def test_family_is_the_stem_before_the_first_number():
              "vect-outer-1a.c": "vect-outer", "vect-35-big-array.c": "vect", "bb-slp-pr65935.c": "bb-slp-pr",
              "tsvc/vect-tsvc-s000.c": "vect-tsvc-s", "no-scevccp-outer-10b.c": "no-scevccp-outer",
              "vect_shift_1.c": "vect-shift", "O3-pr39675-2.c": "O",
-             "gcc.c-torture/execute/pr23135.c": "torture-pr", "gcc.c-torture/execute/loop-2b.c": "torture-loop"}
+             "gcc.c-torture/execute/pr23135.c": "torture-pr", "gcc.c-torture/execute/loop-2b.c": "torture-loop",
+             "gcc-12.2.0/gcc/testsuite/gcc.dg/torture/pr1.c": "dg-torture-pr", "gcc.dg/tree-ssa/loop-1.c": "tree-ssa-loop",
+             "gcc.dg/pr23135.c": "dg-pr", "gcc-12.2.0/gcc/testsuite/gcc.dg/vect/pr45752.c": "pr"}
     assert {name: source_family(name) for name in cases} == cases
 
 
@@ -81,6 +84,23 @@ def test_classify_real_tests(suite, rel, category):
     assert (skip.category if skip else None) == category
 
 
+def test_the_other_folders_hold_only_their_run_tests_and_skip_options_that_change_the_meaning(suite):
+    """gcc.dg's drivers compile a test without dg-do, so only its run tests are extracted; an option that is not an
+    optimisation's (-fwrapv, -fno-strict-aliasing...) skips a test of the other folders, a steering one does not."""
+    for folder in gccsrc.FOLDERS:
+        assert any((suite.root / folder).glob("*.c")), folder
+    dg = list((suite.root / "gcc.dg").glob("*.c"))
+    assert len(dg) > 500 and all(gccsrc.RUN_TEST.search(f.read_text(errors="replace")) for f in dg)
+    lookup = _lookup(suite)
+    wrapv = "/* { dg-options \"-O2 -fwrapv\" } */\nint main (void) { if (0) abort (); return 0; }\n"
+    steer = "/* { dg-options \"-O2 -fno-tree-vectorize --param max-unroll-times=2\" } */\n" + wrapv.split("\n", 1)[1]
+    skip = gccvect.classify("gcc.c-torture/execute/mine.c", wrapv, lookup)
+    assert skip.category == "option that is not an optimisation's" and skip.detail == "-fwrapv"
+    assert gccvect.classify("gcc.c-torture/execute/mine.c", steer, lookup) is None
+    assert gccvect.classify("gcc.dg/mine.c", steer, lookup).category == "compile-only test"  # no dg-do: compile
+    assert gccvect.classify("gcc.dg/mine.c", "/* { dg-do run } */\n" + steer, lookup) is None
+
+
 def test_effective_targets_of_other_hardware_are_skipped(suite):
     reasons = {str(gccvect.classify(str(f.relative_to(suite.root)), f.read_text(errors="replace"), _lookup(suite)))
                for f in (suite.root / gccsrc.VECT).glob("*.c")}
@@ -122,6 +142,22 @@ def test_a_tiny_sweep_measures_both_programs(programs, tmp_path):
     df = read_rows(out)
     assert set(df["status"]) == {"ok"}, df[["program", "status", "reason"]]
     assert {application(r) for r in df.to_dict("records")} == {"gcc:no-scevccp-outer", "gcc:vect-tsvc-s"}
+
+
+def test_a_torture_test_added_to_a_built_folder_runs_its_main_repeatedly_through_exit(programs, tmp_path):
+    """loop-2.c ends main with exit (0): its program returns from it to the repeating main (every run checked by
+    its abort()). Building it with --only adds it to the folder and keeps the programs already there."""
+    out = tmp_path / "grown"
+    shutil.copytree(programs, out)
+    gccvect_build.build_all(out, only=["gcc.c-torture/execute/loop-2.c"], log=lambda line: None)
+    manifest = {m["name"]: m for m in json.loads((out / "manifest.json").read_text())}
+    assert set(manifest) == {"no-scevccp-outer-10", "vect-tsvc-s000", "torture-loop-2"}
+    assert manifest["torture-loop-2"]["family"] == "torture-loop" and (out / "vect-tsvc-s000.c").is_file()
+    text = (out / "torture-loop-2.c").read_text()
+    res = build(BuildSpec(name="torture-loop-2", source=text, defines={MARKER: pragma(4, 1)}), cache_dir=tmp_path)
+    assert res.status == "ok", res.reason
+    run = run_once([res.exe, "3"])
+    assert run.exit_code == 0 and run.stdout.strip() == gccvect.CHECKSUM
 
 
 def test_a_record_rebuilds_the_measured_programs_byte_for_byte(programs, tmp_path):
