@@ -8,7 +8,7 @@ alone) and the median of the other two scores it: the split-run oracle, what a p
 measurement reaches on another. Reported (geometric means over the programs): the oracle's and the split-run
 oracle's speedup over LLVM's choice, the split-run oracle's share of the oracle, how often the split run picks
 LLVM's choice, and the programs whose best configuration beats LLVM's choice beyond the noise (its slowest run
-faster than LLVM's fastest).
+faster than LLVM's fastest); for programs of GCC's tests from several folders, the same figures for each folder.
 """
 
 from __future__ import annotations
@@ -26,24 +26,27 @@ sys.path.insert(0, str(REPO))
 from mirtune.errors import MirtuneError  # noqa: E402
 from mirtune.measure.records import read_rows  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402
+from mirtune.tasks.vectorize import test_folder  # noqa: E402
 
 
-def runs_by_program(data: Path) -> tuple[list[str], np.ndarray]:
-    """(programs, runs[program, configuration, run]) of the complete programs (every configuration measured ok
-    with 3 runs); configuration 0 is LLVM's own choice."""
+def runs_by_program(data: Path) -> tuple[list[str], np.ndarray, list[str | None]]:
+    """(programs, runs[program, configuration, run], the GCC test folder of each program or None) of the complete
+    programs (every configuration measured ok with 3 runs); configuration 0 is LLVM's own choice."""
     df = read_rows(data)
     if df.empty or "vf" not in df.columns:
         raise MirtuneError("no vectorize rows", str(data))
     df = df[(df["sweep"] == "vectorize") & (df["status"] == "ok")].copy()
     df["config"] = np.where(df["is_default"], "default", df["vf"].astype(str) + "x" + df["if"].astype(str))
     configs = ["default"] + sorted(set(df["config"]) - {"default"})
-    programs, cube = [], []
+    programs, cube, folders = [], [], []
     for (program, _size), rows in df.groupby(["program", "input_size"]):
         runs = {c: list(r) for c, r in zip(rows["config"], rows["runtimes_s"]) if len(r) == 3}
         if set(runs) == set(configs):
             programs.append(program)
             cube.append([runs[c] for c in configs])
-    return programs, np.asarray(cube, dtype=float)
+            origin = rows["origin"].iloc[0] if "origin" in rows else None
+            folders.append(test_folder(origin.split()[-1]) if isinstance(origin, str) and origin else None)
+    return programs, np.asarray(cube, dtype=float), folders
 
 
 def noise_report(cube: np.ndarray) -> dict:
@@ -75,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args(argv)
     try:
-        programs, cube = runs_by_program(args.data)
+        programs, cube, folders = runs_by_program(args.data)
         if not programs:
             raise MirtuneError("no program with every configuration measured ok", str(args.data))
     except MirtuneError as exc:
@@ -83,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     report = {"data": str(args.data.relative_to(REPO) if args.data.is_relative_to(REPO) else args.data),
               **noise_report(cube)}
+    groups = sorted({f for f in folders if f is not None})
+    if len(groups) > 1:  # GCC's tests from several folders: the figures of each
+        report["by_folder"] = {g: noise_report(cube[[f == g for f in folders]]) for g in groups}
     text = json.dumps(report, indent=1)
     print(text)
     if args.json:

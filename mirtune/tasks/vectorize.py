@@ -32,6 +32,15 @@ FOLDER_PREFIXES = {"gcc.c-torture/execute": "torture-", "gcc.dg/torture": "dg-to
                    "gcc.dg/tree-ssa": "tree-ssa-", "gcc.dg": "dg-"}
 
 
+def test_folder(path: str) -> str | None:
+    """The GCC test folder of a test's path (`gcc.dg/vect`, with its sub-folders, or one of FOLDER_PREFIXES), or
+    None for a path in neither."""
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    if "gcc.dg/vect" in folder:
+        return "gcc.dg/vect"
+    return next((f for f in FOLDER_PREFIXES if folder.endswith(f)), None)
+
+
 def source_family(name: str) -> str:
     """A GCC test's source-file family, from its file name's stem: the '-'/'_'-separated words before the first
     word that holds a digit, plus that word's letters before its first digit (`vect-reduc-2char.c` ->
@@ -40,10 +49,9 @@ def source_family(name: str) -> str:
     one kind), so they must stay on one side of a train/test split. A test of another folder than gcc.dg/vect/
     (a path through one of FOLDER_PREFIXES) has its folder's prefix (`gcc.c-torture/execute/pr23135.c` ->
     `torture-pr`): the other folders' `pr*` are other bugs than the vectorizer's."""
-    folder = name.rsplit("/", 1)[0] if "/" in name else ""
-    for path, prefix in FOLDER_PREFIXES.items():
-        if folder.endswith(path):
-            return prefix + source_family(name.rsplit("/", 1)[-1])
+    folder = test_folder(name)
+    if folder in FOLDER_PREFIXES:
+        return FOLDER_PREFIXES[folder] + source_family(name.rsplit("/", 1)[-1])
     stem = name.rsplit("/", 1)[-1]
     stem = stem[:-2] if stem.endswith(".c") else stem
     words: list[str] = []
