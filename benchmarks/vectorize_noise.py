@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 from mirtune.errors import MirtuneError  # noqa: E402
 from mirtune.measure.records import read_rows  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402
-from mirtune.tasks.vectorize import test_folder  # noqa: E402
+from mirtune.tasks.vectorize import origin_folder  # noqa: E402
 
 
 def runs_by_program(data: Path) -> tuple[list[str], np.ndarray, list[str | None]]:
@@ -45,7 +45,7 @@ def runs_by_program(data: Path) -> tuple[list[str], np.ndarray, list[str | None]
             programs.append(program)
             cube.append([runs[c] for c in configs])
             origin = rows["origin"].iloc[0] if "origin" in rows else None
-            folders.append(test_folder(origin.split()[-1]) if isinstance(origin, str) and origin else None)
+            folders.append(origin_folder(origin.split()[-1]) if isinstance(origin, str) and origin else None)
     return programs, np.asarray(cube, dtype=float), folders
 
 

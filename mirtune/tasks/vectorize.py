@@ -32,7 +32,7 @@ FOLDER_PREFIXES = {"gcc.c-torture/execute": "torture-", "gcc.dg/torture": "dg-to
                    "gcc.dg/tree-ssa": "tree-ssa-", "gcc.dg": "dg-"}
 
 
-def test_folder(path: str) -> str | None:
+def origin_folder(path: str) -> str | None:
     """The GCC test folder of a test's path (`gcc.dg/vect`, with its sub-folders, or one of FOLDER_PREFIXES), or
     None for a path in neither."""
     folder = path.rsplit("/", 1)[0] if "/" in path else ""
@@ -49,7 +49,7 @@ def source_family(name: str) -> str:
     one kind), so they must stay on one side of a train/test split. A test of another folder than gcc.dg/vect/
     (a path through one of FOLDER_PREFIXES) has its folder's prefix (`gcc.c-torture/execute/pr23135.c` ->
     `torture-pr`): the other folders' `pr*` are other bugs than the vectorizer's."""
-    folder = test_folder(name)
+    folder = origin_folder(name)
     if folder in FOLDER_PREFIXES:
         return FOLDER_PREFIXES[folder] + source_family(name.rsplit("/", 1)[-1])
     stem = name.rsplit("/", 1)[-1]

@@ -19,7 +19,7 @@ from mirtune.measure.build import BuildSpec, build
 from mirtune.measure.records import read_rows
 from mirtune.measure.sandbox import run_once
 from mirtune.measure.vectorize import pragma
-from mirtune.tasks.vectorize import SPEC, application, source_family, test_folder
+from mirtune.tasks.vectorize import SPEC, application, source_family, origin_folder
 
 REPO = Path(__file__).resolve().parents[2]
 TESTS = ("no-scevccp-outer-10.c", "vect-tsvc-s000.c")  # two tests that become programs
@@ -37,7 +37,7 @@ def test_family_is_the_stem_before_the_first_number():
     folders = {"gcc-12.2.0/gcc/testsuite/gcc.dg/vect/tsvc/vect-tsvc-s000.c": "gcc.dg/vect", "gcc.dg/pr1.c": "gcc.dg",
                "gcc.dg/torture/pr1.c": "gcc.dg/torture", "gcc.c-torture/execute/loop-2.c": "gcc.c-torture/execute",
                "vect-1.c": None}
-    assert {path: test_folder(path) for path in folders} == folders
+    assert {path: origin_folder(path) for path in folders} == folders
 
 
 def test_rows_of_gcc_programs_are_grouped_by_family():
