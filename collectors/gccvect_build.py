@@ -62,7 +62,7 @@ from pathlib import Path
 from collectors import gccsrc
 from collectors.gccvect import CHECKSUM, MARKER, Skip, classify, mark_loop, prepare, suite_folder
 from mirtune.errors import MirtuneError, ToolMissing, UsageError
-from mirtune.measure.sandbox import RunLimits, run_once
+from mirtune.measure.sandbox import RunLimits, run_once, run_tool
 from mirtune.measure.vectorize import pragma
 from mirtune.paths import gzip_json, read_gzip_json, write_atomic
 from mirtune.tasks.vectorize import FOLDER_PREFIXES, source_family
@@ -128,8 +128,7 @@ def find_tools() -> Tools:
 def _compile(tools: Tools, src: Path, out: Path, extra: list[str]) -> tuple[bool, str]:
     cmd = [tools.clang, *FLAGS, *extra, str(src), "-o", str(out), "-lm"]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL)
+        proc = run_tool(cmd, COMPILE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return False, f"clang timed out after {COMPILE_TIMEOUT_S} s"
     return proc.returncode == 0 and out.exists(), proc.stderr
@@ -185,7 +184,10 @@ def loop_counts(tools: Tools, src: Path, work: Path, loops: list[tuple[int, int]
     for cmd in ([tools.profdata, "merge", "-o", str(merged), str(raw)],
                 [tools.cov, "export", "-skip-expansions", "-skip-functions", "-instr-profile", str(merged),
                  str(exe)]):
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
+        try:
+            proc = run_tool(cmd, COMPILE_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            raise UsageError(f"{Path(cmd[0]).name} timed out after {COMPILE_TIMEOUT_S} s") from None
         if proc.returncode != 0:
             raise UsageError(f"{Path(cmd[0]).name} failed: {proc.stderr.strip()[:80]}")
     files = [f for f in json.loads(proc.stdout)["data"][0]["files"] if Path(f["filename"]).name == src.name]

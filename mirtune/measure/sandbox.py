@@ -209,6 +209,21 @@ def _killpg(pgid: int) -> None:
         pass
 
 
+def run_tool(cmd: Sequence[str], timeout_s: float, **popen: Any) -> subprocess.CompletedProcess:
+    """Run a build tool (clang, llvm-cov...) in a process group of its own and capture its text output; past
+    `timeout_s` kill the whole group, then raise subprocess.TimeoutExpired: a killed clang driver leaves its cc1
+    child running otherwise (one did, at full speed, beside a timed sitting)."""
+    proc = subprocess.Popen(list(cmd), stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            text=True, start_new_session=True, **popen)
+    try:
+        out, err = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        _killpg(proc.pid)
+        proc.communicate()
+        raise
+    return subprocess.CompletedProcess(list(cmd), proc.returncode, out, err)
+
+
 def _tail(path: Path) -> str:
     try:
         with open(path, "rb") as f:

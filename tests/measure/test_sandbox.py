@@ -17,7 +17,7 @@ from mirtune.measure.host import NvmlStatus, load_nvml
 from mirtune.measure.build import BuildSpec, build
 from mirtune.measure.check import checksums_match
 from mirtune.measure.measurement import measure, parse_checksum
-from mirtune.measure.sandbox import RunLimits, run_once
+from mirtune.measure.sandbox import RunLimits, run_once, run_tool
 from mirtune.tasks.measured import spread
 
 
@@ -645,3 +645,18 @@ def test_a_setsid_grandchild_dies_with_a_killed_driver(cache, tmp_path, how):
                 os.kill(int(pidfile.read_text().split()[0]), 9)
             except ProcessLookupError:
                 pass
+
+
+def test_run_tool_kills_the_whole_group_on_timeout(tmp_path):
+    """A build tool that outlives its timeout goes with every process it started (clang's driver and its cc1)."""
+    pid_file = tmp_path / "child.pid"
+    script = (f"import subprocess, time; p = subprocess.Popen(['sleep', '60']); "
+              f"open({str(pid_file)!r}, 'w').write(str(p.pid)); time.sleep(60)")
+    with pytest.raises(subprocess.TimeoutExpired):
+        run_tool([sys.executable, "-c", script], 2.0)
+    child = int(pid_file.read_text())
+    time.sleep(0.2)
+    status = Path(f"/proc/{child}/status")
+    assert not status.exists() or "State:\tZ" in status.read_text()
+    done = run_tool([sys.executable, "-c", "print('ok')"], 30.0)
+    assert done.returncode == 0 and done.stdout == "ok\n"
