@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from mirtune.errors import CompileError, ToolMissing, UsageError
+from mirtune.measure.sandbox import run_tool
 from mirtune.paths import cache_dir, write_atomic
 
 LANGS = ("c", "cxx", "opencl", "cuda")
@@ -319,8 +320,7 @@ def compile_to_ir(src: str | os.PathLike, out: str | os.PathLike | None = None, 
         ll = Path(tmp) / "out.ll"
         cmd = compile_command(src, ll, language, opt, openmp, extra, cl_std)
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S,
-                                  stdin=subprocess.DEVNULL, preexec_fn=limit_compiler_memory)
+            proc = run_tool(cmd, COMPILE_TIMEOUT_S, preexec_fn=limit_compiler_memory)
         except subprocess.TimeoutExpired:
             raise CompileError(f"clang timed out after {COMPILE_TIMEOUT_S}s", str(src)) from None
         if proc.returncode != 0 or not ll.exists():
@@ -345,8 +345,7 @@ def compile_executable(src: str | os.PathLike, out: str | os.PathLike, *, opt: i
     cmd += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]
     cmd += list(extra or []) + [str(src), "-o", str(out), "-lm"]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
-                              preexec_fn=limit_compiler_memory)
+        proc = run_tool(cmd, timeout, preexec_fn=limit_compiler_memory)
     except subprocess.TimeoutExpired:
         raise CompileError(f"clang timed out after {timeout}s", str(src)) from None
     if proc.returncode != 0:
@@ -390,8 +389,7 @@ def link_ir(modules: list[Path], out: str | os.PathLike | None = None, names: li
         ll = Path(tmp) / "linked.ll"
         cmd = [find_llvm_link(), "-S", *map(str, modules), "-o", str(ll)]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S,
-                                  stdin=subprocess.DEVNULL, preexec_fn=limit_compiler_memory)
+            proc = run_tool(cmd, COMPILE_TIMEOUT_S, preexec_fn=limit_compiler_memory)
         except subprocess.TimeoutExpired:
             raise CompileError(f"llvm-link timed out after {COMPILE_TIMEOUT_S}s") from None
         if proc.returncode != 0 or not ll.exists():
@@ -434,8 +432,7 @@ def user_headers(src: str | os.PathLike, flags: list[str] | None = None) -> list
         return None
     cmd = [find_clang().path, "-MM", *_lang_flags(language), *(flags or []), str(src)]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S, stdin=subprocess.DEVNULL,
-                              preexec_fn=limit_compiler_memory, cwd=str(src.parent))
+        proc = run_tool(cmd, COMPILE_TIMEOUT_S, preexec_fn=limit_compiler_memory, cwd=str(src.parent))
     except subprocess.TimeoutExpired:
         return None
     if proc.returncode != 0:
@@ -495,8 +492,7 @@ def compile_program(units: list[tuple[Path, list[str], str]], out: str | os.Path
             obj = Path(tmp) / f"{i}-{_safe_stem(src)}.o"
             cmd = [clang, "-c", *base, *_lang_flags(language), *defs, *flags, *(extra or []), str(src), "-o", str(obj)]
             try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
-                                      preexec_fn=limit_compiler_memory)
+                proc = run_tool(cmd, timeout, preexec_fn=limit_compiler_memory)
             except subprocess.TimeoutExpired:
                 raise CompileError(f"clang timed out after {timeout}s", name) from None
             if proc.returncode != 0 or not obj.exists():
@@ -505,8 +501,7 @@ def compile_program(units: list[tuple[Path, list[str], str]], out: str | os.Path
         link = [clang, *base, *(["--driver-mode=g++"] if "cxx" in langs else []), *objects, "-o", str(out),
                 *(extra or []), "-lm"]
         try:
-            proc = subprocess.run(link, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
-                                  preexec_fn=limit_compiler_memory)
+            proc = run_tool(link, timeout, preexec_fn=limit_compiler_memory)
         except subprocess.TimeoutExpired:
             raise CompileError(f"linking timed out after {timeout}s") from None
         if proc.returncode != 0:

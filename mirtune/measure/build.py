@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from mirtune.measure.host import node_tag
-from mirtune.measure.sandbox import bytes_match
+from mirtune.measure.sandbox import bytes_match, run_tool
 from mirtune.paths import write_atomic
 
 
@@ -137,8 +137,7 @@ def _compile_nvcc(spec: BuildSpec, src: Path, out: Path) -> None:
     cmd += [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in spec.defines.items()]
     cmd += [f"-I{d}" for d in spec.include_dirs] + list(spec.extra) + [str(src), "-o", str(out)]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=NVCC_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL, cwd=str(src.parent))
+        proc = run_tool(cmd, NVCC_TIMEOUT_S, cwd=str(src.parent))
     except subprocess.TimeoutExpired:
         raise CompileError(f"nvcc timed out after {NVCC_TIMEOUT_S:g}s", str(src)) from None
     if proc.returncode != 0:
