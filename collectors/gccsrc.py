@@ -25,7 +25,7 @@ from pathlib import Path
 
 from mirtune.errors import UsageError
 from mirtune.paths import REPO_DIR, cache_dir, gzip_json, read_gzip_json, write_atomic
-from mirtune.tasks.vectorize import FOLDER_PREFIXES
+from mirtune.tasks.vectorize import FOLDER_PREFIXES, origin_folder
 
 PACKAGE = "gcc-12-source"
 PACKAGE_DIR = Path("/usr/src/gcc-12")
@@ -103,7 +103,7 @@ def extract(cache: Path | None = None) -> Testsuite:
         info = json.loads(done.read_text())
         if info.get("folders") == list(FOLDERS):
             return Testsuite(dest / info["prefix"] / TESTSUITE, PACKAGE, version, tarball.name, info["prefix"])
-    prefix = unpack(tarball, dest, lambda name: folder_of(name.partition(f"/{TESTSUITE}/")[2]) is not None,
+    prefix = unpack(tarball, dest, lambda name: origin_folder(name.partition(f"/{TESTSUITE}/")[2]) is not None,
                     f"no {TESTSUITE}/{VECT}/")
     root = dest / prefix / TESTSUITE
     for folder in FOLDERS:
@@ -113,15 +113,6 @@ def extract(cache: Path | None = None) -> Testsuite:
                     f.unlink()
     write_atomic(done, json.dumps({"prefix": prefix, "folders": list(FOLDERS)}))
     return Testsuite(root, PACKAGE, version, tarball.name, prefix)
-
-
-def folder_of(rel: str) -> str | None:
-    """The folder of FOLDERS that holds the file at `rel` (its path under gcc/testsuite/), or None: gcc.dg/vect/
-    with its sub-folders, the others only with their own files."""
-    if rel.startswith(VECT + "/"):
-        return VECT
-    parent = rel.rpartition("/")[0]
-    return parent if parent in FOLDERS else None
 
 
 def _sha256(path: Path) -> str:

@@ -33,9 +33,10 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Callable
 
-from collectors.gccsrc import FOLDERS, RUN_BY_DEFAULT, VECT, folder_of
+from collectors.gccsrc import FOLDERS, RUN_BY_DEFAULT, VECT
 from mirtune.source.loops import insert_before_loop
 from mirtune.errors import UsageError
+from mirtune.tasks.vectorize import origin_folder
 
 MARKER = "MIRTUNE_LOOP_PRAGMA"
 TEST_MAIN = "mirtune_test_main"
@@ -167,7 +168,7 @@ def classify(rel: str, text: str, lookup: Callable[[str], str | None]) -> Skip |
 
 def suite_folder(rel: str) -> str:
     """The folder of FOLDERS that holds the test at `rel` (its path under gcc/testsuite/); UsageError for none."""
-    folder = folder_of(rel)
+    folder = origin_folder(rel)
     if folder is None:
         raise UsageError(f"not a test of {', '.join(FOLDERS)}", rel)
     return folder
@@ -229,7 +230,7 @@ def prepare(rel: str, text: str, lookup: Callable[[str], str | None], header: st
     """The program made of the test at `rel`: includes inlined, main renamed, a repeating main appended (`reps`
     times by default), the marker's empty default defined, `header` (a comment) first; another folder's exit (0)
     returns to the repeating main (`EXIT_TO_LOOP`). UsageError when it has no main to call."""
-    torture = suite_folder(rel) != VECT
+    other_folder = suite_folder(rel) != VECT
     body = inline_includes(rel, text, lookup)
     m = MAIN_DEF.search(body)
     if m is None:
@@ -240,8 +241,8 @@ def prepare(rel: str, text: str, lookup: Callable[[str], str | None], header: st
     else:
         pointer, call = "int (*volatile test_main) (int, char **)", "test_main (1, test_argv)"
     top = (f"{header}#ifndef {MARKER}\n#define {MARKER}\n#endif\n#ifndef MIRTUNE_REPS\n#define MIRTUNE_REPS {reps}\n"
-           f"#endif\n{EXIT_TO_LOOP if torture else ''}#define main {TEST_MAIN}\n")
-    run = (f"if (!setjmp (mirtune_exit_jmp))\n      (void) {call};" if torture else f"(void) {call};")
+           f"#endif\n{EXIT_TO_LOOP if other_folder else ''}#define main {TEST_MAIN}\n")
+    run = (f"if (!setjmp (mirtune_exit_jmp))\n      (void) {call};" if other_folder else f"(void) {call};")
     bottom = f"""
 /* mirtune: run the test's main MIRTUNE_REPS times (or argv[1] times); its abort() checks every run. */
 #undef main

@@ -33,12 +33,12 @@ FOLDER_PREFIXES = {"gcc.c-torture/execute": "torture-", "gcc.dg/torture": "dg-to
 
 
 def origin_folder(path: str) -> str | None:
-    """The GCC test folder of a test's path (`gcc.dg/vect`, with its sub-folders, or one of FOLDER_PREFIXES), or
-    None for a path in neither."""
-    folder = path.rsplit("/", 1)[0] if "/" in path else ""
-    if "gcc.dg/vect" in folder:
+    """The GCC test folder of a file's path (under gcc/testsuite/, or longer): `gcc.dg/vect` with its sub-folders,
+    or one of FOLDER_PREFIXES for the files directly in it; None for a path in neither."""
+    folder = "/" + path.rpartition("/")[0]
+    if "/gcc.dg/vect/" in folder + "/":
         return "gcc.dg/vect"
-    return next((f for f in FOLDER_PREFIXES if folder.endswith(f)), None)
+    return next((f for f in FOLDER_PREFIXES if folder.endswith("/" + f)), None)
 
 
 def source_family(name: str) -> str:
