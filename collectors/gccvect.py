@@ -7,9 +7,12 @@ their own) and the run tests of gcc.dg/torture/, gcc.dg/tree-ssa/ and gcc.dg/. `
 test's DejaGnu directives and code and returns None for a test that is a run test (`dg-do run`, or no dg-do in
 gcc.dg/vect/ and gcc.c-torture/execute/, whose drivers run such a test) with a main() that checks its
 answers with abort(), else the reason it is skipped (`Skip`: a category for the table and the detail). Skipped,
-in this order: tests of the other folders with an option that is not an optimisation's (`STEERING`:
--fno-strict-aliasing, -ffast-math, -std=...: they may change what the code means); costmodel tests of another
-target; compile-only tests; run tests restricted to another target; no main(); no abort() check;
+in this order: tests of the other folders with an option that is not an optimisation's (`STEERING`) nor one
+that leaves the code's meaning under clang's build as it is (`KEPT_MEANING`: -std=c99/c11 and their GNU forms,
+which clang's default gnu17 covers; -g; -fno-common, clang's default...): -fno-strict-aliasing, -ffast-math,
+-std=gnu89, -fwrapv... may change what the code means (options under `{ target run_expensive_tests }` are left
+out, as GCC's default run does); costmodel tests of another target (x86_64's and i386's run here);
+compile-only tests; run tests restricted to another target; no main(); no abort() check;
 dg-additional-sources; target intrinsics or headers (arm_neon.h, immintrin.h, __builtin_ia32_...); an effective
 target of another architecture (arm_*, powerpc*, vsx*, ...) or a CPU feature checked at run time (avx2_runtime...);
 an option that changes the language's semantics (-fwrapv, -ftrapv, also implied by vect.exp's wrapv-/trapv- file
@@ -67,7 +70,7 @@ TARGET_HEADER = re.compile(r"#\s*include\s*<((arm|arm_sve|arm_neon|arm_acle|alti
 TARGET_BUILTIN = re.compile(r"\b__builtin_(ia32|aarch64|arm|neon|altivec|vsx|vec_|s390|mips|riscv)\w*")
 SEMANTIC_OPTIONS = ("-fwrapv", "-ftrapv")
 # What the tests of the other folders may ask for and still be built as the sweep builds them: options that steer or
-# permit GCC's optimisations, dumps and warnings. Any other (-fno-strict-aliasing, -ffast-math, -std=, -fwrapv...)
+# permit GCC's optimisations, dumps and warnings. Any other but KEPT_MEANING's (-ffast-math, -std=gnu89, -fwrapv...)
 # skips the test: it may change what the code means.
 STEERING = re.compile(r"-O\w*$|-fdump-|-fopt-info|-W(?![la],)|-w$|--param|-m(avx|sse|tune|arch|prefer)|"
                       r"-f(no-)?(tree|ipa|inline|early-inlining|unroll|peel|vect|ssa|gcse|predictive|split|prefetch|"
@@ -76,6 +79,19 @@ STEERING = re.compile(r"-O\w*$|-fdump-|-fopt-info|-W(?![la],)|-w$|--param|-m(avx
                       r"sink|sra|vrp|copy-prop|dominator|isolate|store-merging|finite-loops|expensive-optimizations|"
                       r"if-conversion|rerun|web|hoist|lim|unswitch|distribute|cunroll|align|omit-frame|pic|PIC|pie|"
                       r"PIE|stack-protector|profile|branch-probabilities)")
+# Options that a test of the other folders may ask for without changing what its code means when clang builds it
+# as the sweep does: a C99/C11 language level (clang's default, gnu17, accepts their code with the same meaning:
+# C99 inline semantics, no GNU89 rules), debug info and saved temporaries, pedantic diagnostics, -fno-common (clang's
+# default since 11), what C already says (-fstrict-aliasing, -fstrict-overflow, -fdelete-null-pointer-checks),
+# control-flow and stack hardening, and GCC-only optimisation and tuning switches (-fmodulo-sched,
+# -fno-forward-propagate, -fwhole-program, -mbranch-cost=, -mcx16 which -march=native implies on x86-64).
+# The test's own check still decides.
+KEPT_MEANING = re.compile(r"-std=(c99|gnu99|c9x|gnu9x|iso9899:1999|c11|gnu11|c1x|gnu1x|iso9899:2011)$|-g\d?$|"
+                          r"-save-temps$|-pedantic(-errors)?$|-fno-common$|-fstrict-aliasing$|-fstrict-overflow$|"
+                          r"-fdelete-null-pointer-checks$|-fcf-protection|-fstack-clash-protection$|-fmodulo-sched|"
+                          r"-fno-forward-propagate$|-fwhole-program$|-mbranch-cost=\d+$|-mcx16$")
+# GCC's default test run leaves out the options of a directive under this selector (the tests' "expensive" variant).
+NOT_DEFAULT_RUN = re.compile(r"^\{\s*target\s+run_expensive_tests\s*\}$")
 NAME_OPTIONS = {"wrapv-": "-fwrapv", "trapv-": "-ftrapv"}  # vect.exp builds these file names with the option
 LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"[^\n]*$', re.M)
 MAIN_DEF = re.compile(r"^[ \t]*(?:(?:int|void|signed)[ \t\n]+)?main[ \t\n]*\(([^)]*)\)[ \t\n]*\{", re.M)
@@ -120,11 +136,12 @@ def classify(rel: str, text: str, lookup: Callable[[str], str | None]) -> Skip |
     found = directives(text)
     if folder != VECT:
         for name, args in found:
-            if name in ("options", "additional-options"):
-                other = [o for o in _options(args)[0] if o.startswith("-") and not STEERING.match(o)]
+            options, selector = _options(args)
+            if name in ("options", "additional-options") and not NOT_DEFAULT_RUN.match(selector):
+                other = [o for o in options if o.startswith("-") and not STEERING.match(o) and not KEPT_MEANING.match(o)]
                 if other:
                     return Skip("option that is not an optimisation's", other[0])
-    if folder == VECT and parts[0] == "costmodel" and len(parts) > 2 and parts[1] != "x86_64":
+    if folder == VECT and parts[0] == "costmodel" and len(parts) > 2 and parts[1] not in ("x86_64", "i386"):
         return Skip("costmodel test of another target", parts[1])
     runs = [args for name, args in found if name == "do"]
     kind = runs[0].split()[0] if runs and runs[0].split() else "run" if folder in RUN_BY_DEFAULT else "compile"

@@ -90,7 +90,8 @@ def test_classify_real_tests(suite, rel, category):
 
 def test_the_other_folders_hold_only_their_run_tests_and_skip_options_that_change_the_meaning(suite):
     """gcc.dg's drivers compile a test without dg-do, so only its run tests are extracted; an option that is not an
-    optimisation's (-fwrapv, -fno-strict-aliasing...) skips a test of the other folders, a steering one does not."""
+    optimisation's (-fwrapv, -std=gnu89...) skips a test of the other folders, a steering one or a C99 language
+    level does not."""
     for folder in gccsrc.FOLDERS:
         assert any((suite.root / folder).glob("*.c")), folder
     dg = list((suite.root / "gcc.dg").glob("*.c"))
@@ -103,6 +104,14 @@ def test_the_other_folders_hold_only_their_run_tests_and_skip_options_that_chang
     assert gccvect.classify("gcc.c-torture/execute/mine.c", steer, lookup) is None
     assert gccvect.classify("gcc.dg/mine.c", steer, lookup).category == "compile-only test"  # no dg-do: compile
     assert gccvect.classify("gcc.dg/mine.c", "/* { dg-do run } */\n" + steer, lookup) is None
+    c99 = "/* { dg-do run } */\n/* { dg-options \"-std=c99 -g -O2\" } */\n" + wrapv.split("\n", 1)[1]
+    assert gccvect.classify("gcc.dg/mine.c", c99, lookup) is None  # clang's gnu17 keeps a C99 test's meaning
+    gnu89 = gccvect.classify("gcc.dg/mine.c", c99.replace("-std=c99", "-std=gnu89"), lookup)
+    assert (gnu89.category, gnu89.detail) == ("option that is not an optimisation's", "-std=gnu89")  # GNU89 inline
+    expensive = c99.replace("-std=c99", "-DEXPENSIVE\" { target run_expensive_tests } } */\n/* { dg-foo \"")
+    assert gccvect.classify("gcc.dg/mine.c", expensive, lookup) is None  # GCC's default run leaves it out
+    assert gccvect.classify("gcc.dg/mine.c", expensive.replace("run_expensive_tests", "x86_64-*-*"), lookup).detail \
+        == "-DEXPENSIVE"
 
 
 def test_effective_targets_of_other_hardware_are_skipped(suite):
