@@ -126,10 +126,9 @@ def run(args: argparse.Namespace) -> None:
 
 def plot(result: dict, path: Path) -> None:
     """Horizontal bars: accuracy per feature set, one panel per platform."""
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     plats = list(result["accuracy"])
     labels = list(result["accuracy"][plats[0]])
@@ -145,8 +144,7 @@ def plot(result: dict, path: Path) -> None:
     np.atleast_1d(axes)[0].set_yticks(range(len(labels)), labels, fontsize=7)
     np.atleast_1d(axes)[0].invert_yaxis()
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(fig, path, dpi=110)
 
 
 if __name__ == "__main__":

@@ -191,10 +191,9 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int,
 
 def plot(result: dict, path: Path) -> None:
     """One panel per task and platform: the score of each method."""
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     panels = [(f"devmap {p} (accuracy)", v) for p, v in result.get("devmap", {}).items()]
     panels += [(f"{t} (share of oracle)", result[t]) for t in GAIN_TASKS if t in result]
@@ -211,8 +210,7 @@ def plot(result: dict, path: Path) -> None:
         for i, v in enumerate(xs):
             ax.text(v, i, f" {v:.3f}", va="center", fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    save(fig, path, dpi=100)
 
 
 def main(argv: list[str] | None = None) -> int:

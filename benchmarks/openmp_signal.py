@@ -176,10 +176,9 @@ def data_size(table, heads: dict[str, tuple[np.ndarray, dict]], fractions=FRACTI
 
 def plot(result: dict, out: Path) -> None:
     """Two panels: share of the oracle by kind per feature set; and the data-size curve."""
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(13, 4.2), gridspec_kw={"width_ratios": [2.2, 1]})
     table = result["features"]["by_kind"]
@@ -204,8 +203,7 @@ def plot(result: dict, out: Path) -> None:
     bx.set_title("data size (median of 3 random shares)", fontsize=9)
     bx.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
+    save(fig, out, dpi=120)
 
 
 def main(argv: list[str] | None = None) -> int:

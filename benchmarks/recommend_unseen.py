@@ -375,10 +375,9 @@ def main() -> int:
 
 
 def plot(result: dict, path: Path) -> None:
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     progs = result["programs"]
     names = [n for n in methods_of(progs) if n != "oracle"]
@@ -394,8 +393,7 @@ def plot(result: dict, path: Path) -> None:
     ax.set_title("OpenMP programs never seen in training: measured share of the brute-force best", fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
+    save(fig, path, dpi=130)
 
 
 if __name__ == "__main__":

@@ -176,10 +176,9 @@ def main() -> int:
 
 def plot(result: dict, path: Path) -> None:
     """Bars per program: each method's speedup over the default (confirmation rounds)."""
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     import numpy as np
 
     progs = result["programs"]
@@ -194,8 +193,7 @@ def plot(result: dict, path: Path) -> None:
     ax.set_title(f"mirtune tune, live, budget {result['budget']} runs ({result['host']['cpu_model']})", fontsize=9)
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(fig, path, dpi=120)
 
 
 if __name__ == "__main__":

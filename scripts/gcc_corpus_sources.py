@@ -6,8 +6,10 @@ Unpacks the chosen testsuite folders (FOLDERS; about 33,000 files, 60 MB) from t
 mirtune's cache folder once and prints the folders to pass to `mirtune corpus build --sources`. Why these:
 compiler engineers wrote them to exercise every construct of C, C++ and OpenMP (loops, reductions, aliasing,
 templates, atomics, vector extensions), most are small self-contained programs, and they reach every machine
-through the package registry. gcc.dg/vect/ is left out whole: it is the evaluation set of the real-loop VF/IF
-task (datasets/gccvect), and `corpus build` also keeps out any module whose IR equals an evaluation kernel's.
+through the package registry. gcc.dg/vect/ is left out whole, and so is every test of the other folders that the
+real-loop VF/IF task measures (the tests of datasets/gccvect/programs.json.gz: GCC's torture and gcc.dg run
+tests): the encoder is judged on their labels; `corpus build` also keeps out any module whose IR equals an
+evaluation kernel's.
 gcc.target/ (target intrinsics and assembler) is left out: few of its files build for this machine with clang.
 
 `--record` writes datasets/corpus/gcc-sources.json.gz: package, version, tarball, and the path in the tarball
@@ -50,6 +52,12 @@ SUFFIXES = (".c", ".C", ".cc", ".cpp", ".h")
 SELECTION = {"gcc/testsuite/gcc.dg": 0.15, "gcc/testsuite/g++.dg": 0.10, "gcc/testsuite/c-c++-common": 0.25}
 UNITS = (".c", ".C", ".cc", ".cpp")
 MANIFEST = REPO_DIR / "datasets" / "corpus" / "gcc-sources.json.gz"
+VF_IF_RECORD = REPO_DIR / "datasets" / "gccvect" / "programs.json.gz"
+
+
+def labelled_tests(record: Path = VF_IF_RECORD) -> set[str]:
+    """The paths (below the tarball's top folder) of the GCC tests whose loops the VF/IF task measures."""
+    return {f"gcc/testsuite/{test}" for test in read_gzip_json(record)["tests"]}
 
 
 def _wanted(name: str) -> str | None:
@@ -74,11 +82,11 @@ def extract(cache: Path | None = None) -> tuple[Path, str, str]:
     return dest / prefix, version, tarball.name
 
 
-def select(top: Path, files: list[str]) -> list[Path]:
-    """The translation units of the corpus selection (see SELECTION), sorted."""
+def select(top: Path, files: list[str], held_out: set[str] = frozenset()) -> list[Path]:
+    """The translation units of the corpus selection (see SELECTION) but those of `held_out`, in the order given."""
     chosen = []
     for rel in files:
-        if not rel.endswith(UNITS):
+        if not rel.endswith(UNITS) or rel in held_out:
             continue
         share = next((v for k, v in SELECTION.items() if rel.startswith(k + "/")), 1.0)
         if int(hashlib.sha256(rel.encode()).hexdigest()[:8], 16) < share * 2**32:
@@ -87,12 +95,15 @@ def select(top: Path, files: list[str]) -> list[Path]:
 
 
 def record(top: Path, version: str, tarball: str) -> dict[str, object]:
-    """The manifest: package, version, tarball, and [path, sha256 prefix] of every file the corpus reads (the
-    selected translation units and the headers beside them)."""
+    """The manifest: package, version, tarball, the VF/IF task's tests held out (`labelled_tests`) and [path,
+    sha256 prefix] of every file the corpus reads (the selected translation units and the headers beside them)."""
     every = sorted(str(f.relative_to(top)) for f in top.rglob("*") if f.is_file())
-    used = sorted({str(f.relative_to(top)) for f in select(top, every)} | {p for p in every if p.endswith(".h")})
+    held_out = labelled_tests()
+    used = sorted({str(f.relative_to(top)) for f in select(top, every, held_out)}
+                  | {p for p in every if p.endswith(".h")})
     return {"package": PACKAGE, "version": version, "tarball": tarball, "prefix": top.name,
             "folders": list(FOLDERS), "excluded": list(EXCLUDED), "selection": SELECTION,
+            "held_out": sorted(held_out & set(every)),
             "files": [[p, hashlib.sha256((top / p).read_bytes()).hexdigest()[:16]] for p in used]}
 
 

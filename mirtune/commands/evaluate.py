@@ -316,10 +316,9 @@ def _bars(ax, groups: list[str], series: list[tuple[str, list, list | None]], yl
 
 
 def plot_devmap(result: dict[str, Any], out: Path) -> None:
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     from mirtune.tasks.devmap import PLATFORMS, PUBLISHED
 
@@ -346,15 +345,13 @@ def plot_devmap(result: dict[str, Any], out: Path) -> None:
     axes[1].legend(fontsize=7, loc="upper right")
     fig.suptitle(f"{result['task']}, {len(result['seeds'])} head seeds (error bars: std)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
+    save(fig, out, dpi=120)
 
 
 def plot_coarsening(result: dict[str, Any], out: Path) -> None:
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     from mirtune.tasks.coarsening import PLATFORMS, PUBLISHED
 
@@ -376,8 +373,7 @@ def plot_coarsening(result: dict[str, Any], out: Path) -> None:
     ax.set_title(f"Thread coarsening, {protocol}, {len(result['seeds'])} head seeds (error bars: std)")
     ax.legend(fontsize=7, ncol=3, loc="upper right")
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
+    save(fig, out, dpi=120)
 
 
 # ------------------------------------------------------------------------------------------------- run

@@ -749,10 +749,9 @@ def _measured_table(result: dict[str, Any]) -> str:
 def _measured_plot(result: dict[str, Any], out: Path) -> None:
     """Share of the oracle against the labelled fraction per method: on the comparison folds, and (when the
     end-to-end methods ran on fewer) the heads and baselines on all folds."""
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     style = {"frozen": ("black", "o", "-"), "finetune": ("tab:blue", "s", "-"), "scratch": ("tab:red", "^", "-"),
              "ir2vec": ("tab:green", "D", "-"), "best_fixed": ("0.45", "x", "--"), "default": ("0.7", "", ":")}
@@ -792,8 +791,7 @@ def _measured_plot(result: dict[str, Any], out: Path) -> None:
     fig.suptitle(f"{result['task']} ({result['protocol']}): share of the oracle against labelled data,\nmean±std "
                  f"over {result['repeats']} repeats{e2e}", fontsize=10)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
+    save(fig, out, dpi=120)
 
 
 # ------------------------------------------------------------------------------------------------ output
@@ -870,10 +868,9 @@ def plot(result: dict[str, Any], out: Path) -> None:
     the oracle, `_measured_plot`)."""
     if _measured(result):
         return _measured_plot(result, out)
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     from mirtune.tasks.devmap import PLATFORMS
 
@@ -905,5 +902,4 @@ def plot(result: dict[str, Any], out: Path) -> None:
     fig.suptitle(f"{result['task']}: error against labelled data, mean±std over {result['repeats']} repeats{e2e}, "
                  f"folds {result['comparison_folds']}", fontsize=10)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
+    save(fig, out, dpi=120)

@@ -28,10 +28,9 @@ def table(result: dict[str, Any]) -> str:
 
 def plot(result: dict[str, Any], out: Path) -> None:
     """Bar chart: share of the oracle per application (geometric mean over its groups), one bar per method."""
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     apps = list(dict.fromkeys(result["group_apps"]))
     names = [n for n in result["methods"] if n != "oracle"]
@@ -51,5 +50,4 @@ def plot(result: dict[str, Any], out: Path) -> None:
     ax.set_title(f"{result['task']}: {result['protocol']} (geometric mean in the legend)", fontsize=9)
     ax.legend(fontsize=7, ncol=len(names), loc="lower right")
     fig.tight_layout()
-    fig.savefig(out, dpi=130)
-    plt.close(fig)
+    save(fig, out, dpi=130)

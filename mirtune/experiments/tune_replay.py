@@ -332,10 +332,9 @@ def table(result: dict[str, Any]) -> str:
 def plot(result: dict[str, Any], out: Path) -> None:
     """Two panels against the number of runs: the geometric-mean share of the oracle, and the fraction of
     (group, seed) tuning runs that have reached 0.95 of it."""
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     budget = result["settings"]["budget"]
     k = np.arange(1, budget + 1)
@@ -357,5 +356,4 @@ def plot(result: dict[str, Any], out: Path) -> None:
     fig.suptitle(f"{result['task']}: tuning replayed on {result['group_count']} groups, "
                  f"{result['protocol']} ({len(result['settings']['seeds'])} seeds)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(out, dpi=130)
-    plt.close(fig)
+    save(fig, out, dpi=130)

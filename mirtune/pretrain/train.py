@@ -740,10 +740,9 @@ def write_metrics_csv(path: Path, rows: list[dict[str, Any]], fields: tuple[str,
 
 def plot_learning_curves(path: Path, history: list[dict[str, Any]], heldout: list[dict[str, Any]]) -> Path:
     """A PNG with the losses, MLM accuracy, matching accuracy and per-flow reconstruction AUC."""
-    import matplotlib
+    from mirtune.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     def series(rows: list[dict[str, Any]], key: str) -> tuple[list[int], list[float]]:
         xs, ys = [], []
@@ -789,8 +788,7 @@ def plot_learning_curves(path: Path, history: list[dict[str, Any]], heldout: lis
     fig.suptitle("MIREncoder pre-training" + (f" (train curves smoothed over {k} steps)" if k > 1 else ""))
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(fig, path, dpi=110)
     return path
 
 
