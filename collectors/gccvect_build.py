@@ -20,7 +20,9 @@ For each test that `collectors.gccvect.classify` keeps, in its own temporary fol
    test that keeps state from one run of main to the next fails here and is skipped). With `--recorded FILE`
    (the committed record of a measured program set, `--record FILE` writes one) a recorded test takes its
    repeat count from the record instead, since a timed calibration differs from machine to machine, and its
-   program must come out with the recorded sha256: the measured programs are rebuilt byte for byte anywhere.
+   header names the LLVM decision of the machine that built the record (another CPU's -march=native decides
+   otherwise); its program must come out with the recorded sha256: the measured programs are rebuilt byte for
+   byte anywhere.
 6. With `--min-share S`, every other candidate loop whose body ran at least S of all candidates' counts gives a
    program of its own, `<test>.L<line>.c` (that loop marked, the same repeat count): a test often holds several
    loops that matter, and each is a labelled loop of its own (its family is the test's, so folds keep them
@@ -224,7 +226,7 @@ def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_di
               recorded: dict | None = None, min_share: float | None = None) -> list[Outcome]:
     """Turn one test into its programs in `out_dir` (see the module's docstring: the dominant loop's, then one per
     further loop with at least `min_share` of the counts), or one outcome saying why not. `recorded`: the test's
-    entry in a record (repeat count, each program's sha256)."""
+    entry in a record (repeat count, each program's sha256 and header decision)."""
     root = suite.root
     text = (root / rel).read_text(errors="replace")
     base = Outcome(test=rel, name=name, family=source_family(rel))
@@ -285,8 +287,9 @@ def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_di
                    and counts[loc] / total >= min_share]
         outcomes = []
         for at, program in [(loop, name)] + [(loc, f"{name}.L{loc[0]}") for loc in further]:
+            decision = (recorded or {}).get("decisions", {}).get(program, decisions[at])
             header = (f"/* mirtune gccvect: origin: {origin}; family: {base.family}; loop: line {{line}}, "
-                      f"{decisions[at]}; reps: {reps} */\n")
+                      f"{decision}; reps: {reps} */\n")
             marked = mark_loop(prepare(rel, text, lookup, header, reps), at[0] + header.count("\n"), at[1])
             line = next(i for i, ln in enumerate(marked.splitlines(), 1) if ln.strip() == MARKER) + 1
             final = marked.replace("{line}", str(line), 1)
@@ -308,7 +311,7 @@ def build_one(tools: Tools, suite: gccsrc.Testsuite, rel: str, name: str, out_di
             outcomes.append(Outcome(**{**asdict(base), "name": program, "loop_line": line,
                                        "loop_count": counts[at],
                                        "loop_share": round(counts[at] / total, 4) if total else None,
-                                       "llvm_decision": decisions[at], "reps": reps,
+                                       "llvm_decision": decision, "reps": reps,
                                        "run_s": round(seconds, 4),
                                        "sha256": digest}))
     return outcomes
@@ -360,8 +363,9 @@ def _work(args: tuple[Tools, gccsrc.Testsuite, str, str, Path, dict | None, floa
 
 
 def read_record(path: str | os.PathLike) -> dict:
-    """A record written by `--record` (gzipped JSON: package, version, and per test its repeat count and the
-    sha256 of each of its programs); UsageError (one line) when it cannot be read."""
+    """A record written by `--record` (gzipped JSON: package, version, and per test its repeat count, the
+    sha256 of each of its programs and LLVM's decision for each program's loop where the record was built);
+    UsageError (one line) when it cannot be read."""
     try:
         record = read_gzip_json(path)
         if not isinstance(record.get("tests"), dict):
@@ -379,7 +383,9 @@ def record_folder(out: Path, min_share: float | None) -> bytes:
     tests: dict[str, dict] = {}
     for entry in manifest:
         digest = hashlib.sha256((out / entry["source"]).read_bytes()).hexdigest()
-        tests.setdefault(entry["test"], {"reps": entry["reps"], "programs": {}})["programs"][entry["name"]] = digest
+        test = tests.setdefault(entry["test"], {"reps": entry["reps"], "programs": {}, "decisions": {}})
+        test["programs"][entry["name"]] = digest
+        test["decisions"][entry["name"]] = entry["llvm_decision"]
     body = {"package": skips["package"], "version": skips["version"], "min_share": min_share,
             "tests": dict(sorted(tests.items()))}
     return gzip_json(body, indent=0, sort_keys=True)

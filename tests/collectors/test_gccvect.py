@@ -3,6 +3,7 @@ gcc-12-source, the rewrite (builds, passes its own check with and without a loop
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -191,6 +192,25 @@ def test_a_record_rebuilds_the_measured_programs_byte_for_byte(programs, tmp_pat
     assert [o.category for o in outcomes if o.skip] == ["differs from the recorded program"]
 
 
+def test_a_record_keeps_the_decision_of_the_machine_that_built_it(programs, tmp_path):
+    """A program's header names LLVM's own choice for its loop, which depends on the CPU (-march=native): the record
+    keeps it, so that the programs measured on one machine are rebuilt byte for byte on another one."""
+    record = gccvect_build.read_record(_write(tmp_path / "programs.json.gz",
+                                              gccvect_build.record_folder(programs, None)))
+    entry = record["tests"]["gcc.dg/vect/tsvc/vect-tsvc-s000.c"]
+    here = entry["decisions"]["vect-tsvc-s000"]
+    assert here.startswith("vectorized VF=")
+    elsewhere = "vectorized VF=2 IF=16"  # what no x86-64 CPU picks for this loop: a machine unlike this one
+    text = (programs / "vect-tsvc-s000.c").read_text().replace(f", {here};", f", {elsewhere};", 1)
+    entry["decisions"]["vect-tsvc-s000"] = elsewhere
+    entry["programs"]["vect-tsvc-s000"] = hashlib.sha256(text.encode()).hexdigest()
+    again = tmp_path / "again"
+    outcomes = gccvect_build.build_all(again, jobs=2, only=["vect-tsvc-s000.c"], recorded=record,
+                                       log=lambda line: None)
+    assert [o.skip for o in outcomes] == [None] and (again / "vect-tsvc-s000.c").read_text() == text
+    assert json.loads((again / "manifest.json").read_text())[0]["llvm_decision"] == elsewhere
+
+
 def test_further_loops_that_matter_get_programs_of_their_own(tmp_path):
     """vect-17.c runs three candidate loops about equally often: --min-share 0.2 makes three programs, each with
     one loop marked, in one family; the record keeps them all."""
@@ -243,3 +263,4 @@ def test_the_committed_rows_the_record_and_the_order_agree():
     rows = read_rows(REPO / "datasets" / "vectorize-gcc")
     measured = dict(zip(rows["program"], rows["program_sha256"]))
     assert len(measured) >= 500 and {name: recorded.get(name) for name in measured} == measured
+    assert all(set(test["decisions"]) == set(test["programs"]) for test in record["tests"].values())
