@@ -29,7 +29,7 @@ SOURCE_SUFFIXES = frozenset(SUFFIX_LANG)
 INSTALL_HINT = "install clang (Debian: apt-get install clang-14 libomp-14-dev) or set MIRTUNE_CLANG"
 _CLANG_NAMES = ("clang", "clang-19", "clang-18", "clang-17", "clang-16", "clang-15", "clang-14")
 MIN_CLANG_MAJOR = 14
-COMPILE_TIMEOUT_S = 120
+COMPILE_TIMEOUT_S = 120  # seconds a compiler process may take ($MIRTUNE_COMPILE_TIMEOUT_S overrides)
 # Address-space cap of a compiler process (MiB; $MIRTUNE_COMPILE_MEMORY_MB overrides): a pathological source (GCC's
 # testsuite has some) can drive clang past 20 GB, which would take the machine, and every Ray worker on it, along.
 COMPILE_MEMORY_MB = 4096
@@ -288,6 +288,15 @@ def compiler_memory_mb() -> int:
         return COMPILE_MEMORY_MB
 
 
+def compile_timeout_s() -> float:
+    """Seconds a compiler process may run ($MIRTUNE_COMPILE_TIMEOUT_S, else COMPILE_TIMEOUT_S): raised for slow or
+    busy machines, or for a job that is stopped (SIGSTOP) while something else is timed."""
+    try:
+        return max(1.0, float(os.environ.get("MIRTUNE_COMPILE_TIMEOUT_S", COMPILE_TIMEOUT_S)))
+    except ValueError:
+        return COMPILE_TIMEOUT_S
+
+
 def limit_compiler_memory() -> None:
     """preexec_fn of compiler subprocesses: cap the address space (see COMPILE_MEMORY_MB)."""
     import resource
@@ -320,9 +329,9 @@ def compile_to_ir(src: str | os.PathLike, out: str | os.PathLike | None = None, 
         ll = Path(tmp) / "out.ll"
         cmd = compile_command(src, ll, language, opt, openmp, extra, cl_std)
         try:
-            proc = run_tool(cmd, COMPILE_TIMEOUT_S, preexec_fn=limit_compiler_memory)
+            proc = run_tool(cmd, compile_timeout_s(), preexec_fn=limit_compiler_memory)
         except subprocess.TimeoutExpired:
-            raise CompileError(f"clang timed out after {COMPILE_TIMEOUT_S}s", str(src)) from None
+            raise CompileError(f"clang timed out after {compile_timeout_s():g}s", str(src)) from None
         if proc.returncode != 0 or not ll.exists():
             raise CompileError(_compile_failure(proc.stderr, proc.returncode), str(src))
         text = ll.read_text()
@@ -333,8 +342,10 @@ def compile_to_ir(src: str | os.PathLike, out: str | os.PathLike | None = None, 
 
 def compile_executable(src: str | os.PathLike, out: str | os.PathLike, *, opt: int = 2, openmp: bool = False,
                        defines: dict[str, str] | None = None, extra: list[str] | None = None,
-                       timeout: float = COMPILE_TIMEOUT_S) -> None:
-    """Build a native executable from C/C++ source (used by the collectors)."""
+                       timeout: float | None = None) -> None:
+    """Build a native executable from C/C++ source (used by the collectors); `timeout`: seconds, else
+    `compile_timeout_s()`."""
+    timeout = timeout or compile_timeout_s()
     src = Path(src)
     language = language_of(src)
     if language not in ("c", "cxx"):
@@ -347,7 +358,7 @@ def compile_executable(src: str | os.PathLike, out: str | os.PathLike, *, opt: i
     try:
         proc = run_tool(cmd, timeout, preexec_fn=limit_compiler_memory)
     except subprocess.TimeoutExpired:
-        raise CompileError(f"clang timed out after {timeout}s", str(src)) from None
+        raise CompileError(f"clang timed out after {timeout:g}s", str(src)) from None
     if proc.returncode != 0:
         raise CompileError(_compile_failure(proc.stderr, proc.returncode), str(src))
 
@@ -389,9 +400,9 @@ def link_ir(modules: list[Path], out: str | os.PathLike | None = None, names: li
         ll = Path(tmp) / "linked.ll"
         cmd = [find_llvm_link(), "-S", *map(str, modules), "-o", str(ll)]
         try:
-            proc = run_tool(cmd, COMPILE_TIMEOUT_S, preexec_fn=limit_compiler_memory)
+            proc = run_tool(cmd, compile_timeout_s(), preexec_fn=limit_compiler_memory)
         except subprocess.TimeoutExpired:
-            raise CompileError(f"llvm-link timed out after {COMPILE_TIMEOUT_S}s") from None
+            raise CompileError(f"llvm-link timed out after {compile_timeout_s():g}s") from None
         if proc.returncode != 0 or not ll.exists():
             shown = list(names or map(str, modules))
             twice = re.search(r"Linking globals named '([^']+)'", proc.stderr)
@@ -432,7 +443,7 @@ def user_headers(src: str | os.PathLike, flags: list[str] | None = None) -> list
         return None
     cmd = [find_clang().path, "-MM", *_lang_flags(language), *(flags or []), str(src)]
     try:
-        proc = run_tool(cmd, COMPILE_TIMEOUT_S, preexec_fn=limit_compiler_memory, cwd=str(src.parent))
+        proc = run_tool(cmd, compile_timeout_s(), preexec_fn=limit_compiler_memory, cwd=str(src.parent))
     except subprocess.TimeoutExpired:
         return None
     if proc.returncode != 0:
@@ -473,11 +484,12 @@ def _link_failure(stderr: str, folder: str) -> str:
 
 def compile_program(units: list[tuple[Path, list[str], str]], out: str | os.PathLike, *, opt: int = 2,
                     openmp: bool = False, defines: dict[str, str] | None = None, extra: list[str] | None = None,
-                    timeout: float = COMPILE_TIMEOUT_S) -> None:
+                    timeout: float | None = None) -> None:
     """Build one native executable from several C/C++ translation units, (source, its own flags, its name in
     messages) each: every unit compiled to an object (-c, as `compile_executable` compiles one file), then all
     linked (with C++'s runtime when a unit is C++). CompileError naming the unit that does not compile, or
     saying that the program does not link (a symbol defined twice, one missing)."""
+    timeout = timeout or compile_timeout_s()
     clang = find_clang().path
     base = [f"-O{opt}", "-march=native"] + (["-fopenmp"] if openmp else [])
     defs = [f"-D{k}={v}" if v != "" else f"-D{k}" for k, v in (defines or {}).items()]
@@ -494,7 +506,7 @@ def compile_program(units: list[tuple[Path, list[str], str]], out: str | os.Path
             try:
                 proc = run_tool(cmd, timeout, preexec_fn=limit_compiler_memory)
             except subprocess.TimeoutExpired:
-                raise CompileError(f"clang timed out after {timeout}s", name) from None
+                raise CompileError(f"clang timed out after {timeout:g}s", name) from None
             if proc.returncode != 0 or not obj.exists():
                 raise CompileError(f"{name} does not compile: {_compile_failure(proc.stderr, proc.returncode)}", name)
             objects.append(str(obj))
@@ -503,7 +515,7 @@ def compile_program(units: list[tuple[Path, list[str], str]], out: str | os.Path
         try:
             proc = run_tool(link, timeout, preexec_fn=limit_compiler_memory)
         except subprocess.TimeoutExpired:
-            raise CompileError(f"linking timed out after {timeout}s") from None
+            raise CompileError(f"linking timed out after {timeout:g}s") from None
         if proc.returncode != 0:
             stderr = proc.stderr
             for i, (src, _, name) in enumerate(units):  # the objects by the names of their sources
