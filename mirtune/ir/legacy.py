@@ -11,14 +11,22 @@ LLVM 19 removed `icmp`/`fcmp` constant expressions, which clang 14 still prints 
 (`br i1 icmp ne (i32 (i8*)* @weak_fn, i32 (i8*)* null), ...`, a weak symbol's test in GCC's tests). LLVM's own
 upgrade turns each into an instruction placed before its user; `hoist_compare_constexprs` does the same in the
 text (not in a phi, whose operand would belong in a predecessor block, nor inside another constant expression).
+LLVM 18 removed the cast constant expressions (`zext`, `sext`, `fptrunc`, `fpext`, `fptoui`, `fptosi`, `uitofp`,
+`sitofp`), which clang 14 prints too (`sub i64 %a, zext (i32 ptrtoint (i8* blockaddress(@f, %b) to i32) to i64)`
+in GCC's computed-goto tests): `hoist_cast_constexprs` moves each to an instruction the same way, as
+`hoist_binary_constexprs` does for `and`, `or`, `lshr`, `ashr`, `mul` and `shl` (LLVM 18 to 21), nested ones
+included.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Iterator
 
-COMPARE_CONSTEXPR = re.compile(r"(?<=\bi1 )(icmp|fcmp) (\w+) \(")
+COMPARE_CONSTEXPR = re.compile(r"(?:(?<=\bi1 )|(?<=, ))(icmp|fcmp) (\w+) \(")  # ", ": a binary op's 2nd operand
+CAST_CONSTEXPR = re.compile(r"(?<=[ ,(])(zext|sext|fptrunc|fpext|fptoui|fptosi|uitofp|sitofp) \(")
+BINARY_CONSTEXPR = re.compile(r"(?<=[ ,(])(and|or|lshr|ashr|mul|shl) \(")
 LEGACY_ATTRIBUTE = re.compile(r"(?<=\s)(byval|sret|inalloca)\b(?!\s*\()")
 _ADDRSPACE = re.compile(r"\s+addrspace\(\d+\)$")
 _OPEN, _CLOSE = "([{<", ")]}>"
@@ -105,46 +113,90 @@ def _split_operands(inner: str) -> tuple[str, str] | None:
     if comma < 0:
         return None
     first, second = inner[:comma].strip(), inner[comma + 1:].strip()
-    cut = first.rfind(" ")
+    # the type ends at the first space outside brackets that does not go on with a function type's parameters
+    # (`i32 (i8*)* @f`) or an address space (`i8 addrspace(1)* @p`); what follows may be an expression itself
+    cut = next((i for i, ch, opened in _scan(first) if ch == " " and not opened
+                and not first.startswith(("(", "addrspace("), i + 1)), -1)
     kind = first[:cut] if cut > 0 else ""
     if not kind or not second.startswith(kind + " "):
         return None
     return first, second[len(kind) + 1:].strip()
 
 
+def _hoist(text: str, pattern: re.Pattern, prefix: str, instruction) -> str:
+    """`text` with each operand that `pattern` finds (up to its opening parenthesis) in an instruction (not a phi,
+    not inside another constant expression) replaced by `%<prefix>.N`, computed by the instruction that
+    `instruction(match, inside the parentheses)` gives (None: left as it is) inserted just before its user; the
+    inserted instructions are rewritten the same way (nested expressions: `or (i1 and (...), ...)`)."""
+    count = itertools.count()
+
+    def rewrite(line: str) -> list[str]:
+        hoisted: list[str] = []
+        pos = 0
+        while (m := pattern.search(line, pos)) is not None:
+            end = _closing(line, m.end() - 1)
+            body = instruction(m, line[m.end():end]) if end >= 0 and not _inside_constant_expression(
+                line, m.start()) else None
+            if body is None:
+                pos = m.end()
+                continue
+            name = f"%{prefix}.{next(count)}"
+            hoisted += rewrite(f"  {name} = {body}")
+            line = line[:m.start()] + name + line[end + 1:]
+            pos = m.start() + len(name)
+        return hoisted + [line]
+
+    out: list[str] = []
+    for line in text.split("\n"):
+        out += [line] if not line.startswith("  ") or " phi " in line else rewrite(line)
+    return "\n".join(out)
+
+
 def hoist_compare_constexprs(text: str) -> str:
     """`text` with every `i1 icmp|fcmp PRED (T A, T B)` operand of an instruction (not a phi) replaced by a value
     computed by an instruction inserted just before it; other lines, and operands it cannot move, are kept."""
-    out: list[str] = []
-    count = 0
-    for line in text.split("\n"):
-        if not line.startswith("  ") or " phi " in line:
-            out.append(line)
-            continue
-        hoisted: list[str] = []
-        pos = 0
-        while (m := COMPARE_CONSTEXPR.search(line, pos)) is not None:
-            end = _closing(line, m.end() - 1)
-            if end < 0 or _inside_constant_expression(line, m.start()):
-                pos = m.end()
-                continue
-            operands = _split_operands(line[m.end():end])
-            if operands is None:
-                pos = m.end()
-                continue
-            name = f"%cmp.constexpr.{count}"
-            count += 1
-            hoisted.append(f"  {name} = {m.group(1)} {m.group(2)} {operands[0]}, {operands[1]}")
-            line = line[:m.start()] + name + line[end + 1:]
-            pos = m.start() + len(name)
-        out.extend(hoisted)
-        out.append(line)
-    return "\n".join(out)
+    def compare(m: re.Match, inner: str) -> str | None:
+        operands = _split_operands(inner)
+        return None if operands is None else f"{m.group(1)} {m.group(2)} {operands[0]}, {operands[1]}"
+
+    return _hoist(text, COMPARE_CONSTEXPR, "cmp.constexpr", compare)
+
+
+def has_cast_constexprs(text: str) -> bool:
+    """Whether IR text has a `zext`/`sext`/... `(T V to T2)` constant expression (rejected since LLVM 18)."""
+    return CAST_CONSTEXPR.search(text) is not None
+
+
+def has_binary_constexprs(text: str) -> bool:
+    """Whether IR text has an `and`/`or`/`lshr`/`ashr`/`mul`/`shl` `(T A, T B)` constant expression (rejected
+    since LLVM 18 to 21)."""
+    return BINARY_CONSTEXPR.search(text) is not None
+
+
+def hoist_binary_constexprs(text: str) -> str:
+    """`text` with every such binary constant expression that is an operand of an instruction (not a phi) replaced
+    by a value computed by `OP T A, B` inserted just before it; what it cannot move is kept."""
+    def binary(m: re.Match, inner: str) -> str | None:
+        operands = _split_operands(inner)
+        return None if operands is None else f"{m.group(1)} {operands[0]}, {operands[1]}"
+
+    return _hoist(text, BINARY_CONSTEXPR, "bin.constexpr", binary)
+
+
+def hoist_cast_constexprs(text: str) -> str:
+    """`text` with every cast constant expression `OP (T V to T2)` that is an operand of an instruction (not a phi)
+    replaced by a value computed by `OP T V to T2` inserted just before it; what it cannot move is kept."""
+    return _hoist(text, CAST_CONSTEXPR, "cast.constexpr",
+                  lambda m, inner: f"{m.group(1)} {inner}" if " to " in inner else None)
 
 
 def upgrade(text: str) -> str | None:
     """`text` with every upgrade that applies to it, or None when none does."""
     new = upgrade_legacy_ir(text) if has_legacy_attributes(text) else text
+    if has_binary_constexprs(new):  # before compares: a compare inside one is then an instruction's operand
+        new = hoist_binary_constexprs(new)
+    if has_cast_constexprs(new):
+        new = hoist_cast_constexprs(new)
     if has_compare_constexprs(new):
         new = hoist_compare_constexprs(new)
     return None if new == text else new

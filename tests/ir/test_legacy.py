@@ -1,5 +1,5 @@
-"""IR in an older clang's syntax (a bare `byval`/`sret`/`inalloca` before LLVM 12; an `icmp` constant expression,
-gone in LLVM 19) is upgraded to today's syntax when it fails to parse."""
+"""IR in an older clang's syntax (a bare `byval`/`sret`/`inalloca` before LLVM 12; `icmp`, cast and `and`/`or`
+constant expressions, gone since LLVM 18 and 19) is upgraded to today's syntax when it fails to parse."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from mirtune.errors import IRParseError
 from mirtune.ir.graph import build_graph
 from mirtune.ir.inputs import load_ir
-from mirtune.ir.legacy import (has_compare_constexprs, has_legacy_attributes, hoist_compare_constexprs,
+from mirtune.ir.legacy import (has_compare_constexprs, has_legacy_attributes, hoist_compare_constexprs, upgrade,
                                upgrade_legacy_ir)
 from mirtune.ir.module import IRModule, parse_in_own_context
 
@@ -100,3 +100,39 @@ def test_compare_constant_expressions_become_instructions_before_their_user():
     printed = "\n".join(module.printed_lines)
     assert "icmp ne ptr @posix_memalign, null" in printed and "fcmp olt float" in printed
     assert not has_compare_constexprs("  %3 = icmp eq i64 %2, 1016\n")
+
+
+# what clang 14 prints for GCC's torture tests comp-goto-1.c (a computed goto's label arithmetic) and pr57877.c
+# (an overlap test of four globals folded into one constant)
+COMPUTED_GOTO = """define i64 @f(i64 %a) {
+  %1 = sub i64 %a, zext (i32 ptrtoint (i8* blockaddress(@f, %2) to i32) to i64)
+  br label %2
+
+2:
+  ret i64 %1
+}
+"""
+OVERLAP = """@e = global [2 x i32] zeroinitializer
+@h = global [2 x i32] zeroinitializer
+
+define i1 @g(i1 %a) {
+  %1 = or i1 %a, or (i1 and (i1 icmp ugt (i32* getelementptr inbounds ([2 x i32], [2 x i32]* @e, i64 0, i64 1), \
+i32* getelementptr inbounds ([2 x i32], [2 x i32]* @h, i64 0, i64 0)), i1 icmp ugt (i32* getelementptr inbounds \
+([2 x i32], [2 x i32]* @h, i64 0, i64 1), i32* getelementptr inbounds ([2 x i32], [2 x i32]* @e, i64 0, i64 0))), \
+i1 icmp eq (i32* getelementptr inbounds ([2 x i32], [2 x i32]* @e, i64 0, i64 0), i32* null))
+  ret i1 %1
+}
+"""
+
+
+@pytest.mark.parametrize("text, hoisted", [(COMPUTED_GOTO, 1), (OVERLAP, 5)])
+def test_cast_and_nested_binary_constant_expressions_become_instructions(text, hoisted):
+    """Today's parser rejects them ("zext constexprs are no longer supported"); each becomes an instruction before
+    its user, nested ones first, and the module parses with the same function."""
+    with pytest.raises(Exception, match="constexprs are no longer supported"):
+        parse_in_own_context(text)
+    new = upgrade(text)
+    assert new is not None and new.count(".constexpr.") == 2 * hoisted  # each defined once and used once
+    module = IRModule.from_text(text, "old.ll")
+    printed = "\n".join(module.printed_lines)
+    assert "constexpr" in printed and "zext (" not in printed and " or (" not in printed
