@@ -22,7 +22,8 @@ For each test that `collectors.gccvect.classify` keeps, in its own temporary fol
    repeat count from the record instead, since a timed calibration differs from machine to machine, and its
    header names the LLVM decision of the machine that built the record (another CPU's -march=native decides
    otherwise); its program must come out with the recorded sha256: the measured programs are rebuilt byte for
-   byte anywhere.
+   byte anywhere. (A test's candidate loops depend on the CPU too: where a few programs still come out otherwise,
+   `--prefer-vector-width` builds as the record's CPU did, 512 for the committed record.)
 6. With `--min-share S`, every other candidate loop whose body ran at least S of all candidates' counts gives a
    program of its own, `<test>.L<line>.c` (that loop marked, the same repeat count): a test often holds several
    loops that matter, and each is a labelled loop of its own (its family is the test's, so folds keep them
@@ -40,6 +41,7 @@ alone take 40 minutes). `mirtune collect vectorize --programs DIR` sweeps them.
     python -m collectors.gccvect_build --out out/gccvect [--jobs 2] [--only 'vect-reduc-*' 'gcc.c-torture/*']
         [--limit N]
         [--report datasets/gccvect/skips.md] [--record-sources] [--recorded FILE] [--record FILE]
+        [--prefer-vector-width 128|256|512]
         [--min-share S] [--order FILE]
 """
 
@@ -84,11 +86,12 @@ DECISIONS = (
 
 @dataclass(frozen=True)
 class Tools:
-    """clang and the profile tools of its own version."""
+    """clang and the profile tools of its own version; `flags`: what every build here adds to FLAGS."""
 
     clang: str
     profdata: str
     cov: str
+    flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,8 +112,9 @@ class Outcome:
     sha256: str | None = None
 
 
-def find_tools() -> Tools:
-    """clang (as the collectors find it) with llvm-profdata and llvm-cov of the same LLVM; ToolMissing if absent."""
+def find_tools(flags: tuple[str, ...] = ()) -> Tools:
+    """clang (as the collectors find it) with llvm-profdata and llvm-cov of the same LLVM, every build adding
+    `flags`; ToolMissing if absent."""
     import shutil
 
     from mirtune.ir.frontend import find_clang
@@ -124,11 +128,11 @@ def find_tools() -> Tools:
             raise ToolMissing(f"{tool}-{clang.major} not found; install it with: sudo apt-get install "
                               f"llvm-{clang.major} (or run scripts/setup_system.sh as root)")
         found.append(str(path))
-    return Tools(clang.path, found[0], found[1])
+    return Tools(clang.path, found[0], found[1], tuple(flags))
 
 
 def _compile(tools: Tools, src: Path, out: Path, extra: list[str]) -> tuple[bool, str]:
-    cmd = [tools.clang, *FLAGS, *extra, str(src), "-o", str(out), "-lm"]
+    cmd = [tools.clang, *FLAGS, *tools.flags, *extra, str(src), "-o", str(out), "-lm"]
     try:
         proc = run_tool(cmd, COMPILE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
@@ -408,16 +412,18 @@ def collection_order(programs: list[tuple[str, str]], previous: list[str] = ()) 
 
 
 def build_all(out: Path, *, jobs: int = 1, only: list[str] | None = None, limit: int | None = None,
-              recorded: dict | None = None, min_share: float | None = None, log=print) -> list[Outcome]:
+              recorded: dict | None = None, min_share: float | None = None, vector_width: int | None = None,
+              log=print) -> list[Outcome]:
     """Build the program set into `out` (programs, manifest.json, skips.json); the outcome of every program made
-    and of every test skipped. `recorded`: a record (`read_record`) whose repeat counts and hashes to keep."""
+    and of every test skipped. `recorded`: a record (`read_record`) whose repeat counts and hashes to keep;
+    `vector_width`: the vector width in bits that clang's vectorizer prefers (else the CPU's own)."""
     suite = gccsrc.extract()
     gccsrc.check_sources(suite)
     if recorded is not None and (recorded.get("package"), recorded.get("version")) != (suite.package,
                                                                                         suite.version):
         raise UsageError(f"the record is of {recorded.get('package')} {recorded.get('version')}, the installed "
                          f"package is {suite.package} {suite.version}")
-    tools = find_tools()
+    tools = find_tools((f"-mprefer-vector-width={vector_width}",) if vector_width else ())
     names = test_names(suite)
     rels = [r for r in names if not only or any(fnmatch.fnmatch(Path(r).name, p) or fnmatch.fnmatch(r, p)
                                                  for p in only)]
@@ -484,6 +490,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="a record of a measured program set (e.g. datasets/gccvect/programs.json.gz): its tests "
                          "keep their repeat counts and must give the recorded programs, byte for byte")
     ap.add_argument("--record", metavar="FILE", help="write the record of the programs built here")
+    ap.add_argument("--prefer-vector-width", type=int, choices=(128, 256, 512), metavar="BITS",
+                    help="build as a CPU whose vectorizer prefers BITS-bit vectors (128, 256 or 512): 512 rebuilds "
+                         "the committed record, made on an AMD EPYC with AVX-512, on an Intel CPU with AVX-512, "
+                         "which prefers 256")
     ap.add_argument("--order", metavar="FILE",
                     help="write the programs' collection order here, one path a line (those already listed in "
                          "FILE keep their places; new ones follow, round robin over the families)")
@@ -502,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.record_sources:
             print(f"recorded {gccsrc.write_sources(gccsrc.extract())}")
         outcomes = build_all(Path(args.out), jobs=args.jobs, only=args.only, limit=args.limit,
-                             recorded=recorded, min_share=min_share)
+                             recorded=recorded, min_share=min_share, vector_width=args.prefer_vector_width)
         table = skip_table(outcomes)
         if args.report:
             write_atomic(args.report, table)

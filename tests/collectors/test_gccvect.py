@@ -211,6 +211,14 @@ def test_a_record_keeps_the_decision_of_the_machine_that_built_it(programs, tmp_
     assert json.loads((again / "manifest.json").read_text())[0]["llvm_decision"] == elsewhere
 
 
+def test_a_preferred_vector_width_builds_as_another_cpu_would(tmp_path):
+    """s000 adds to a float array: with 128-bit vectors preferred, LLVM's own choice is 4 lanes on any x86-64 CPU
+    (the committed record was built where 512-bit vectors are preferred: 16 lanes)."""
+    outcomes = gccvect_build.build_all(tmp_path / "o", jobs=1, only=["vect-tsvc-s000.c"], vector_width=128,
+                                       log=lambda line: None)
+    assert [o.skip for o in outcomes] == [None] and outcomes[0].llvm_decision.startswith("vectorized VF=4 ")
+
+
 def test_further_loops_that_matter_get_programs_of_their_own(tmp_path):
     """vect-17.c runs three candidate loops about equally often: --min-share 0.2 makes three programs, each with
     one loop marked, in one family; the record keeps them all."""
