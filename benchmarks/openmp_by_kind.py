@@ -1,7 +1,7 @@
 """Split `mirtune evaluate measured openmp`'s per-group shares of the oracle by kind of program (the folder under
 collectors/programs that holds it: PolyBench-like, generated, application-style, ordinary), as geometric means.
 
-    .venv/bin/python benchmarks/openmp_by_kind.py [--json benchmarks/results/evaluate_openmp.json] [--out FILE]
+    .venv/bin/python benchmarks/openmp_by_kind.py [--json benchmarks/results/evaluate_openmp.json.gz] [--out FILE]
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from mirtune.paths import read_gzip_json
 from mirtune.tasks.measured import geomean
 
 REPO = Path(__file__).resolve().parents[1]
@@ -45,11 +46,11 @@ def by_kind_with_all(result: dict, method: str) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--json", default=str(REPO / "benchmarks" / "results" / "evaluate_openmp.json"))
+    ap.add_argument("--json", default=str(REPO / "benchmarks" / "results" / "evaluate_openmp.json.gz"))
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "evaluate_openmp_by_kind.json"))
     args = ap.parse_args(argv)
     try:
-        result = json.loads(Path(args.json).read_text())
+        result = read_gzip_json(args.json) if args.json.endswith(".gz") else json.loads(Path(args.json).read_text())
         kinds = [kind_of(p) for p in result["group_programs"]]
         table = {name: by_kind(result, name) for name in result["methods"]}
     except (OSError, ValueError, KeyError) as exc:
