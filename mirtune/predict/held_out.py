@@ -71,7 +71,7 @@ def run(task: str, data_paths: Sequence[str], embedders: Sequence, heads: Sequen
     note(f"{task}: choosing among {len(configs)} head configurations ({', '.join(heads)}) by inner "
          f"{n_inner}-fold CV over the training applications ({len(outer)} outer folds x {len(problems)} embeddings)")
     t1 = time.monotonic()
-    chosen = select_configs(problems, configs, n_inner=n_inner, use_ray=use_ray, note=None)
+    chosen = select_configs(problems, configs, n_inner=n_inner, use_ray=use_ray, note=None, progress=progress)
     preds = evaluate_outer(problems, chosen, [0], use_ray=use_ray, progress=progress)
     t_fit = time.monotonic() - t1
     s = table.speedups

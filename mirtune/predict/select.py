@@ -158,9 +158,10 @@ def _NoteCallback(total: int, note: Callable[[str], None]):
 
 
 def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner: int = 3, use_ray: bool = True,
-                   max_concurrent: int | None = None, note: Callable[[str], None] | None = None
-                   ) -> dict[tuple[str, int], dict]:
-    """The chosen configuration for every (problem name, outer fold index), by inner CV (see module doc)."""
+                   max_concurrent: int | None = None, note: Callable[[str], None] | None = None,
+                   progress: Callable | None = None) -> dict[tuple[str, int], dict]:
+    """The chosen configuration for every (problem name, outer fold index), by inner CV (see module doc).
+    `progress(items, total=, desc=)` wraps the candidates scored in this process (a bar: this can take an hour)."""
     configs = list(configs)
     if not configs:
         raise MirtuneError("no candidate head configurations")
@@ -199,7 +200,8 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
         finally:
             shutil.rmtree(storage, ignore_errors=True)
     else:
-        for c, cfg in enumerate(configs):
+        candidates = enumerate(configs)
+        for c, cfg in progress(candidates, total=len(configs), desc="head candidates") if progress else candidates:
             scores = score_config(problems, cfg, n_inner)
             table[c] = [scores[_metric_key(i)] for i in range(table.shape[1])]
             if note:

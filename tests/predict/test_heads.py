@@ -213,7 +213,15 @@ def test_gain_head_through_selection_and_outer_fits():
     prob = Problem(name="gain", X=X, y=y, n_classes=3, outer=outer,
                    inner_splits=lambda tr, n_inner, seed: kfold(tr, n_inner, seed),
                    score=lambda idx, pred: float(G[idx, pred].mean()), gains=G)
-    chosen = select_configs([prob], search_space(8, head="gain"), n_inner=3, use_ray=False)
+    shown = []
+
+    def bar(items, total, desc):  # what a progress bar sees: every candidate, in order
+        for item in items:
+            shown.append((item[0], total, desc))
+            yield item
+
+    chosen = select_configs([prob], search_space(8, head="gain"), n_inner=3, use_ray=False, progress=bar)
+    assert [c for c, _, _ in shown] == list(range(8)) and shown[0][1:] == (8, "head candidates")
     assert all(chosen[("gain", k)]["alpha"] < 1e5 for k in range(4))  # the features pay here
     preds = select.evaluate_outer([prob], chosen, seeds=[0, 1], use_ray=False)["gain"]
     assert np.array_equal(preds[0], preds[1])  # deterministic
