@@ -85,27 +85,29 @@ def test_missing_clang_says_what_to_install(monkeypatch):
     assert find_clang().major >= 14
 
 
+def _big_and_small(tmp_path):
+    """A source whose 3-million-element initialiser takes clang seconds and over 2 GB, and an ordinary one."""
+    big, small = tmp_path / "big.c", tmp_path / "small.c"
+    big.write_text("int a[] = {" + ",".join(str(i % 97) for i in range(3_000_000)) + "};\nint main(void){return a[3];}\n")
+    small.write_text("int main(void){return 0;}\n")
+    return big, small
+
+
 def test_a_compile_past_its_timeout_is_one_clear_error_and_the_timeout_can_be_raised(tmp_path, monkeypatch):
     # the same initialiser takes clang well over a second: under a 1 s limit it is stopped and named; a job that
     # is stopped while something else is timed raises the limit with $MIRTUNE_COMPILE_TIMEOUT_S
-    src = tmp_path / "big.c"
-    src.write_text("int a[] = {" + ",".join(str(i % 97) for i in range(3_000_000)) + "};\nint main(void){return a[3];}\n")
+    src, small = _big_and_small(tmp_path)
     monkeypatch.setenv("MIRTUNE_COMPILE_TIMEOUT_S", "1")
     with pytest.raises(CompileError, match="clang timed out after 1s"):
         compile_to_ir(src, opt=0)
     monkeypatch.setenv("MIRTUNE_COMPILE_TIMEOUT_S", "600")
-    small = tmp_path / "small.c"
-    small.write_text("int main(void){return 0;}\n")
     assert "define" in compile_to_ir(small, opt=0)
 
 
 def test_a_compile_past_its_memory_cap_is_one_clear_error(tmp_path, monkeypatch):
     # a 3-million-element initialiser takes clang over 2 GB; under a 400 MiB cap it fails at once, by name
-    src = tmp_path / "big.c"
-    src.write_text("int a[] = {" + ",".join(str(i % 97) for i in range(3_000_000)) + "};\nint main(void){return a[3];}\n")
+    src, small = _big_and_small(tmp_path)
     monkeypatch.setenv("MIRTUNE_COMPILE_MEMORY_MB", "400")
     with pytest.raises(CompileError, match="ran out of its 400 MiB memory cap"):
         compile_to_ir(src, opt=0)
-    small = tmp_path / "small.c"
-    small.write_text("int main(void){return 0;}\n")
     assert "define" in compile_to_ir(small, opt=0)  # an ordinary file compiles under the same cap
