@@ -19,8 +19,8 @@ fixes initialisation, dropout and batch order, so one (data, config, seed) alway
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, ClassVar, Hashable, Sequence
 
 import numpy as np
 
@@ -114,11 +114,14 @@ HEADS = tuple(CONFIGS)
 
 
 def limit_threads(n: int = 1) -> None:
-    """Keep torch to `n` intra-op threads (heads are tiny; the machine is shared)."""
+    """Keep torch to `n` intra-op threads and numpy's BLAS to `n` threads (heads are tiny; the machine is shared:
+    a 300x300 ridge solve took 165 ms with two BLAS threads beside another busy process, 3 ms with one)."""
     import torch
+    from threadpoolctl import threadpool_limits
 
     if torch.get_num_threads() != n:
         torch.set_num_threads(n)
+    threadpool_limits(n, user_api="blas")
 
 
 class Standardiser:
@@ -381,16 +384,23 @@ class KNNGainHead(_GainHeadBase):
         self.gains_, self.mean_ = G, G.mean(axis=0)
         return self
 
-    def predict_gains(self, X: np.ndarray) -> np.ndarray:
-        """Predicted gain of every choice, [n, n_classes]."""
+    def ranking(self, X: np.ndarray) -> np.ndarray:
+        """The training rows from nearest to farthest for each row of X, [n, n_train] (ties: the earlier row)."""
         if self.rows_ is None:
             raise RuntimeError("predict before fit")
-        sim = self._space(X) @ self.rows_.T
-        k = max(1, min(int(self.config.k), len(self.rows_)))
-        nearest = np.argsort(-sim, axis=1, kind="stable")[:, :k]
-        w = float(self.config.weight)
-        combine = np.median if self.config.statistic == "median" else np.mean
-        return w * combine(self.gains_[nearest], axis=1) + (1.0 - w) * self.mean_
+        return np.argsort(-(self._space(X) @ self.rows_.T), axis=1, kind="stable")
+
+    def combine(self, ranking: np.ndarray, k: int, weight: float, statistic: str) -> np.ndarray:
+        """Predicted gain of every choice, [n, n_classes], from a `ranking` of the neighbours: the first `k`
+        combined by `statistic` ("mean" or "median"), blended with the mean gains by `weight`."""
+        k = max(1, min(int(k), ranking.shape[1]))
+        combined = (np.median if statistic == "median" else np.mean)(self.gains_[ranking[:, :k]], axis=1)
+        return float(weight) * combined + (1.0 - float(weight)) * self.mean_
+
+    def predict_gains(self, X: np.ndarray) -> np.ndarray:
+        """Predicted gain of every choice, [n, n_classes]."""
+        c = self.config
+        return self.combine(self.ranking(X), c.k, c.weight, c.statistic)
 
 
 class ForestGainHead(_GainHeadBase):
@@ -542,16 +552,63 @@ def make_head(n_classes: int, config: AnyConfig | dict | None = None, seed: int 
     """The head a configuration describes (a dict's "head" key: "mlp", the default, "gbt", "gain", "knn" or
     "forest"); with `pca` > 0
     it sees that many principal components of all but the trailing `keep` columns, and those columns as they are."""
-    if isinstance(config, dict):
-        kind = config.get("head", "mlp")
-        if kind not in CONFIGS:
-            raise ValueError(f"unknown head {kind!r}; choose from {', '.join(HEADS)}")
-        config = CONFIGS[kind].from_dict(config)
-    config = config or HeadConfig()
+    config = as_config(config)
     head_class = {HeadConfig: MLPHead, GBTConfig: GBTHead, GainConfig: GainHead, KNNConfig: KNNGainHead,
                   ForestConfig: ForestGainHead}[type(config)]
     head = head_class(n_classes, config, seed, keep) if head_class is KNNGainHead else head_class(n_classes, config, seed)
     return ReducedHead(head, EmbeddingPCA(config.pca, keep)) if config.pca > 0 else head
+
+
+def as_config(config: AnyConfig | dict | None) -> AnyConfig:
+    """A head configuration from its dict (the "head" key: "mlp", the default, "gbt", "gain", "knn", "forest")."""
+    if isinstance(config, dict):
+        kind = config.get("head", "mlp")
+        if kind not in CONFIGS:
+            raise ValueError(f"unknown head {kind!r}; choose from {', '.join(HEADS)}")
+        return CONFIGS[kind].from_dict(config)
+    return config or HeadConfig()
+
+
+def fit_key(config: AnyConfig | dict) -> Hashable:
+    """What a fitted head depends on: configurations with the same key share one fit. A gain head's margin and
+    anchor only decide from its predicted gains, and a knn head's k, weight and statistic only combine one ranking
+    of the neighbours (`fit_predict_many`)."""
+    config = as_config(config)
+    if isinstance(config, (GainConfig, ForestConfig)):
+        return replace(config, margin=0.0, anchor="default")
+    if isinstance(config, KNNConfig):
+        return replace(config, margin=0.0, anchor="default", k=1, weight=1.0, statistic="mean")
+    return config
+
+
+def fit_predict_many(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray, n_classes: int,
+                     configs: Sequence[AnyConfig | dict], seed: int = 0, keep: int = 0,
+                     gains_train: np.ndarray | None = None) -> list[np.ndarray]:
+    """`fit_predict` of every configuration, with one fit per `fit_key`: the same labels for a fraction of the
+    work (inner cross-validation scores 120 candidates, most of which differ only in how they decide)."""
+    parsed = [as_config(c) for c in configs]
+    families: dict[Hashable, list[int]] = {}
+    for i, c in enumerate(parsed):
+        families.setdefault(fit_key(c), []).append(i)
+    out: list[np.ndarray] = [np.empty(0, dtype=np.int64)] * len(parsed)
+    for members in families.values():
+        first = parsed[members[0]]
+        if not isinstance(first, (GainConfig, KNNConfig, ForestConfig)):
+            for i in members:
+                out[i] = fit_predict(X_train, y_train, X_test, n_classes, parsed[i], seed, keep, gains_train)
+            continue
+        head = make_head(n_classes, first, seed, keep).fit(X_train, y_train, gains_train)
+        base, X = (head.head, head.reducer.transform(X_test)) if isinstance(head, ReducedHead) else (head, X_test)
+        ranking = base.ranking(X) if isinstance(base, KNNGainHead) else None
+        gains = None if ranking is not None else base.predict_gains(X)
+        combined: dict[tuple, np.ndarray] = {}
+        for i in members:
+            c = parsed[i]
+            if ranking is not None:
+                how = (c.k, c.weight, c.statistic)
+                gains = combined[how] if how in combined else combined.setdefault(how, base.combine(ranking, *how))
+            out[i] = decide(gains, c.margin, anchor_index(c.anchor, base.mean_))
+    return out
 
 
 def fit_predict(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray, n_classes: int,

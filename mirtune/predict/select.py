@@ -3,9 +3,10 @@
 A `Problem` is one prediction task on one platform: features X, labels y, the outer folds of the published
 protocol, how to cut a training set into inner folds, and a validation score (higher is better).
 
-- `select_configs(problems, configs)`: ONE Ray Tune run whose trials are the candidate configurations. A trial
-  scores its configuration, for every (problem, outer fold), by inner cross-validation on that fold's TRAINING
-  rows only (`inner_cv_score`), and reports one metric per (problem, outer fold). For each (problem, outer fold)
+- `select_configs(problems, configs)`: ONE Ray Tune run whose trials are the candidate configurations, grouped in
+  families that share one fitted head (`heads.fit_key`: a gain head's margin and anchor only decide from what it
+  predicts). A trial scores its family, for every (problem, outer fold), by inner cross-validation on that fold's
+  TRAINING rows only (`inner_cv_scores`), and reports one metric per (candidate, problem, outer fold). For each (problem, outer fold)
   the configuration with the best inner score wins (ties go to the earlier candidate). The test rows of an outer
   fold never reach a trial: the inner splits are cut from the training indices, and this is asserted.
 - `evaluate_outer(problems, chosen, seeds)`: for each outer fold and head seed, fit the chosen configuration on
@@ -29,8 +30,8 @@ import numpy as np
 
 from mirtune.errors import MirtuneError
 from mirtune.paths import private_temp_dir
-from mirtune.predict.heads import (HEADS, ForestConfig, GainConfig, GBTConfig, HeadConfig, KNNConfig, fit_predict,
-                                   limit_threads)
+from mirtune.predict.heads import (HEADS, ForestConfig, GainConfig, GBTConfig, HeadConfig, KNNConfig, fit_key,
+                                   fit_predict_many, limit_threads)
 from mirtune.tasks.protocol import Problem, Split, kfold, stratified_kfold  # noqa: F401 (re-exported)
 
 # The search grid; `search_space` draws a few points from it with a fixed seed.
@@ -93,18 +94,20 @@ def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), see
     return [dict(cfg.to_dict(), pca=int(k)) for k in dict.fromkeys(int(k) for k in pca) for cfg in base]
 
 
-def _fit(problem: Problem, train_idx: np.ndarray, test_idx: np.ndarray, config: dict, seed: int) -> np.ndarray:
-    """Fit `config` on the problem's rows `train_idx` and predict its rows `test_idx`."""
+def _fit(problem: Problem, train_idx: np.ndarray, test_idx: np.ndarray, configs: Sequence[dict], seed: int
+         ) -> list[np.ndarray]:
+    """Fit every configuration on the problem's rows `train_idx` and predict its rows `test_idx` (shared fits:
+    `fit_predict_many`)."""
     gains = problem.gains[train_idx] if problem.gains is not None else None
-    return fit_predict(problem.X[train_idx], problem.y[train_idx], problem.X[test_idx], problem.n_classes,
-                       config, seed, problem.keep_columns, gains)
+    return fit_predict_many(problem.X[train_idx], problem.y[train_idx], problem.X[test_idx], problem.n_classes,
+                            configs, seed, problem.keep_columns, gains)
 
 
-def inner_cv_score(problem: Problem, outer_k: int, config: dict, n_inner: int = 3,
-                   fit: Callable[..., np.ndarray] | None = None) -> float:
-    """Mean validation score of `config` over inner folds cut from outer fold `outer_k`'s training rows.
+def inner_cv_scores(problem: Problem, outer_k: int, configs: Sequence[dict], n_inner: int = 3,
+                    fit: Callable[..., list[np.ndarray]] | None = None) -> np.ndarray:
+    """Mean validation score of each configuration over inner folds cut from outer fold `outer_k`'s training rows.
 
-    `fit(problem, train_idx, val_idx, config, seed) -> predicted labels of val_idx` (default: an MLP head).
+    `fit(problem, train_idx, val_idx, configs, seed) -> predicted labels of val_idx per configuration`.
     """
     fit = fit or _fit
     train_idx, test_idx = problem.outer[outer_k]
@@ -113,31 +116,43 @@ def inner_cv_score(problem: Problem, outer_k: int, config: dict, n_inner: int = 
     for tr, va in problem.inner_splits(train_idx, n_inner, INNER_SEED + outer_k):
         if test.intersection(np.asarray(tr).tolist()) or test.intersection(np.asarray(va).tolist()):
             raise AssertionError(f"inner split of {problem.name} fold {outer_k} touches its test rows")
-        pred = fit(problem, tr, va, config, INNER_SEED)
-        scores.append(problem.score(va, pred))
-    return float(np.mean(scores)) if scores else float("nan")
+        scores.append([problem.score(va, pred) for pred in fit(problem, tr, va, configs, INNER_SEED)])
+    return np.mean(scores, axis=0) if scores else np.full(len(configs), np.nan)
 
 
-def _metric_key(i: int) -> str:
-    return f"inner_{i}"
+def _metric_key(c: int, i: int) -> str:
+    return f"inner_{c}_{i}"
 
 
-def score_config(problems: Sequence[Problem], config: dict, n_inner: int) -> dict[str, float]:
-    """Inner-CV scores of one configuration for every (problem, outer fold), flattened as inner_<i>."""
+def score_family(problems: Sequence[Problem], configs: Sequence[dict], members: Sequence[int], n_inner: int
+                 ) -> dict[str, float]:
+    """Inner-CV scores of the candidates `members` (indices into `configs`, one `fit_key`) for every (problem,
+    outer fold), flattened as inner_<candidate>_<column>."""
     limit_threads(1)
     out, i = {}, 0
+    family = [configs[c] for c in members]
     for p in problems:
         for k in range(len(p.outer)):
-            out[_metric_key(i)] = inner_cv_score(p, k, config, n_inner)
+            for c, score in zip(members, inner_cv_scores(p, k, family, n_inner)):
+                out[_metric_key(c, i)] = float(score)
             i += 1
-    out["score"] = float(np.nanmean(list(out.values()))) if out else float("nan")
+    out["score"] = float(np.nanmax([np.nanmean([v for key, v in out.items() if key.startswith(f"inner_{c}_")])
+                                    for c in members])) if out else float("nan")
     return out
 
 
-def _trainable(config: dict, problems=None, configs=None, n_inner: int = 3) -> None:
+def families(configs: Sequence[dict]) -> list[list[int]]:
+    """The candidates grouped by `fit_key` (each group scored by one trial, its fits shared), in order."""
+    groups: dict[Any, list[int]] = {}
+    for c, cfg in enumerate(configs):
+        groups.setdefault(fit_key(cfg), []).append(c)
+    return list(groups.values())
+
+
+def _trainable(config: dict, problems=None, configs=None, groups=None, n_inner: int = 3) -> None:
     from ray import tune
 
-    tune.report(score_config(problems, configs[config["candidate"]], n_inner))
+    tune.report(score_family(problems, configs, groups[config["family"]], n_inner))
 
 
 def _NoteCallback(total: int, note: Callable[[str], None]):
@@ -151,8 +166,8 @@ def _NoteCallback(total: int, note: Callable[[str], None]):
         def on_trial_complete(self, iteration, trials, trial, **info):
             self.done += 1
             score = (trial.last_result or {}).get("score", float("nan"))
-            note(f"trial {self.done}/{total} (candidate {trial.config.get('candidate')}): "
-                 f"mean inner score {score:.4f}")
+            note(f"trial {self.done}/{total} (candidate family {trial.config.get('family')}): "
+                 f"best mean inner score {score:.4f}")
 
     return NoteCallback()
 
@@ -168,7 +183,14 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
     if any(c.get("head") in GAIN_HEADS for c in configs) and any(p.gains is None for p in problems):
         raise MirtuneError("a gain head needs the gain of every choice (so does a knn head), and this task provides "
                            "none")
-    table = np.full((len(configs), sum(len(p.outer) for p in problems)), np.nan)
+    n_cols = sum(len(p.outer) for p in problems)
+    table = np.full((len(configs), n_cols), np.nan)
+    groups = families(configs)
+
+    def take(members: Sequence[int], scores: dict[str, float]) -> None:
+        for c in members:
+            table[c] = [scores[_metric_key(c, i)] for i in range(n_cols)]
+
     if len(configs) == 1:
         table[0] = 0.0
     elif use_ray:
@@ -178,15 +200,16 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
         from mirtune.cluster import init_ray
 
         init_ray()
-        callbacks = [_NoteCallback(len(configs), note)] if note else []
+        callbacks = [_NoteCallback(len(groups), note)] if note else []
         storage = private_temp_dir("mirtune-tune-")  # one a killed run left behind goes at the next start
         try:
             trainable = tune.with_resources(
-                tune.with_parameters(_trainable, problems=list(problems), configs=configs, n_inner=n_inner),
+                tune.with_parameters(_trainable, problems=list(problems), configs=configs, groups=groups,
+                                     n_inner=n_inner),
                 {"cpu": 1})
             tuner = tune.Tuner(
                 trainable,
-                param_space={"candidate": tune.grid_search(list(range(len(configs))))},
+                param_space={"family": tune.grid_search(list(range(len(groups))))},
                 tune_config=tune.TuneConfig(metric="score", mode="max", reuse_actors=True,
                                             max_concurrent_trials=max_concurrent or 0),
                 run_config=tune.RunConfig(name="head-selection", storage_path=str(storage), verbose=0,
@@ -195,17 +218,16 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
             for r in results:
                 if r.error is not None:
                     raise MirtuneError(f"a head-selection trial failed: {type(r.error).__name__}: {r.error}")
-                c = r.config["candidate"]
-                table[c] = [r.metrics[_metric_key(i)] for i in range(table.shape[1])]
+                take(groups[r.config["family"]], r.metrics)
         finally:
             shutil.rmtree(storage, ignore_errors=True)
     else:
-        candidates = enumerate(configs)
-        for c, cfg in progress(candidates, total=len(configs), desc="head candidates") if progress else candidates:
-            scores = score_config(problems, cfg, n_inner)
-            table[c] = [scores[_metric_key(i)] for i in range(table.shape[1])]
+        numbered = enumerate(groups)
+        for f, members in progress(numbered, total=len(groups), desc="head candidates") if progress else numbered:
+            scores = score_family(problems, configs, members, n_inner)
+            take(members, scores)
             if note:
-                note(f"candidate {c + 1}/{len(configs)}: inner score {scores['score']:.4f}")
+                note(f"candidate family {f + 1}/{len(groups)}: best inner score {scores['score']:.4f}")
     chosen, i = {}, 0
     for p in problems:
         for k in range(len(p.outer)):
@@ -219,7 +241,7 @@ def _fit_fold(problem: Problem, k: int, config: dict, seeds: Sequence[int]) -> n
     limit_threads(1)
     tr, te = problem.outer[k]
     cfg = {key: v for key, v in config.items() if key != "inner_score"}
-    return np.stack([_fit(problem, tr, te, cfg, s) for s in seeds])
+    return np.stack([_fit(problem, tr, te, [cfg], s)[0] for s in seeds])
 
 
 def _map_folds(fn: Callable, problems: Sequence[Problem], chosen: dict[tuple[str, int], dict], extra: tuple,

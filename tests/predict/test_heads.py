@@ -8,7 +8,7 @@ import pytest
 from mirtune.predict import select
 from mirtune.predict.heads import (EmbeddingPCA, ForestConfig, ForestGainHead, GainConfig, GainHead, GBTConfig, GBTHead,
                                    HeadConfig, MLPHead, ReducedHead, Standardiser, fit_predict, make_head)
-from mirtune.predict.select import Problem, inner_cv_score, kfold, search_space, select_configs, stratified_kfold
+from mirtune.predict.select import Problem, inner_cv_scores, kfold, search_space, select_configs, stratified_kfold
 
 
 def _blobs(n_per: int = 8, n_classes: int = 3, dim: int = 5, seed: int = 0):
@@ -229,6 +229,27 @@ def test_gain_head_through_selection_and_outer_fits():
     assert earned >= 0.85 * G.max(axis=1).mean() and earned > G.mean(axis=0).max() + 0.3  # beats one fixed choice
 
 
+def test_shared_fits_give_every_candidate_its_own_labels():
+    """fit_predict_many fits once per fit_key yet answers as fit_predict does for each candidate: every head kind,
+    margin, anchor and neighbour rule, with PCA, context columns, and tied (duplicated) rows."""
+    from mirtune.predict.heads import fit_key, fit_predict_many
+    from mirtune.predict.predictor import candidate_configs
+
+    X, G = _gain_rows(n=90, seed=4)
+    X = np.vstack([X, X[:10]])  # duplicated rows: neighbours tie, and ties go to the earlier row
+    G = np.vstack([G, G[:10] + 0.05]) + np.random.RandomState(0).randn(100, 3) * 0.05
+    y = G.argmax(axis=1)
+    configs = candidate_configs(("gain", "knn"), 4, anchors=("default", "best")) + [
+        dict(c, pca=3) for c in candidate_configs(("gain", "knn"), 2)] + [
+        {"head": "forest", "n_trees": 5, "margin": m} for m in (0.0, 0.1)] + [{"head": "gbt", "max_iter": 20}]
+    assert len({fit_key(c) for c in configs}) < len(configs) / 3  # the point: far fewer fits than candidates
+    tr, te = np.arange(0, 100, 2), np.arange(1, 100, 2)
+    many = fit_predict_many(X[tr], y[tr], X[te], 3, configs, 0, keep=2, gains_train=G[tr])
+    for cfg, labels in zip(configs, many):
+        assert np.array_equal(labels, fit_predict(X[tr], y[tr], X[te], 3, cfg, 0, keep=2, gains_train=G[tr])), cfg
+    assert len({tuple(labels) for labels in many}) > 3  # the candidates do differ
+
+
 def _toy_problem(n: int = 40, n_folds: int = 4) -> Problem:
     X, y = _blobs(n_per=n // 2, n_classes=2, seed=3)
     fold = np.arange(len(y)) % n_folds
@@ -242,13 +263,13 @@ def test_inner_cv_never_sees_the_test_fold(monkeypatch):
     prob = _toy_problem()
     calls = []
 
-    def recorder(problem, train_idx, val_idx, config, seed):
+    def recorder(problem, train_idx, val_idx, configs, seed):
         calls.append((train_idx.copy(), val_idx.copy()))
-        return problem.y[val_idx]  # a perfect "model"
+        return [problem.y[val_idx], 1 - problem.y[val_idx]]  # a perfect "model" and a wrong one
 
     for k, (train, test) in enumerate(prob.outer):
         calls.clear()
-        assert inner_cv_score(prob, k, {}, n_inner=3, fit=recorder) == 1.0
+        assert inner_cv_scores(prob, k, [{}, {}], n_inner=3, fit=recorder).tolist() == [1.0, 0.0]
         assert len(calls) == 3
         for tr, va in calls:
             assert not set(tr.tolist()) & set(test.tolist())
@@ -258,9 +279,9 @@ def test_inner_cv_never_sees_the_test_fold(monkeypatch):
     # the same holds through select_configs, which picks per outer fold by inner score only
     seen = []
 
-    def scored(problem, train_idx, val_idx, config, seed):
+    def scored(problem, train_idx, val_idx, configs, seed):
         seen.append((train_idx, val_idx))
-        return problem.y[val_idx] if config["hidden"] == 64 else 1 - problem.y[val_idx]
+        return [problem.y[val_idx] if config["hidden"] == 64 else 1 - problem.y[val_idx] for config in configs]
 
     monkeypatch.setattr(select, "_fit", scored)
     configs = [HeadConfig(hidden=32).to_dict(), HeadConfig(hidden=64).to_dict()]
