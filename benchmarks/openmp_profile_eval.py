@@ -29,7 +29,6 @@ from encoder_trial import chosen_by_method  # noqa: E402
 from openmp_by_kind import kind_of  # noqa: E402
 
 from mirtune.errors import MirtuneError  # noqa: E402
-from mirtune.profile.features import group_profiles, profile_matrix  # noqa: E402
 from mirtune.tasks.measured import geomean, share_of_oracle  # noqa: E402
 
 ONE_THREAD_WINS = 1.25
@@ -55,13 +54,13 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
     import pandas as pd
 
     from mirtune.predict.held_out import held_out_problem
-    from mirtune.predict.predictor import gain_problem, table_matrix
+    from mirtune.predict.predictor import gain_problem, profile_columns, table_matrix
     from mirtune.tasks.embedders import get_embedder
     from mirtune.tasks.measured import leave_one_app_out
     from mirtune.tasks.openmp import DATASETS
 
     _, table, _, _ = held_out_problem("openmp", [str(REPO / "datasets" / d) for d in (*DATASETS, *extra)])
-    P, have = profile_matrix(group_profiles(pd.read_parquet(profiles_path), table.programs, table.sizes))
+    P, have = profile_columns(table, pd.read_parquet(profiles_path))
     keep = np.flatnonzero(have)
     C = table_matrix(table, "openmp", get_embedder("none"), note=lambda m: None)[keep]
     P = P[keep]

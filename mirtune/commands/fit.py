@@ -118,9 +118,9 @@ def with_profiles(table, profiles: Any, path: str, note) -> tuple[Any, Any]:
     out (noted)."""
     import numpy as np
 
-    from mirtune.profile.features import group_profiles, profile_matrix
+    from mirtune.predict.predictor import profile_columns
 
-    P, have = profile_matrix(group_profiles(profiles, table.programs, table.sizes))
+    P, have = profile_columns(table, profiles)
     keep = np.flatnonzero(have)
     if not len(keep):
         raise UsageError("--profiles: no group of the data has a profile there", path)
@@ -171,10 +171,10 @@ def run(args: argparse.Namespace) -> int:
         if args.profiles:
             import numpy as np
 
-            from mirtune.profile.features import PROFILE_COLUMNS
+            from mirtune.profile.features import FITTED_COLUMNS
 
             table, P = with_profiles(table, profiles, args.profiles, note)
-            profile_columns = PROFILE_COLUMNS
+            profile_columns = FITTED_COLUMNS
             jobs = [(out, table, np.hstack([table_matrix(table, args.task, embedder, note=note), P]))]
         else:
             jobs = [(out, table, table_matrix(table, args.task, embedder, note=note))]

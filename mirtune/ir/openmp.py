@@ -327,9 +327,8 @@ def worksharing_loops(module: Any) -> list[WorksharingLoop]:
     return [w for w in openmp_schedule_calls(module) if w.construct == "loop"]
 
 
-def _blocks_in_cycles(ft: FunctionText) -> set[int]:
-    """The indices of a function's basic blocks that lie on a cycle of its control-flow graph (the bodies of
-    loops), the edges read from each block's printed terminator (`label %name` operands)."""
+def _successors(ft: FunctionText) -> dict[int, list[int]]:
+    """Each basic block's successors, read from its printed terminator (`label %name` operands)."""
     index = {"%" + label: b for b, (label, _) in enumerate(ft.blocks) if label is not None}
     succ: dict[int, list[int]] = {}
     end = 0
@@ -337,6 +336,13 @@ def _blocks_in_cycles(ft: FunctionText) -> set[int]:
         end += size
         terminator = ft.instructions[end - 1] if size else ""
         succ[b] = [index[t] for t in _LABEL_OPERAND.findall(terminator) if t in index]
+    return succ
+
+
+def _blocks_in_cycles(ft: FunctionText) -> set[int]:
+    """The indices of a function's basic blocks that lie on a cycle of its control-flow graph (the bodies of
+    loops)."""
+    succ = _successors(ft)
     # Kosaraju: a block is on a cycle when its strongly connected component has two blocks or a self-edge.
     order: list[int] = []
     seen: set[int] = set()
@@ -399,4 +405,47 @@ def parallel_structure(module: Any, sites: list[CallSite] | None = None) -> dict
         out[kind] += 1
         if site.block in cyclic[fn_name]:
             out[kind + "_in_loops"] += 1
+    return out
+
+
+_ATOMIC_UPDATE = re.compile(r"^(?:%[-\w$.]+\s*=\s*)?(?:atomicrmw|cmpxchg)\s")
+_CRITICAL_ENTRIES = frozenset({"__kmpc_critical", "__kmpc_critical_with_hint", "omp_set_lock", "omp_set_nest_lock"})
+_REDUCE_ENTRIES = frozenset({"__kmpc_reduce", "__kmpc_reduce_nowait"})
+
+
+def shared_updates(module: Any, sites: list[CallSite] | None = None) -> dict[str, int]:
+    """Updates of shared memory that the threads of a parallel region serialise on, counted where they repeat: in
+    the loop bodies of the functions a fork runs (atomic read-modify-writes, `atomicrmw`/`cmpxchg`, and entries
+    into a critical section or lock). Clang's combining code of a `reduction` clause (after `__kmpc_reduce`, whose
+    float case retries a `cmpxchg` in a loop of its own) runs once per thread and is not counted. Many threads
+    incrementing one small table run slower than one: the run's timings cannot tell that from useful work."""
+    mod = _ir_module(module)
+    functions = {ft.name: ft for ft in mod.functions}
+    sites = call_sites(mod) if sites is None else sites
+    forked = {_function_name(v) for site in sites if site.callee in _FORK_ENTRIES for _, v in site.args
+              if v.startswith("@") and _function_name(v) in functions}
+    out = {"atomic_updates_in_loops": 0, "critical_entries_in_loops": 0}
+    counted: dict[str, set[int]] = {}
+    for name in forked:
+        ft = functions[name]
+        if ft.is_declaration:
+            continue
+        succ = _successors(ft)
+        combining = {b for site in sites if site.function == name and site.callee in _REDUCE_ENTRIES
+                     for b in succ[site.block]}
+        todo = list(combining)
+        while todo:
+            for nxt in succ[todo.pop()]:
+                if nxt not in combining:
+                    combining.add(nxt)
+                    todo.append(nxt)
+        counted[name] = _blocks_in_cycles(ft) - combining
+        texts = iter(ft.instructions)
+        for b, (_, size) in enumerate(ft.blocks):
+            for _ in range(size):
+                text = next(texts)
+                if b in counted[name] and _ATOMIC_UPDATE.match(text.strip()):
+                    out["atomic_updates_in_loops"] += 1
+    out["critical_entries_in_loops"] = sum(1 for site in sites if site.callee in _CRITICAL_ENTRIES
+                                           and site.block in counted.get(site.function, ()))
     return out

@@ -185,6 +185,19 @@ def program_matrix(paths: Sequence[str | os.PathLike], task: str, embedder, note
     return np.stack([rows[Path(p)] for p in paths])
 
 
+def profile_columns(table, profiles) -> tuple[np.ndarray, np.ndarray]:
+    """The FITTED_COLUMNS of each group of a gain table (mirtune.profile.features): its profile, from the datasets'
+    profile table, and its program's IR columns; with the mask of the groups that have a profile (zeros where
+    none)."""
+    from mirtune.ir.module import IRModule
+    from mirtune.profile.features import group_profiles, ir_vector, profile_matrix
+
+    P, have = profile_matrix(group_profiles(profiles, table.programs, table.sizes))
+    distinct = {p: ir_vector(IRModule.from_text(program_ir(p).read_text(), str(p)))
+                for p in dict.fromkeys(Path(s) for s in table.sources)}
+    return np.hstack([P, np.stack([distinct[Path(s)] for s in table.sources])]), have
+
+
 # ------------------------------------------------------------------------------------------- problems
 
 def gain_problem(name: str, table, X: np.ndarray, outer: list[tuple[np.ndarray, np.ndarray]], n_context: int):

@@ -242,9 +242,9 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
         raise MirtuneError(reason, label)
     parts = [emb, context_x]
     if reads_profile:
-        from mirtune.profile.features import profile_vector
+        from mirtune.profile.features import profile_row
 
-        parts.append(profile_vector(profile))
+        parts.append(profile_row(predictor.features["profile"], profile, module))
     x = np.concatenate(parts)[None, :]
     log_gains = predictor.predict_log_gains(x)[0]
     decision = decision_gains(log_gains[None, :], float(predictor.head_config.get("margin", 0.0)),

@@ -1,6 +1,8 @@
 """The profile columns a predictor reads beside the static context: seven numbers from one profiled run
 (`mirtune.profile.ompt.ProfileFeatures`, or a row of the datasets' profile table), counts and times on a log scale,
-so that a program profiled by `recommend --profile` and the rows a predictor was fitted on give the same columns."""
+so that a program profiled by `recommend --profile` and the rows a predictor was fitted on give the same columns;
+and beside them what the run's timings cannot show, read from the IR (IR_COLUMNS: updates the threads serialise
+on). A predictor records the names it reads (`Predictor.features["profile"]`) and `profile_row` builds them."""
 
 from __future__ import annotations
 
@@ -13,6 +15,10 @@ PROFILE_SOURCE_COLUMNS = ("region_entries_per_s", "time_per_region_s", "parallel
                           "iterations_per_loop", "loop_imbalance")  # the ProfileFeatures fields they come from
 PROFILE_COLUMNS = ("log10_region_entries_per_s", "log10_time_per_region_s", "parallel_share", "work_share",
                    "imbalance", "log10_iterations_per_loop", "loop_imbalance")
+# Read from the IR: a loop whose threads increment one small table through atomics runs slower on two threads
+# than on one while the profile shows them busy (docs/profile.md, pixel_hist).
+IR_COLUMNS = ("log1p_shared_updates_in_loops",)
+FITTED_COLUMNS = PROFILE_COLUMNS + IR_COLUMNS  # what `mirtune fit --profiles` fits a predictor on
 
 
 def _number(value: Any) -> float:
@@ -48,3 +54,23 @@ def group_profiles(profiles: "Any", programs: Sequence[str], sizes: Sequence[str
     ok = profiles[profiles["status"] == "ok"]
     by_key = {(r["program"], size_key(r)): r for r in ok.to_dict("records")}
     return [by_key.get((prog, size)) for prog, size in zip(programs, sizes)]
+
+
+def ir_vector(module: Any) -> np.ndarray:
+    """The IR_COLUMNS of a module (IRModule, llvmlite module or IR text): atomic read-modify-writes and critical
+    entries in the loop bodies of parallel code (`mirtune.ir.openmp.shared_updates`), log1p."""
+    from mirtune.ir.openmp import shared_updates
+
+    return np.array([math.log1p(sum(shared_updates(module).values()))], dtype=np.float64)
+
+
+def profile_row(names: Sequence[str], profile: Mapping[str, Any], module: Any) -> np.ndarray:
+    """The columns `names` (of PROFILE_COLUMNS and IR_COLUMNS, in the order a predictor recorded them) of one
+    program: its profile's features and its IR."""
+    unknown = [n for n in names if n not in PROFILE_COLUMNS + IR_COLUMNS]
+    if unknown:
+        raise ValueError(f"unknown profile columns {unknown}")
+    values = dict(zip(PROFILE_COLUMNS, profile_vector(profile)))
+    if any(n in IR_COLUMNS for n in names):
+        values.update(zip(IR_COLUMNS, ir_vector(module)))
+    return np.array([values[n] for n in names], dtype=np.float64)

@@ -274,3 +274,57 @@ def test_source_lines_of_many_loops_in_a_module_of_many_globals():
     elapsed = time.perf_counter() - t0
     assert [(lp.line, lp.source_function) for lp in loops] == [(k + 10, "work") for k in range(200)]
     assert elapsed < 5.0, elapsed  # generous: the machine is shared
+
+
+
+SHARED = {  # one function each: an atomic per iteration, a reduction and an atomic once per thread, a critical
+    "tally": """int hist[16];
+void tally(int n, const int *v) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+#pragma omp atomic
+    hist[v[i] & 15]++;
+  }
+}
+""",
+    "reduce": """double reduce(int n, const double *a, int *hits) {
+  double s = 0.0; float f = 0.0f;
+#pragma omp parallel
+  {
+#pragma omp for reduction(+:s, f)
+    for (int i = 0; i < n; i++) { s += a[i]; f += (float)a[i]; }
+#pragma omp atomic
+    (*hits)++;
+  }
+  return s + f;
+}
+""",
+    "guarded": """long guarded(int n) {
+  long total = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    if (i % 7 == 0) {
+#pragma omp critical
+      total += i;
+    }
+  }
+  return total;
+}
+"""}
+
+
+@pytest.mark.parametrize("opt", [0, 2])
+def test_shared_updates_counts_what_the_threads_serialise_on_per_iteration(tmp_path, opt):
+    from mirtune.ir.openmp import shared_updates
+
+    counts = {}
+    for name, text in (*SHARED.items(), ("all", "".join(SHARED.values()))):
+        src = tmp_path / f"{name}.c"
+        src.write_text(text)
+        counts[name] = shared_updates(compile_to_ir(src, opt=opt, openmp=True))
+    assert counts["tally"]["atomic_updates_in_loops"] >= 1 and counts["tally"]["critical_entries_in_loops"] == 0
+    # a reduction's combining code (a cmpxchg retry loop for the float) and an atomic once per thread: nothing
+    assert counts["reduce"] == {"atomic_updates_in_loops": 0, "critical_entries_in_loops": 0}
+    assert counts["guarded"] == {"atomic_updates_in_loops": 0, "critical_entries_in_loops": 1}
+    assert counts["all"] == {"atomic_updates_in_loops": counts["tally"]["atomic_updates_in_loops"],
+                             "critical_entries_in_loops": 1}

@@ -53,3 +53,25 @@ def test_profiles_join_groups_by_program_size_and_variant():
     assert have.tolist() == [True, True, False, False]
     assert X[0, 0] == 2.0 and X[1, 0] == 4.0  # log10 of the entries per second
     assert X.shape == (4, 7) and not X[2:].any()
+
+
+def test_a_predictor_row_is_built_by_the_names_it_recorded(tmp_path):
+    from mirtune.ir.frontend import compile_to_ir
+    from mirtune.profile.features import FITTED_COLUMNS, IR_COLUMNS, profile_row
+
+    src = tmp_path / "hist.c"
+    src.write_text("int h[8];\nvoid f(int n, const int *v) {\n#pragma omp parallel for\n"
+                   "  for (int i = 0; i < n; i++) {\n#pragma omp atomic\n    h[v[i] & 7]++;\n  }\n}\n")
+    ir = compile_to_ir(src, opt=2, openmp=True)
+    row = profile_row(FITTED_COLUMNS, SHORT_REGIONS, ir)
+    assert np.array_equal(row[:len(PROFILE_COLUMNS)], profile_vector(SHORT_REGIONS))
+    assert row[len(PROFILE_COLUMNS)] >= math.log1p(1)  # one atomic increment per iteration, at least
+    # a predictor fitted before the IR columns existed reads the profile columns alone, in its recorded order
+    assert np.array_equal(profile_row(PROFILE_COLUMNS[::-1], SHORT_REGIONS, ir), profile_vector(SHORT_REGIONS)[::-1])
+    assert IR_COLUMNS[0] in FITTED_COLUMNS
+    try:
+        profile_row(("no_such_column",), SHORT_REGIONS, ir)
+    except ValueError as exc:
+        assert "no_such_column" in str(exc)
+    else:
+        raise AssertionError("an unknown column must be refused")
