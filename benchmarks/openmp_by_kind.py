@@ -19,6 +19,7 @@ KINDS = {"collectors/programs/openmp": "PolyBench-like", "collectors/programs/op
          "collectors/programs/openmp_apps": "application-style",
          "collectors/programs/openmp_ordinary": "ordinary (arguments, input files)",
          "collectors/programs/openmp_fewer": "fewer threads may win",
+         "collectors/programs/openmp_atomic": "atomics and critical sections",
          **{f"benchmarks/programs/{s}": "retired held-out sets (ordinary)"
             for s in ("openmp_unseen", "openmp_unseen2", "openmp_unseen3")}}
 

@@ -7,7 +7,8 @@ the same heads with and without the profile features of `mirtune recommend --pro
 Methods, all in one run on the same folds: the default, the best fixed configuration (per fold), the heads (gain
 and kNN, chosen by inner cross-validation over the training applications, as `mirtune evaluate openmp`) on the
 static context features alone (what ships), on the context ++ the profile features, on the profile features
-alone, and the oracle. Reported: the geometric-mean share of the oracle over all groups and by kind of program,
+alone, on the context ++ the profile ++ the IR's shared updates (what `mirtune fit --profiles` fits: FITTED_COLUMNS),
+and the oracle. Reported: the geometric-mean share of the oracle over all groups and by kind of program,
 and the groups where one thread is at least 1.25x faster than the default, with what each method gives there.
 A group whose profile is missing (not collected, or failed) is left out of every method alike, and counted.
 """
@@ -55,6 +56,7 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
 
     from mirtune.predict.held_out import held_out_problem
     from mirtune.predict.predictor import gain_problem, profile_columns, table_matrix
+    from mirtune.profile.features import PROFILE_COLUMNS
     from mirtune.tasks.embedders import get_embedder
     from mirtune.tasks.measured import leave_one_app_out
     from mirtune.tasks.openmp import DATASETS
@@ -69,7 +71,9 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
     outer = [(tr, te) for tr, te, _ in folds]
     sub = table.subset(keep)
     problems = []
-    for name, X in (("context", C), ("context + profile", np.hstack([C, P])), ("profile", P)):
+    run = P[:, :len(PROFILE_COLUMNS)]  # the profiled run's columns; the rest are read from the IR (IR_COLUMNS)
+    for name, X in (("context", C), ("context + profile", np.hstack([C, run])), ("profile", run),
+                    ("context + profile + shared updates", np.hstack([C, P]))):
         problems.append(gain_problem(name, sub, X, outer, X.shape[1]))  # no embedding: every column is context
     methods = fixed_head(sub, problems, outer, head_config) if head_config else \
         chosen_by_method(sub, problems, outer, n_configs, n_inner, heads)

@@ -1,5 +1,6 @@
-"""The ordinary OpenMP training programs (collectors/programs/openmp_ordinary, and openmp_fewer: programs where
-fewer threads may win), run through their manifests: each builds as the collector builds it (schedule(runtime)
+"""The ordinary OpenMP training programs (collectors/programs/openmp_ordinary, openmp_fewer: programs where
+fewer threads may win, and openmp_atomic: programs whose atomics or critical sections decide whether a second
+thread pays), run through their manifests: each builds as the collector builds it (schedule(runtime)
 written in), refuses missing arguments with a usage line and exit 2, and prints the same answer with 1 thread and
 with 2 threads under another schedule."""
 
@@ -19,7 +20,7 @@ from mirtune.source.openmp import make_schedule_runtime
 
 PROGRAMS = Path(__file__).resolve().parents[2] / "collectors" / "programs"
 # folder -> (at least this many programs, at least this many lines of output)
-FOLDERS = {"openmp_ordinary": (10, 2), "openmp_fewer": (5, 1)}
+FOLDERS = {"openmp_ordinary": (10, 2), "openmp_fewer": (5, 1), "openmp_atomic": (6, 2)}
 RUNS = {f: read_manifest(PROGRAMS / f / "manifest.json") for f in FOLDERS}
 # each program's first (small) run, with its folder
 FIRST_RUNS = [(f, r) for f, runs in RUNS.items() for r in list({r.name: r for r in reversed(runs)}.values())[::-1]]
