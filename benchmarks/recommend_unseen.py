@@ -28,7 +28,8 @@ holds instead of asking again, so the figures are those of the answers committed
 Writes benchmarks/results/recommend_unseen.json and .png; `--record` also writes the shares into the predictor's
 predictor.json, so that `mirtune recommend` says when the predictor does not beat the baselines on programs never
 seen. `--rescore FILE` measures nothing: it asks the predictor
-(a refitted one, say) for its answers again and scores them against the brute-force times FILE recorded, which
+(a refitted one, say) for its answers again, and the profile predictor (--profile-heads) again from the profiles FILE
+recorded, and scores them against the brute-force times FILE recorded, which
 is only valid on the host and programs FILE was measured on (both are recorded; the script checks them).
 `--pool FILE...` measures nothing either: it scores several held-out sets as one, from results this script wrote
 for the same predictor.
@@ -157,9 +158,10 @@ def check_host(old: dict, path: Path, flag: str) -> None:
 
 
 def rescore(path: Path, sources: dict[str, Path], heads: str | None, predictor,
-            labels: list[str]) -> tuple[list[dict], dict]:
+            labels: list[str], profile_heads: str | None = None) -> tuple[list[dict], dict]:
     """The predictor's answers now, scored against the times a measured run of this script recorded in `path`;
-    `sources`: program name -> its source file (the manifest's)."""
+    `sources`: program name -> its source file (the manifest's). Where `path` recorded each program's profile,
+    the profile predictor (`profile_heads`, else the shipped one) answers again from that very profile."""
     try:
         old = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
@@ -175,8 +177,12 @@ def rescore(path: Path, sources: dict[str, Path], heads: str | None, predictor,
         med = np.array([np.inf if prev["times_s"][lab] is None else prev["times_s"][lab] for lab in labels])
         entry = {k: prev[k] for k in ("name", "args", "tunable_loops", "times_s", "wrong_or_failed")}
         entry.update(recommended=rec.label, predicted_speedup=rec.predicted_speedup, best_fixed=labels[fixed])
-        programs.append(score(entry, med, labels, {"default": 0, "best_fixed": fixed,
-                                                   "recommended": labels.index(rec.label)}))
+        picks = {"default": 0, "best_fixed": fixed, "recommended": labels.index(rec.label)}
+        if prev.get("profile"):
+            profiled = recommend(src, "openmp", heads=profile_heads, profile=prev["profile"])
+            entry.update(recommended_profile=profiled.label, profile=prev["profile"])
+            picks["recommended_profile"] = labels.index(profiled.label)
+        programs.append(score(entry, med, labels, picks))
     return programs, {"rescored_from": str(path), "measured": old["date"], "rounds": old["rounds"]}
 
 
@@ -336,7 +342,7 @@ def main() -> int:
         times_from = ", ".join(extra["pooled"])
     elif args.rescore:
         sources = {m.name: m.source for m in manifest}
-        programs, extra = rescore(Path(args.rescore), sources, args.heads, predictor, labels)
+        programs, extra = rescore(Path(args.rescore), sources, args.heads, predictor, labels, args.profile_heads)
         times_from = Path(args.rescore).name
     else:
         programs = measure(manifest, args.heads, space, labels, fixed, args.rounds, given, args.profile_heads,
