@@ -581,17 +581,22 @@ def fit_key(config: AnyConfig | dict) -> Hashable:
     return config
 
 
+def fit_families(configs: Sequence[AnyConfig | dict]) -> list[list[int]]:
+    """The indices of `configs` grouped by `fit_key`, in order of first appearance: each group shares one fit."""
+    groups: dict[Hashable, list[int]] = {}
+    for i, c in enumerate(configs):
+        groups.setdefault(fit_key(c), []).append(i)
+    return list(groups.values())
+
+
 def fit_predict_many(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray, n_classes: int,
                      configs: Sequence[AnyConfig | dict], seed: int = 0, keep: int = 0,
                      gains_train: np.ndarray | None = None) -> list[np.ndarray]:
     """`fit_predict` of every configuration, with one fit per `fit_key`: the same labels for a fraction of the
     work (inner cross-validation scores 120 candidates, most of which differ only in how they decide)."""
     parsed = [as_config(c) for c in configs]
-    families: dict[Hashable, list[int]] = {}
-    for i, c in enumerate(parsed):
-        families.setdefault(fit_key(c), []).append(i)
     out: list[np.ndarray] = [np.empty(0, dtype=np.int64)] * len(parsed)
-    for members in families.values():
+    for members in fit_families(parsed):
         first = parsed[members[0]]
         if not isinstance(first, (GainConfig, KNNConfig, ForestConfig)):
             for i in members:
@@ -606,7 +611,9 @@ def fit_predict_many(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarra
             c = parsed[i]
             if ranking is not None:
                 how = (c.k, c.weight, c.statistic)
-                gains = combined[how] if how in combined else combined.setdefault(how, base.combine(ranking, *how))
+                if how not in combined:
+                    combined[how] = base.combine(ranking, *how)
+                gains = combined[how]
             out[i] = decide(gains, c.margin, anchor_index(c.anchor, base.mean_))
     return out
 

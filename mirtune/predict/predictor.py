@@ -193,7 +193,7 @@ def profile_columns(table, profiles) -> tuple[np.ndarray, np.ndarray]:
     from mirtune.profile.features import group_profiles, ir_vector, profile_matrix
 
     P, have = profile_matrix(group_profiles(profiles, table.programs, table.sizes))
-    distinct = {p: ir_vector(IRModule.from_text(program_ir(p).read_text(), str(p)))
+    distinct = {p: ir_vector(IRModule.from_file(program_ir(p)))
                 for p in dict.fromkeys(Path(s) for s in table.sources)}
     return np.hstack([P, np.stack([distinct[Path(s)] for s in table.sources])]), have
 

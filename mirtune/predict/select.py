@@ -4,11 +4,12 @@ A `Problem` is one prediction task on one platform: features X, labels y, the ou
 protocol, how to cut a training set into inner folds, and a validation score (higher is better).
 
 - `select_configs(problems, configs)`: ONE Ray Tune run whose trials are the candidate configurations, grouped in
-  families that share one fitted head (`heads.fit_key`: a gain head's margin and anchor only decide from what it
-  predicts). A trial scores its family, for every (problem, outer fold), by inner cross-validation on that fold's
-  TRAINING rows only (`inner_cv_scores`), and reports one metric per (candidate, problem, outer fold). For each (problem, outer fold)
-  the configuration with the best inner score wins (ties go to the earlier candidate). The test rows of an outer
-  fold never reach a trial: the inner splits are cut from the training indices, and this is asserted.
+  families that share one fitted head (`heads.fit_families`: a gain head's margin and anchor only decide from what
+  it predicts). A trial scores its family, for every (problem, outer fold), by inner cross-validation on that
+  fold's TRAINING rows only (`inner_cv_scores`), and reports one metric per (candidate, problem, outer fold). For
+  each (problem, outer fold) the configuration with the best inner score wins (ties go to the earlier
+  candidate). The test rows of an outer fold never reach a trial: the inner splits are cut from the training
+  indices, and this is asserted.
 - `evaluate_outer(problems, chosen, seeds)`: for each outer fold and head seed, fit the chosen configuration on
   all training rows and predict the test rows; returns predictions [n_seeds, n_rows] per problem (-1 where a row
   is in no evaluated fold).
@@ -30,7 +31,7 @@ import numpy as np
 
 from mirtune.errors import MirtuneError
 from mirtune.paths import private_temp_dir
-from mirtune.predict.heads import (HEADS, ForestConfig, GainConfig, GBTConfig, HeadConfig, KNNConfig, fit_key,
+from mirtune.predict.heads import (HEADS, ForestConfig, GainConfig, GBTConfig, HeadConfig, KNNConfig, fit_families,
                                    fit_predict_many, limit_threads)
 from mirtune.tasks.protocol import Problem, Split, kfold, stratified_kfold  # noqa: F401 (re-exported)
 
@@ -129,24 +130,12 @@ def score_family(problems: Sequence[Problem], configs: Sequence[dict], members: 
     """Inner-CV scores of the candidates `members` (indices into `configs`, one `fit_key`) for every (problem,
     outer fold), flattened as inner_<candidate>_<column>."""
     limit_threads(1)
-    out, i = {}, 0
     family = [configs[c] for c in members]
-    for p in problems:
-        for k in range(len(p.outer)):
-            for c, score in zip(members, inner_cv_scores(p, k, family, n_inner)):
-                out[_metric_key(c, i)] = float(score)
-            i += 1
-    out["score"] = float(np.nanmax([np.nanmean([v for key, v in out.items() if key.startswith(f"inner_{c}_")])
-                                    for c in members])) if out else float("nan")
+    scores = np.array([inner_cv_scores(p, k, family, n_inner) for p in problems for k in range(len(p.outer))]
+                      ).reshape(-1, len(members))  # [column, member]
+    out = {_metric_key(c, i): float(scores[i, m]) for i in range(len(scores)) for m, c in enumerate(members)}
+    out["score"] = float(np.nanmax(np.nanmean(scores, axis=0))) if len(scores) else float("nan")
     return out
-
-
-def families(configs: Sequence[dict]) -> list[list[int]]:
-    """The candidates grouped by `fit_key` (each group scored by one trial, its fits shared), in order."""
-    groups: dict[Any, list[int]] = {}
-    for c, cfg in enumerate(configs):
-        groups.setdefault(fit_key(cfg), []).append(c)
-    return list(groups.values())
 
 
 def _trainable(config: dict, problems=None, configs=None, groups=None, n_inner: int = 3) -> None:
@@ -185,7 +174,7 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
                            "none")
     n_cols = sum(len(p.outer) for p in problems)
     table = np.full((len(configs), n_cols), np.nan)
-    groups = families(configs)
+    groups = fit_families(configs)
 
     def take(members: Sequence[int], scores: dict[str, float]) -> None:
         for c in members:

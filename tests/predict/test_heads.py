@@ -344,3 +344,20 @@ def test_forest_search_space():
     assert len(forest) == 4 and all(c["min_samples_leaf"] >= 3 for c in forest) and all(c["head"] == "forest" for c in forest)
     assert len({(c["min_samples_leaf"], c["max_features"]) for c in forest}) == 4
     assert search_space(4, head="forest") == forest  # fixed draws
+
+
+def test_head_selection_on_ray_chooses_as_in_process():
+    """The Ray Tune path (one trial per family of candidates sharing a fit) reads back every candidate's scores
+    and chooses what the in-process path chooses."""
+    from mirtune.predict.predictor import candidate_configs
+
+    X, G = _gain_rows(n=80, seed=1)
+    y = G.argmax(axis=1)
+    fold = np.arange(len(y)) % 4
+    outer = [(np.flatnonzero(fold != k), np.flatnonzero(fold == k)) for k in range(4)]
+    prob = Problem(name="gain", X=X, y=y, n_classes=3, outer=outer,
+                   inner_splits=lambda tr, n_inner, seed: kfold(tr, n_inner, seed),
+                   score=lambda idx, pred: float(G[idx, pred].mean()), gains=G)
+    configs = candidate_configs(("gain", "knn"), 2)
+    assert select_configs([prob], configs, n_inner=3, use_ray=True) == \
+        select_configs([prob], configs, n_inner=3, use_ray=False)
