@@ -67,9 +67,11 @@ def ir_vector(module: Any) -> np.ndarray:
 def profile_row(names: Sequence[str], profile: Mapping[str, Any], module: Any) -> np.ndarray:
     """The columns `names` (of PROFILE_COLUMNS and IR_COLUMNS, in the order a predictor recorded them) of one
     program: its profile's features and its IR."""
-    unknown = [n for n in names if n not in PROFILE_COLUMNS + IR_COLUMNS]
+    unknown = [n for n in names if n not in FITTED_COLUMNS]
     if unknown:
-        raise ValueError(f"unknown profile columns {unknown}")
+        from mirtune.errors import MirtuneError
+
+        raise MirtuneError(f"the predictor reads profile columns this mirtune does not make: {', '.join(unknown)}")
     values = dict(zip(PROFILE_COLUMNS, profile_vector(profile)))
     if any(n in IR_COLUMNS for n in names):
         values.update(zip(IR_COLUMNS, ir_vector(module)))
