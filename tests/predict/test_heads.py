@@ -205,14 +205,20 @@ def test_gain_search_space_and_problems_without_gains():
         select_configs([_toy_problem()], gain[:2], n_inner=2, use_ray=False)
 
 
-def test_gain_head_through_selection_and_outer_fits():
+def _gain_problem() -> tuple[Problem, np.ndarray]:
+    """A gain problem of 80 rows of `_gain_rows` in 4 outer folds, scored by the mean gain of the picks; and G."""
     X, G = _gain_rows(n=80, seed=1)
     y = G.argmax(axis=1)
     fold = np.arange(len(y)) % 4
     outer = [(np.flatnonzero(fold != k), np.flatnonzero(fold == k)) for k in range(4)]
-    prob = Problem(name="gain", X=X, y=y, n_classes=3, outer=outer,
+    return Problem(name="gain", X=X, y=y, n_classes=3, outer=outer,
                    inner_splits=lambda tr, n_inner, seed: kfold(tr, n_inner, seed),
-                   score=lambda idx, pred: float(G[idx, pred].mean()), gains=G)
+                   score=lambda idx, pred: float(G[idx, pred].mean()), gains=G), G
+
+
+def test_gain_head_through_selection_and_outer_fits():
+    prob, G = _gain_problem()
+    y = prob.y
     shown = []
 
     def bar(items, total, desc):  # what a progress bar sees: every candidate, in order
@@ -351,13 +357,7 @@ def test_head_selection_on_ray_chooses_as_in_process():
     and chooses what the in-process path chooses."""
     from mirtune.predict.predictor import candidate_configs
 
-    X, G = _gain_rows(n=80, seed=1)
-    y = G.argmax(axis=1)
-    fold = np.arange(len(y)) % 4
-    outer = [(np.flatnonzero(fold != k), np.flatnonzero(fold == k)) for k in range(4)]
-    prob = Problem(name="gain", X=X, y=y, n_classes=3, outer=outer,
-                   inner_splits=lambda tr, n_inner, seed: kfold(tr, n_inner, seed),
-                   score=lambda idx, pred: float(G[idx, pred].mean()), gains=G)
+    prob, _ = _gain_problem()
     configs = candidate_configs(("gain", "knn"), 2)
     assert select_configs([prob], configs, n_inner=3, use_ray=True) == \
         select_configs([prob], configs, n_inner=3, use_ray=False)
