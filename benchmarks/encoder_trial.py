@@ -10,7 +10,8 @@ no embedding at all (the task's context features alone). Protocols:
 - devmap (both platforms): DeepTune/NCC's published 10 folds, one fixed gradient-boosted trees head
   (benchmarks/devmap_signal.py's), context features ++ the representation; accuracy.
 - vectorize (the 354 generated loop kernels), vectorize-gcc (GCC's vectorizer tests, datasets/vectorize-gcc: folds
-  hold out whole source-file families, `mirtune.tasks.vectorize.source_family`), openmp (the 108 applications),
+  hold out whole source-file families, `mirtune.tasks.vectorize.source_family`; vectorize-gcc-xeon: the same loops
+  measured on an Intel Xeon, where LLVM's choice leaves more room), openmp (the 108 applications),
   cuda_blocks (the generated kernels on the H200): the gain-table protocol of `mirtune evaluate` (gain and kNN heads chosen by inner cross-validation,
   `--configs` candidates each, no Ray), with 10 outer folds grouped by program: every (program, input) group of a
   program on one side, so a held-out program's siblings (same template, application or kernel family) can be in
@@ -50,6 +51,8 @@ from mirtune.tasks.measured import (best_fixed_per_group, geomean, group_kfold, 
 GAIN_TASKS = {  # trial name -> (task, data folders, program folders, what the folds hold out together)
     "vectorize": ("vectorize", [REPO / "datasets" / "vectorize-epyc"], [], "program"),
     "vectorize-gcc": ("vectorize", [REPO / "datasets" / "vectorize-gcc"], [REPO / "out" / "gccvect"], "family"),
+    "vectorize-gcc-xeon": ("vectorize", [REPO / "datasets" / "vectorize-gcc-xeon"], [REPO / "out" / "gccvect"],
+                           "family"),
     "openmp": ("openmp", [REPO / "datasets" / d for d in ("openmp-epyc", "openmp-gen", "openmp-apps-epyc",
                                                           "openmp-ordinary-epyc")], [], "program"),
     "cuda_blocks": ("cuda_blocks", [REPO / "datasets" / "cuda-h200"], [REPO / "build" / "cudagen"], "program"),
@@ -239,8 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         result: dict = {"encoders": {e.partition("=")[0]: e.partition("=")[2] for e in args.encoder},
                         "reduce": args.reduce,
                         "protocol": {"devmap": "DeepTune folds, fixed trees head",
-                                     "gain tasks": f"{args.folds} folds grouped by program (vectorize-gcc: by family), "
-                                                   f"gain/kNN heads, "
+                                     "gain tasks": f"{args.folds} folds grouped by program (vectorize-gcc and "
+                                                   f"vectorize-gcc-xeon: by family), gain/kNN heads, "
                                                    f"{args.configs} candidates each",
                                      "anchors": args.anchors}}
         for task in args.tasks.split(","):
