@@ -239,12 +239,12 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"--anchors: choose from {', '.join(HEAD_ANCHORS)}, got {args.anchors!r}")
         if args.reduce and "none" not in reps:
             raise UsageError("--reduce needs the `none` control (--controls ...,none)")
+        by_family = " and ".join(name for name, spec in GAIN_TASKS.items() if spec[3] == "family")
         result: dict = {"encoders": {e.partition("=")[0]: e.partition("=")[2] for e in args.encoder},
                         "reduce": args.reduce,
                         "protocol": {"devmap": "DeepTune folds, fixed trees head",
-                                     "gain tasks": f"{args.folds} folds grouped by program (vectorize-gcc and "
-                                                   f"vectorize-gcc-xeon: by family), gain/kNN heads, "
-                                                   f"{args.configs} candidates each",
+                                     "gain tasks": f"{args.folds} folds grouped by program ({by_family}: by "
+                                                   f"family), gain/kNN heads, {args.configs} candidates each",
                                      "anchors": args.anchors}}
         for task in args.tasks.split(","):
             if task == "devmap":

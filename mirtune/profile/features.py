@@ -11,6 +11,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from mirtune.errors import MirtuneError
+
 PROFILE_SOURCE_COLUMNS = ("region_entries_per_s", "time_per_region_s", "parallel_share", "work_share", "imbalance",
                           "iterations_per_loop", "loop_imbalance")  # the ProfileFeatures fields they come from
 PROFILE_COLUMNS = ("log10_region_entries_per_s", "log10_time_per_region_s", "parallel_share", "work_share",
@@ -69,8 +71,6 @@ def profile_row(names: Sequence[str], profile: Mapping[str, Any], module: Any) -
     program: its profile's features and its IR."""
     unknown = [n for n in names if n not in FITTED_COLUMNS]
     if unknown:
-        from mirtune.errors import MirtuneError
-
         raise MirtuneError(f"the predictor reads profile columns this mirtune does not make: {', '.join(unknown)}")
     values = dict(zip(PROFILE_COLUMNS, profile_vector(profile)))
     if any(n in IR_COLUMNS for n in names):

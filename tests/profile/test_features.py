@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from mirtune.errors import MirtuneError
-
 from mirtune.profile.features import PROFILE_COLUMNS, group_profiles, profile_matrix, profile_vector
 
 SHORT_REGIONS = {"region_entries_per_s": 169200.0, "time_per_region_s": 5.4e-6, "parallel_share": 0.95,
