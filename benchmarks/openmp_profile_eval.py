@@ -7,8 +7,10 @@ the same heads with and without the profile features of `mirtune recommend --pro
 Methods, all in one run on the same folds: the default, the best fixed configuration (per fold), the heads (gain
 and kNN, chosen by inner cross-validation over the training applications, as `mirtune evaluate openmp`) on the
 static context features alone (what ships), on the context ++ the profile features, on the profile features
-alone, on the context ++ the profile ++ the IR's shared updates (what `mirtune fit --profiles` fits: FITTED_COLUMNS),
-and the oracle. Reported: the geometric-mean share of the oracle over all groups and by kind of program,
+alone, on the context ++ the profile ++ the IR's shared updates, on all of those ++ the thread probe (what `mirtune fit
+--profiles` fits: FITTED_COLUMNS; the probe from each group's untimed runs, `features.probe_column`, whose
+measured gain also starts the one-thread configurations' predicted gains: `features.probe_offsets`), and the
+oracle. Reported: the geometric-mean share of the oracle over all groups and by kind of program,
 and the groups where one thread is at least 1.25x faster than the default, with what each method gives there.
 A group whose profile is missing (not collected, or failed) is left out of every method alike, and counted.
 """
@@ -56,7 +58,7 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
 
     from mirtune.predict.held_out import held_out_problem
     from mirtune.predict.predictor import gain_problem, profile_columns, table_matrix
-    from mirtune.profile.features import PROFILE_COLUMNS
+    from mirtune.profile.features import IR_COLUMNS, PROFILE_COLUMNS, probe_offsets
     from mirtune.tasks.embedders import get_embedder
     from mirtune.tasks.measured import leave_one_app_out
     from mirtune.tasks.openmp import DATASETS
@@ -71,10 +73,13 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
     outer = [(tr, te) for tr, te, _ in folds]
     sub = table.subset(keep)
     problems = []
-    run = P[:, :len(PROFILE_COLUMNS)]  # the profiled run's columns; the rest are read from the IR (IR_COLUMNS)
-    for name, X in (("context", C), ("context + profile", np.hstack([C, run])), ("profile", run),
-                    ("context + profile + shared updates", np.hstack([C, P]))):
-        problems.append(gain_problem(name, sub, X, outer, X.shape[1]))  # no embedding: every column is context
+    run = P[:, :len(PROFILE_COLUMNS)]  # the profiled run's columns; then the IR's (IR_COLUMNS) and the probe's
+    no_probe = P[:, :len(PROFILE_COLUMNS) + len(IR_COLUMNS)]
+    offsets = probe_offsets(sub.configs, P[:, -1])  # what the probe measured starts the one-thread gains
+    for name, X, off in (("context", C, None), ("context + profile", np.hstack([C, run]), None),
+                         ("profile", run, None), ("context + profile + shared updates", np.hstack([C, no_probe]), None),
+                         ("context + profile + shared updates + probe", np.hstack([C, P]), offsets)):
+        problems.append(gain_problem(name, sub, X, outer, X.shape[1], off))  # no embedding: all columns are context
     methods = fixed_head(sub, problems, outer, head_config) if head_config else \
         chosen_by_method(sub, problems, outer, n_configs, n_inner, heads)
     s = sub.speedups
@@ -140,9 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"openmp, leave one application out: {res['groups']} groups of {res['applications']} applications "
           f"({res['groups_without_profile']} without a profile, left out)")
     kinds = list(res["kinds"])
-    print(f"{'method':20s} {'all':>6s} " + " ".join(f"{k[:14]:>14s}" for k in kinds))
+    print(f"{'method':42s} {'all':>6s} " + " ".join(f"{k[:14]:>14s}" for k in kinds))
     for m, v in res["share_of_oracle"].items():
-        print(f"{m:20s} {v:6.3f} " + " ".join(f"{res['by_kind'][m][k]:14.3f}" for k in kinds))
+        print(f"{m:42s} {v:6.3f} " + " ".join(f"{res['by_kind'][m][k]:14.3f}" for k in kinds))
     w = res["one_thread_wins"]
     print(f"groups where one thread is at least {ONE_THREAD_WINS}x faster than the default: {len(w['groups'])}")
     for i, g in enumerate(w["groups"]):

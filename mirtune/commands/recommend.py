@@ -20,8 +20,9 @@ answer comes for the program. `--include DIR` (repeatable) is a folder of header
 `--profile` (task openmp, one C/C++ source, or the sources of one program with --together) also runs the program once, as `mirtune tune` runs its default
 configuration (the same arguments after `--`, --input files, --check, --timeout), under mirtune's OMPT tool, and
 prints what the run says that the IR cannot: how often its parallel regions start, how long each takes, the share
-of the run inside them, how evenly the threads share the work (`mirtune.profile.ompt`). The answer then comes from
-the task's profile predictor (mirtune/assets/heads/openmp-profile, fitted with `mirtune fit --profiles`), which
+of the run inside them, how evenly the threads share the work (`mirtune.profile.ompt`); then, on a machine of
+several cores, twice more without the tool (all cores, then one thread: the thread probe). The answer then comes
+from the task's profile predictor (mirtune/assets/heads/openmp-profile, fitted with `mirtune fit --profiles`), which
 reads those figures beside the IR: the IR alone cannot tell many short regions, where fewer threads are faster,
 from long ones. A run that fails gives one line and exit 2. Without `--profile` nothing runs.
 """
@@ -61,9 +62,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--" + key.replace("_", "-"), type=float, metavar="N", dest=key,
                        help=registry.listing("{each}", each="{task.name}: {task.launch_options[%s]}" % key,
                                              launch_options=lambda options, key=key: key in options))
-    g = p.add_argument_group("profile (run the program once; ARGS after `--` are its arguments)")
+    g = p.add_argument_group("profile (run the program: once under an OMPT tool, then the thread probe; ARGS after "
+                             "`--` are its arguments)")
     g.add_argument("--profile", action="store_true",
-                   help="run the program once under mirtune's OMPT tool and print its parallel regions' profile")
+                   help="run the program once under mirtune's OMPT tool, then once on all cores and once on one "
+                        "thread, and print its profile")
     for name, kw in PROFILE_OPTIONS.items():
         g.add_argument(name, **kw)
     p.set_defaults(func=run, program_args=[])
@@ -109,6 +112,11 @@ def print_profile(prof) -> None:
                  "-" if s.imbalance is None else f"{s.imbalance:.2f}"] for s in sites]
         print(format_table(["site", "function", "where", "entries", "us per entry", "threads", "iterations", "imbalance"],
                            rows, rule=False, indent="    "))
+    if prof.probe_s:
+        runs = ", ".join(f"{n} thread{'s' if n > 1 else ''} {t:.3f} s" for n, t in prof.probe_s.items())
+        faster = "one thread faster" if f.one_thread_speedup > 1 else f"{prof.threads} threads faster"
+        ratio = max(f.one_thread_speedup, 1 / f.one_thread_speedup)
+        print(f"    thread probe (one plain run each): {runs}: {faster}, {ratio:.2f}x")
     for n in prof.notes:
         print(f"    note: {n}")
 

@@ -591,14 +591,19 @@ def fit_families(configs: Sequence[AnyConfig | dict]) -> list[list[int]]:
 
 def fit_predict_many(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray, n_classes: int,
                      configs: Sequence[AnyConfig | dict], seed: int = 0, keep: int = 0,
-                     gains_train: np.ndarray | None = None) -> list[np.ndarray]:
+                     gains_train: np.ndarray | None = None, offsets_test: np.ndarray | None = None
+                     ) -> list[np.ndarray]:
     """`fit_predict` of every configuration, with one fit per `fit_key`: the same labels for a fraction of the
-    work (inner cross-validation scores 120 candidates, most of which differ only in how they decide)."""
+    work (inner cross-validation scores 120 candidates, most of which differ only in how they decide).
+    `offsets_test`: log gains measured for the test rows (`Problem.offsets`), added to a gain head's predictions
+    before it decides; a classifier head has no gains to add them to, and refuses them."""
     parsed = [as_config(c) for c in configs]
     out: list[np.ndarray] = [np.empty(0, dtype=np.int64)] * len(parsed)
     for members in fit_families(parsed):
         first = parsed[members[0]]
         if not isinstance(first, (GainConfig, KNNConfig, ForestConfig)):
+            if offsets_test is not None:
+                raise ValueError("measured offsets need a gain head (gain, knn or forest)")
             for i in members:
                 out[i] = fit_predict(X_train, y_train, X_test, n_classes, parsed[i], seed, keep, gains_train)
             continue
@@ -614,7 +619,8 @@ def fit_predict_many(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarra
                 if how not in combined:
                     combined[how] = base.combine(ranking, *how)
                 gains = combined[how]
-            out[i] = decide(gains, c.margin, anchor_index(c.anchor, base.mean_))
+            total = gains if offsets_test is None else gains + offsets_test
+            out[i] = decide(total, c.margin, anchor_index(c.anchor, base.mean_))
     return out
 
 

@@ -187,22 +187,24 @@ def program_matrix(paths: Sequence[str | os.PathLike], task: str, embedder, note
 
 def profile_columns(table, profiles) -> tuple[np.ndarray, np.ndarray]:
     """The FITTED_COLUMNS of each group of a gain table (mirtune.profile.features): its profile, from the datasets'
-    profile table, and its program's IR columns; with the mask of the groups that have a profile (zeros where
-    none)."""
+    profile table, its program's IR columns and its thread probe (from the table's untimed runs); with the mask of
+    the groups that have a profile (zeros where none)."""
     from mirtune.ir.module import IRModule
-    from mirtune.profile.features import group_profiles, ir_vector, profile_matrix
+    from mirtune.profile.features import group_profiles, ir_vector, probe_column, profile_matrix
 
     P, have = profile_matrix(group_profiles(profiles, table.programs, table.sizes))
     distinct = {p: ir_vector(IRModule.from_file(program_ir(p)))
                 for p in dict.fromkeys(Path(s) for s in table.sources)}
-    return np.hstack([P, np.stack([distinct[Path(s)] for s in table.sources])]), have
+    return np.hstack([P, np.stack([distinct[Path(s)] for s in table.sources]), probe_column(table)]), have
 
 
 # ------------------------------------------------------------------------------------------- problems
 
-def gain_problem(name: str, table, X: np.ndarray, outer: list[tuple[np.ndarray, np.ndarray]], n_context: int):
+def gain_problem(name: str, table, X: np.ndarray, outer: list[tuple[np.ndarray, np.ndarray]], n_context: int,
+                 offsets: np.ndarray | None = None):
     """A `Problem` over a gain table: rows are groups, classes are configurations, the score is the geometric-mean
-    share of the oracle, inner folds never split an application."""
+    share of the oracle, inner folds never split an application. `offsets`: log gains measured before predicting
+    (`Problem.offsets`); the heads then learn the gains less them."""
     from mirtune.predict.select import Problem
     from mirtune.tasks.measured import geomean, group_kfold, share_of_oracle
 
@@ -215,8 +217,10 @@ def gain_problem(name: str, table, X: np.ndarray, outer: list[tuple[np.ndarray, 
     def inner(train_idx: np.ndarray, n_inner: int, seed: int):
         return group_kfold(train_idx, apps, n_inner, seed)
 
+    gains = table.train_gains()
     return Problem(name=name, X=X, y=table.labels_best(), n_classes=len(table.labels), outer=outer,
-                   inner_splits=inner, score=score, keep_columns=n_context, gains=table.train_gains())
+                   inner_splits=inner, score=score, keep_columns=n_context,
+                   gains=gains if offsets is None else gains - offsets, offsets=offsets)
 
 
 def candidate_configs(heads: Sequence[str], n_configs: int | None = None, margins: Sequence[float] = MARGINS,
@@ -250,11 +254,25 @@ class Predictor:
     trained_on: dict[str, Any] = field(default_factory=dict)
 
     def predict_log_gains(self, X: np.ndarray) -> np.ndarray:
-        """Predicted log speedup over the default of every configuration, [n, n_configs]."""
+        """Predicted log speedup over the default of every configuration, [n, n_configs]; a predictor fitted with
+        the thread probe's offsets (`features["probe_offsets"]`) adds what the probe measured to what its head
+        predicts."""
         X = np.atleast_2d(np.asarray(X, dtype=np.float64))
         if X.shape[1] != self.features["dim"]:
             raise MirtuneError(f"the {self.task} predictor reads {self.features['dim']} features, got {X.shape[1]}")
-        return self.head.predict_gains(X)
+        gains = self.head.predict_gains(X)
+        if self.features.get("probe_offsets"):
+            from mirtune.profile.features import probe_offsets
+
+            gains = gains + probe_offsets(self.configs, X[:, self.probe_column()])
+        return gains
+
+    def probe_column(self) -> int:
+        """The index of the thread probe's column in a feature row (the profile columns come last)."""
+        from mirtune.profile.features import PROBE_COLUMNS
+
+        names = self.features.get("profile", [])
+        return self.features["dim"] - len(names) + names.index(PROBE_COLUMNS[0])
 
     def predict_speedups(self, X: np.ndarray) -> np.ndarray:
         """Predicted speedup over the default of every configuration, [n, n_configs]."""
@@ -372,7 +390,7 @@ def code_free_scores(problem, n_inner: int) -> dict[str, float]:
 
     train = problem.outer[0][0]
     splits = problem.inner_splits(train, n_inner, INNER_SEED)
-    s = problem.gains  # log gains; best_fixed reads speedups
+    s = problem.gains if problem.offsets is None else problem.gains + problem.offsets  # log gains
     speedups = np.exp(s)
     default = [problem.score(va, np.zeros(len(va), dtype=int)) for _, va in splits]
     fixed = [problem.score(va, np.full(len(va), best_fixed(speedups, tr))) for tr, va in splits]
@@ -388,6 +406,7 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
     (`mirtune.profile.features`): the predictor then needs a profile to answer (`recommend --profile`)."""
     from mirtune.predict.heads import make_head
     from mirtune.predict.select import select_configs
+    from mirtune.profile.features import PROBE_COLUMNS, probe_offsets
     from mirtune.tasks.measured import best_fixed
 
     bad = [h for h in heads if h not in FIT_HEADS]
@@ -402,7 +421,11 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
     if len(set(table.apps)) < 3:
         raise UsageError(f"fitting a {task} predictor needs measurements of at least 3 applications; "
                          f"got {len(set(table.apps))}")
-    problem = gain_problem(task, table, X, [(rows, np.array([], dtype=int))], n_context)
+    offsets = None
+    if PROBE_COLUMNS[0] in profile_columns:  # what the probe measured starts the one-thread gains
+        offsets = probe_offsets(table.configs, X[:, X.shape[1] - len(profile_columns)
+                                                + list(profile_columns).index(PROBE_COLUMNS[0])])
+    problem = gain_problem(task, table, X, [(rows, np.array([], dtype=int))], n_context, offsets)
     configs = candidate_configs(heads, n_configs)
     chosen = select_configs([problem], configs, n_inner=min(n_inner, len(set(table.apps))), use_ray=use_ray,
                             note=note)[(task, 0)]
@@ -423,5 +446,7 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
                 "context": context_names, "dim": int(X.shape[1])}
     if profile_columns:
         features["profile"] = list(profile_columns)
+    if offsets is not None:
+        features["probe_offsets"] = True
     return Predictor(task=task, labels=list(table.labels), configs=list(table.configs), head_config=head_cfg,
                      head=head, features=features, trained_on=trained_on)

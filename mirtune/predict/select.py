@@ -100,8 +100,9 @@ def _fit(problem: Problem, train_idx: np.ndarray, test_idx: np.ndarray, configs:
     """Fit every configuration on the problem's rows `train_idx` and predict its rows `test_idx` (shared fits:
     `fit_predict_many`)."""
     gains = problem.gains[train_idx] if problem.gains is not None else None
+    offsets = problem.offsets[test_idx] if problem.offsets is not None else None
     return fit_predict_many(problem.X[train_idx], problem.y[train_idx], problem.X[test_idx], problem.n_classes,
-                            configs, seed, problem.keep_columns, gains)
+                            configs, seed, problem.keep_columns, gains, offsets)
 
 
 def inner_cv_scores(problem: Problem, outer_k: int, configs: Sequence[dict], n_inner: int = 3,
@@ -275,7 +276,8 @@ def _gains_fold(problem: Problem, k: int, config: dict) -> np.ndarray:
     tr, te = problem.outer[k]
     cfg = {key: v for key, v in config.items() if key != "inner_score"}
     head = make_head(problem.n_classes, cfg, INNER_SEED, problem.keep_columns)
-    return head.fit(problem.X[tr], problem.y[tr], problem.gains[tr]).predict_gains(problem.X[te])
+    gains = head.fit(problem.X[tr], problem.y[tr], problem.gains[tr]).predict_gains(problem.X[te])
+    return gains if problem.offsets is None else gains + problem.offsets[te]
 
 
 def outer_gains(problems: Sequence[Problem], chosen: dict[tuple[str, int], dict], use_ray: bool = True,

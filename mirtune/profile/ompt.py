@@ -9,6 +9,9 @@ program is built and run as `mirtune tune` runs its default configuration (the s
 cores, the same sandbox, arguments, input files and answer check: `mirtune.measure`), once. The tool writes one
 JSON file at exit; `Profile` is what it says, with the features the issue asks for (time per region instance, the
 share of the run inside parallel regions, region entries per second, imbalance, iterations per loop instance).
+Then, on a machine of several cores, the thread probe: two plain runs, all cores and one thread, one after the
+other (`ProfileFeatures.one_thread_speedup`); what the profile cannot tell, whether the threads' work pays for their
+contention (atomics on a small table or spread over a large grid look alike to it), the probe measures.
 
 Every failure is a `ProfileError` with one line: a program that does not build, crashes, hangs or answers badly
 under the profiling run, a libomp that never starts the tool (no OMPT support; checked with a probe program), a
@@ -22,12 +25,13 @@ import json
 import os
 import shutil
 import subprocess
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
 
 from mirtune.errors import MirtuneError
+from mirtune.profile.features import PROBE_THREADS
 from mirtune.predict.tune import Program
 
 TOOL_SOURCE = Path(__file__).with_name("ompt_tool.c")
@@ -160,7 +164,9 @@ class ProfileFeatures:
     an outermost instance; work_share: the threads' CPU time in the regions' code over the teams' wall time in
     regions (the rest is starting, joining, waiting, or the CPU taken by other work); imbalance: max / mean thread work (CPU time) of a region,
     averaged over regions weighted by their time; iterations_per_loop: iterations per worksharing-loop instance;
-    loop_imbalance: the same for worksharing loops, weighted by their thread time; threads: the mean team size.
+    loop_imbalance: the same for worksharing loops, weighted by their thread time; threads: the mean team size;
+    one_thread_speedup: the probe's all-cores time over its one-thread time (> 1: one thread is faster), None on a
+    machine of one core.
     """
 
     run_s: float
@@ -175,11 +181,13 @@ class ProfileFeatures:
     threads: float | None
     regions: int
     loops: int
+    one_thread_speedup: float | None = None
 
 
 @dataclass
 class Profile:
-    """One profiled run: the features, every region and loop, how it ran, and notes."""
+    """One profiled run: the features, every region and loop, how it ran, the thread probe's two runs (seconds by
+    thread count), and notes."""
 
     input: str
     features: ProfileFeatures
@@ -187,6 +195,7 @@ class Profile:
     threads: int
     runtime: str
     notes: list[str] = field(default_factory=list)
+    probe_s: dict[int, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -382,6 +391,29 @@ def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, tim
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     sites, more = read_profile(data, label)
-    run_s = m.runtimes_s[0]
-    return Profile(input=label, features=features_of(data, run_s), sites=sites, threads=threads,
-                   runtime=data.get("runtime", ""), notes=notes + more)
+    features = features_of(data, m.runtimes_s[0])
+    probe = thread_probe(res.exe, args, files, check, timeout_s, label, threads, m.checksum)
+    if probe:
+        features = replace(features, one_thread_speedup=probe[threads] / probe[PROBE_THREADS])
+    return Profile(input=label, features=features, sites=sites, threads=threads, runtime=data.get("runtime", ""),
+                   notes=notes + more, probe_s=probe)
+
+
+def thread_probe(exe: Path, args: Sequence[str], files: dict[str, bytes], check, timeout_s: float, label: str,
+                 threads: int, reference: str | None) -> dict[int, float]:
+    """One plain run (no tool) with `threads` threads, then one with PROBE_THREADS, the default schedule, each
+    checked against the profiled run's answer `reference`: their seconds by thread count ({} with one core:
+    nothing to compare); ProfileError when either run fails or answers otherwise."""
+    from mirtune.measure.measurement import measure
+    from mirtune.measure.sandbox import RunLimits
+
+    if threads <= PROBE_THREADS:
+        return {}
+    out: dict[int, float] = {}
+    for n in (threads, PROBE_THREADS):
+        m = measure([exe, *args], {"OMP_NUM_THREADS": n}, repeats=1, warmup=0, limits=RunLimits(timeout_s=timeout_s),
+                    reference=reference, check=check, inputs=files)
+        if m.status != "ok":
+            raise ProfileError(f"the thread probe's run on {n} thread(s) ended as {m.status}: {m.reason}", label)
+        out[n] = m.runtimes_s[0]
+    return out

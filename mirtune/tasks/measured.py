@@ -54,6 +54,7 @@ class GainTable:
     hosts: list[dict[str, Any]] = field(default_factory=list)  # distinct hosts the rows were measured on
     dropped: list[str] = field(default_factory=list)           # groups left out, with the reason
     context: np.ndarray | None = None      # [n_groups, n_context] context that is not in the IR (devmap's launch)
+    warmups: np.ndarray | None = None      # [n_groups, n_configs] the cell's first untimed run (s); NaN: none
 
     @property
     def speedups(self) -> np.ndarray:
@@ -90,7 +91,8 @@ class GainTable:
         return dataclasses.replace(self, programs=pick(self.programs), sizes=pick(self.sizes), apps=pick(self.apps),
                                    sources=pick(self.sources), times=self.times[rows], statuses=pick(self.statuses),
                                    cv=self.cv[rows], dropped=dropped,
-                                   context=None if self.context is None else self.context[rows])
+                                   context=None if self.context is None else self.context[rows],
+                                   warmups=None if self.warmups is None else self.warmups[rows])
 
 
 def chosen_speedups(speedups: np.ndarray, chosen: Sequence[int], rows: Sequence[int] | None = None) -> np.ndarray:
@@ -245,7 +247,7 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
     # the point measured on two hosts is one point id but two groups, since datasets from several machines mix
     df = oldest_first(df)
     configs: dict[str, dict[str, Any]] = {}
-    cells: dict[tuple[str, str, str], dict[str, tuple[float, str, float]]] = {}
+    cells: dict[tuple[str, str, str], dict[str, tuple[float, str, float, float]]] = {}
     meta: dict[tuple[str, str, str], dict[str, Any]] = {}
     for row in df.to_dict("records"):
         # one group per host too: the same program measured on two machines is two groups, never one whose
@@ -259,7 +261,8 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
         if cv is None and row.get("reported") is not None:  # rows stored without it (scripts/merge_gpu_rows.py)
             cv = spread([float(t) for t in row["reported"]])
         cells.setdefault(key, {})[label] = (float(seconds) if ok else float("nan"), str(row["status"]),
-                                            float(cv) if cv is not None and np.isfinite(cv) else float("nan"))
+                                            float(cv) if cv is not None and np.isfinite(cv) else float("nan"),
+                                            _first_warmup(row) if ok else float("nan"))
         meta.setdefault(key, {"row": row})
     if spec.default_label not in configs:
         raise UsageError(f"no default-configuration rows among the {spec.sweep} measurements")
@@ -301,7 +304,17 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
         times=np.array([[cells[k][lab][0] for lab in labels] for k in kept]),
         statuses=[[cells[k][lab][1] for lab in labels] for k in kept],
         cv=np.array([[cells[k][lab][2] for lab in labels] for k in kept]),
-        hosts=list(hosts.values()), dropped=dropped)
+        hosts=list(hosts.values()), dropped=dropped,
+        warmups=np.array([[cells[k][lab][3] for lab in labels] for k in kept]))
+
+
+def _first_warmup(row: dict[str, Any]) -> float:
+    """The first untimed run of a collector row (`warmup_s`), in seconds; NaN where it made none: one run of the
+    configuration that its median never saw, as a probe at recommend time is one run."""
+    runs = row.get("warmup_s")
+    if runs is None or len(runs) == 0 or runs[0] is None or not np.isfinite(runs[0]) or runs[0] <= 0:
+        return float("nan")
+    return float(runs[0])
 
 
 def spread(times: Sequence[float]) -> float | None:

@@ -26,6 +26,9 @@ class Problem:
     fold_ids: list[int] = field(default_factory=list)    # the published fold number of each outer split
     keep_columns: int = 0                                # trailing non-embedding columns, never PCA-reduced
     gains: np.ndarray | None = None                      # [n_rows, n_classes] value of each choice (gain heads)
+    # [n_rows, n_classes] log gains measured for the row before predicting (a probe run): added to a gain head's
+    # predictions before it decides; `gains` are then the rest, what the heads learn (None: nothing measured)
+    offsets: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if not self.fold_ids:

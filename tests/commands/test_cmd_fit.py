@@ -57,9 +57,9 @@ int main(int argc, char **argv) {
 
 
 def test_fit_with_profiles_gives_a_predictor_that_recommend_feeds_a_profiled_run(tmp_path, capsys):
-    """`--profiles`: the groups with a profile, their seven profile columns and the IR's shared-update count after
-    the context; the predictor then answers only with --profile, from the IR and the run."""
-    from mirtune.profile.features import FITTED_COLUMNS, IR_COLUMNS, PROFILE_COLUMNS
+    """`--profiles`: the groups with a profile, their seven profile columns, the IR's shared-update count and the
+    thread probe after the context; the predictor then answers only with --profile, from the IR and the runs."""
+    from mirtune.profile.features import FITTED_COLUMNS, IR_COLUMNS, PROBE_COLUMNS, PROFILE_COLUMNS
 
     out = tmp_path / "heads" / "openmp-profile"
     assert main(["fit", "--task", "openmp", "--data", str(REPO_DIR / "datasets" / "openmp"), "--profiles",
@@ -67,7 +67,7 @@ def test_fit_with_profiles_gives_a_predictor_that_recommend_feeds_a_profiled_run
     printed, err = capsys.readouterr()
     assert "groups have a profile" in err
     meta = json.loads((out / "predictor.json").read_text())
-    assert meta["features"]["profile"] == list(FITTED_COLUMNS) == [*PROFILE_COLUMNS, *IR_COLUMNS]
+    assert meta["features"]["profile"] == list(FITTED_COLUMNS) == [*PROFILE_COLUMNS, *IR_COLUMNS, *PROBE_COLUMNS]
     assert meta["features"]["dim"] == len(meta["features"]["context"]) == 6 + len(FITTED_COLUMNS)
     assert meta["trained_on"]["profiles"] == str(PROFILES) and meta["head"]["head"] in ("gain", "forest")
     src = tmp_path / "short.c"

@@ -61,6 +61,9 @@ FAIL = "#include <stdio.h>\n" + REGION + "int main(void) { region(); fprintf(std
 HANG = "#include <unistd.h>\n" + REGION + "int main(void) { region(); for (;;) sleep(1); }\n"
 NO_SHUTDOWN = "#include <unistd.h>\n" + REGION + "int main(void) { region(); _exit(0); }\n"
 SERIAL = "#include <stdio.h>\nint main(void) { printf(\"serial\\n\"); return 0; }\n"
+# answers with its team size: right on all cores, wrong on one thread
+TEAM_SIZE = ("#include <stdio.h>\n#include <omp.h>\nint main(void) {\n  int n = 0;\n#pragma omp parallel\n"
+             "#pragma omp single\n  n = omp_get_num_threads();\n  printf(\"%d\\n\", n);\n  return 0;\n}\n")
 
 
 def own_lines(err: str) -> list[str]:
@@ -90,6 +93,19 @@ def test_a_thousand_short_regions_are_a_thousand_entries(tmp_path):
     assert 0 < f.time_per_region_s < f.run_s / 1000 and 0 < f.parallel_share <= 1
     # the argument named a file: it was copied into the run's private folder, as `tune` does
     assert any("count.txt" in n for n in prof.notes)
+    if logical_cores() > 1:  # the thread probe: one plain run on all cores, one on one thread
+        assert sorted(prof.probe_s) == [1, logical_cores()] and all(t > 0 for t in prof.probe_s.values())
+        assert f.one_thread_speedup == pytest.approx(prof.probe_s[logical_cores()] / prof.probe_s[1])
+    else:
+        assert prof.probe_s == {} and f.one_thread_speedup is None
+
+
+@pytest.mark.skipif(logical_cores() < 2, reason="the thread probe compares one thread with several")
+def test_a_probe_run_that_answers_otherwise_on_one_thread_is_one_line(tmp_path):
+    with pytest.raises(ProfileError) as err:
+        profile_program(Program(write(tmp_path, "team.c", TEAM_SIZE), timeout_s=60))
+    line = err.value.line()
+    assert "the thread probe's run on 1 thread(s) ended as wrong_output" in line and "\n" not in line
 
 
 @pytest.mark.skipif(logical_cores() < 2, reason="imbalance needs two threads")
