@@ -251,8 +251,10 @@ def load_gain_table(paths: Sequence[str | os.PathLike], spec: TaskSpec,
     meta: dict[tuple[str, str, str], dict[str, Any]] = {}
     for row in df.to_dict("records"):
         # one group per host too: the same program measured on two machines is two groups, never one whose
-        # configurations mix the machines' times
-        key = (str(row["program"]), str(row["program_sha256"]), size_key(row), str(row.get("host_cpu_model") or ""))
+        # configurations mix the machines' times (by the CPU's tag, model and flags, where rows have one: VMs of one
+        # model name differ, e.g. an AMD EPYC with AVX-512 and one without)
+        host = "|".join(v if isinstance(v, str) else "" for v in (row.get("host_cpu_model"), row.get("host_cpu_tag")))
+        key = (str(row["program"]), str(row["program_sha256"]), size_key(row), host)
         label, cfg = row_config(row, spec)
         configs.setdefault(label, cfg)
         seconds = _value(row[time])

@@ -74,12 +74,13 @@ def test_a_result_of_another_predictor_or_host_is_refused(script, predictor, tmp
 
 
 def test_rescore_asks_the_profile_predictor_again_from_the_recorded_profiles(script, tmp_path):
-    """--rescore with a result that recorded each program's profile (the seventh blind set): the profile predictor
-    answers again from that very profile, and its pick is scored on the recorded times, as the static one's is."""
+    """--rescore with a result that recorded each program's profile and thread probe (the ninth blind set): the
+    profile predictor answers again from that very profile, and its pick is scored on the recorded times, as the
+    static one's is."""
     from mirtune.predict.recommend import load_task_predictor, recommend
 
-    path = _here_copy(tmp_path, "recommend_unseen7.json")
-    folder = ROOT / "benchmarks" / "programs" / "openmp_unseen7"
+    path = _here_copy(tmp_path, "recommend_unseen9.json")
+    folder = ROOT / "benchmarks" / "programs" / "openmp_unseen9"
     sources = {p["name"]: folder / f"{p['name']}.c" for p in json.loads(path.read_text())["programs"]}
     predictor, _ = load_task_predictor("openmp", None)
     programs, extra = script.rescore(path, sources, None, predictor, list(predictor.labels))

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from mirtune.cli import main
+from mirtune.measure.host import logical_cores
 from mirtune.paths import REPO_DIR
 
 KERNEL = REPO_DIR / "collectors" / "programs" / "vectorize" / "kernels" / "dot_float_0.c"
@@ -80,6 +81,12 @@ def test_fit_with_profiles_gives_a_predictor_that_recommend_feeds_a_profiled_run
     rec = json.loads(capsys.readouterr().out)
     assert rec["label"] in meta["labels"] and rec["predictor"]["profile"] is True
     assert "answered from the IR and the profiled run" in rec["notes"]
+    assert meta["features"]["probe_offsets"] is True  # the probe's measured gain starts the one-thread gains
+    if logical_cores() > 1:
+        probe = rec["profile"]["probe_s"]
+        assert sorted(int(n) for n in probe) == [1, logical_cores()]
+        assert rec["profile"]["features"]["one_thread_speedup"] == pytest.approx(
+            probe[str(logical_cores())] / probe["1"])
 
 
 @pytest.mark.parametrize("argv, fragment", [

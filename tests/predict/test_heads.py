@@ -256,6 +256,30 @@ def test_shared_fits_give_every_candidate_its_own_labels():
     assert len({tuple(labels) for labels in many}) > 3  # the candidates do differ
 
 
+
+def test_measured_offsets_are_added_before_deciding_and_the_heads_learn_the_rest():
+    """A column measured per row (the thread probe: `Problem.offsets`) carries the gain of one group of choices;
+    the heads learn only what is left, and the decision adds the measurement back. Here choice 2's gain is the
+    measured value itself, which no feature predicts: with the offsets every row picks its best choice."""
+    from mirtune.predict.heads import fit_predict_many
+
+    rng = np.random.RandomState(1)
+    X = rng.randn(80, 3)
+    measured = rng.uniform(-1, 1, 80)  # e.g. log2 of one thread's speedup, measured, not predictable from X
+    G = np.stack([np.zeros(80), np.full(80, 0.1), measured], axis=1)
+    offsets = np.outer(measured, [0.0, 0.0, 1.0])
+    tr, te = np.arange(0, 80, 2), np.arange(1, 80, 2)
+    cfg = [{"head": "gain", "alpha": 1.0, "margin": 0.0}, {"head": "knn", "k": 5, "weight": 1.0}]
+    best = G[te].argmax(axis=1)
+    with_offsets = fit_predict_many(X[tr], G[tr].argmax(1), X[te], 3, cfg, gains_train=(G - offsets)[tr],
+                                    offsets_test=offsets[te])
+    without = fit_predict_many(X[tr], G[tr].argmax(1), X[te], 3, cfg, gains_train=G[tr])
+    for labels in with_offsets:
+        assert np.array_equal(labels, best)
+    assert all(not np.array_equal(labels, best) for labels in without)
+    with pytest.raises(ValueError, match="gain head"):
+        fit_predict_many(X[tr], G[tr].argmax(1), X[te], 3, [{"head": "gbt", "max_iter": 5}], offsets_test=offsets[te])
+
 def _toy_problem(n: int = 40, n_folds: int = 4) -> Problem:
     X, y = _blobs(n_per=n // 2, n_classes=2, seed=3)
     fold = np.arange(len(y)) % n_folds

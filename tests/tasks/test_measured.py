@@ -119,14 +119,16 @@ def test_a_rows_configuration_is_named_as_in_the_gain_table():
     assert row_config({**row, "is_default": True}, openmp.SPEC) == ("default", {})
 
 
-def test_one_program_measured_on_two_hosts_is_two_groups(tmp_path):
+@pytest.mark.parametrize("column, value", [("host_cpu_model", "another CPU"),
+                                           ("host_cpu_tag", "0123456789ab")])  # same model name, other flags
+def test_one_program_measured_on_two_hosts_is_two_groups(tmp_path, column, value):
     """Rows of the same kernel from another machine never overwrite this machine's cells: a group per host."""
     from mirtune.measure.records import read_rows
 
     rows = read_rows(VECTORIZE_DATA)
     rows = rows[rows["program"].isin(sorted(set(rows["program"]))[:3])]
     other = rows.copy()
-    other["host_cpu_model"] = "another CPU"
+    other[column] = value
     other["median_s"] = other["median_s"] * np.where(other["is_default"], 1.0, 3.0)  # every pragma 3x slower there
     other["timestamp"] = "2099-01-01T00:00:00+00:00"  # newer: it would win a shared cell
     (tmp_path / "a").mkdir()
