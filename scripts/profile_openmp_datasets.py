@@ -9,7 +9,9 @@ input files and answer check at OMP_NUM_THREADS = this machine's cores, and its 
 A source that changed since it was measured (another SHA-256), a missing input or a run without a profile is a
 row with its status and reason, not a stop. Rows already in --out are kept and not profiled again (a rerun
 resumes); the file is rewritten whole after each program. `--summary` compares, without running anything, the
-features of the groups where one thread is at least 1.25x faster than the default with the others.
+features of the groups where one thread is at least 1.25x faster than the default with the others. The thread
+probe is not run here: the datasets already hold its two runs, the untimed warm-up runs of the default and of one
+thread (`mirtune.profile.features.probe_column`).
 """
 
 from __future__ import annotations
@@ -95,7 +97,7 @@ def profile_one(t: dict[str, Any], timeout_s: float) -> dict[str, Any]:
                      defines={"MIRTUNE_SIZE": str(t["input_size"])} if sized else {},
                      include_dirs=(str(src.parent),))
     try:
-        prof = profile_build(spec, variant.get("args") or (), files, check, timeout_s, str(src))
+        prof = profile_build(spec, variant.get("args") or (), files, check, timeout_s, str(src), probe=False)
     except MirtuneError as exc:
         return {"status": "failed", "reason": exc.line()}
     return {"status": "ok", "reason": "; ".join(prof.notes), "threads": prof.threads, **asdict(prof.features)}

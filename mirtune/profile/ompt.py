@@ -353,10 +353,11 @@ def profile_program(program: Program, cache: str | None = None) -> Profile:
 
 
 def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, timeout_s: float, label: str,
-                  cache: str | None = None) -> Profile:
+                  cache: str | None = None, probe: bool = True) -> Profile:
     """Build `spec` (a `mirtune.measure.build.BuildSpec`) and run it once under the OMPT tool with `args`, its input
-    files and its answer check (`mirtune.measure.check.OutputCheck`), OMP_NUM_THREADS = this machine's cores; the
-    profile, or ProfileError naming `label` (the program)."""
+    files and its answer check (`mirtune.measure.check.OutputCheck`), OMP_NUM_THREADS = this machine's cores, then
+    the thread probe (`thread_probe`; not with `probe` False); the profile, or ProfileError naming `label` (the
+    program)."""
     from mirtune.measure.build import build
     from mirtune.measure.host import logical_cores
     from mirtune.measure.measurement import measure
@@ -392,11 +393,11 @@ def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, tim
         shutil.rmtree(folder, ignore_errors=True)
     sites, more = read_profile(data, label)
     features = features_of(data, m.runtimes_s[0])
-    probe = thread_probe(res.exe, args, files, check, timeout_s, label, threads, m.checksum)
-    if probe:
-        features = replace(features, one_thread_speedup=probe[threads] / probe[PROBE_THREADS])
+    runs = thread_probe(res.exe, args, files, check, timeout_s, label, threads, m.checksum) if probe else {}
+    if runs:
+        features = replace(features, one_thread_speedup=runs[threads] / runs[PROBE_THREADS])
     return Profile(input=label, features=features, sites=sites, threads=threads, runtime=data.get("runtime", ""),
-                   notes=notes + more, probe_s=probe)
+                   notes=notes + more, probe_s=runs)
 
 
 def thread_probe(exe: Path, args: Sequence[str], files: dict[str, bytes], check, timeout_s: float, label: str,

@@ -181,6 +181,7 @@ def test_profile_runs_the_program_once_with_its_arguments(short, capsys):
     assert "profile: ran the program once under the OMPT tool" in out
     assert "1 site(s), 1000 entries" in out and "8.0 iterations per instance" in out
     assert "note: answered from the IR and the profiled run" in out  # the shipped profile predictor
+    assert ("thread probe (one plain run each): " in out) == (logical_cores() > 1)
 
 
 def test_a_predictor_that_reads_the_ir_alone_says_the_profile_does_not_change_its_answer(short, capsys):
