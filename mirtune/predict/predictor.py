@@ -262,17 +262,11 @@ class Predictor:
             raise MirtuneError(f"the {self.task} predictor reads {self.features['dim']} features, got {X.shape[1]}")
         gains = self.head.predict_gains(X)
         if self.features.get("probe_offsets"):
-            from mirtune.profile.features import probe_offsets
+            from mirtune.profile.features import probe_offsets, probe_position
 
-            gains = gains + probe_offsets(self.configs, X[:, self.probe_column()])
+            column = probe_position(self.features["profile"], self.features["dim"])
+            gains = gains + probe_offsets(self.configs, X[:, column])
         return gains
-
-    def probe_column(self) -> int:
-        """The index of the thread probe's column in a feature row (the profile columns come last)."""
-        from mirtune.profile.features import PROBE_COLUMNS
-
-        names = self.features.get("profile", [])
-        return self.features["dim"] - len(names) + names.index(PROBE_COLUMNS[0])
 
     def predict_speedups(self, X: np.ndarray) -> np.ndarray:
         """Predicted speedup over the default of every configuration, [n, n_configs]."""
@@ -406,7 +400,7 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
     (`mirtune.profile.features`): the predictor then needs a profile to answer (`recommend --profile`)."""
     from mirtune.predict.heads import make_head
     from mirtune.predict.select import select_configs
-    from mirtune.profile.features import PROBE_COLUMNS, probe_offsets
+    from mirtune.profile.features import probe_offsets, probe_position
     from mirtune.tasks.measured import best_fixed
 
     bad = [h for h in heads if h not in FIT_HEADS]
@@ -421,10 +415,9 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
     if len(set(table.apps)) < 3:
         raise UsageError(f"fitting a {task} predictor needs measurements of at least 3 applications; "
                          f"got {len(set(table.apps))}")
-    offsets = None
-    if PROBE_COLUMNS[0] in profile_columns:  # what the probe measured starts the one-thread gains
-        offsets = probe_offsets(table.configs, X[:, X.shape[1] - len(profile_columns)
-                                                + list(profile_columns).index(PROBE_COLUMNS[0])])
+    column = probe_position(profile_columns, X.shape[1])
+    # what the probe measured starts the one-thread configurations' gains; the heads learn the rest
+    offsets = None if column is None else probe_offsets(table.configs, X[:, column])
     problem = gain_problem(task, table, X, [(rows, np.array([], dtype=int))], n_context, offsets)
     configs = candidate_configs(heads, n_configs)
     chosen = select_configs([problem], configs, n_inner=min(n_inner, len(set(table.apps))), use_ray=use_ray,

@@ -100,6 +100,13 @@ def probe_column(table: Any) -> np.ndarray:
     return np.array([[probe_value(float(r))] for r in ratio], dtype=np.float64).reshape(n, 1)
 
 
+def probe_position(names: Sequence[str], dim: int) -> int | None:
+    """The index of the probe's column in a feature row of width `dim` whose last columns are the profile columns
+    `names` (a predictor's `features["profile"]`); None when they do not hold it."""
+    names = list(names)
+    return dim - len(names) + names.index(PROBE_COLUMNS[0]) if PROBE_COLUMNS[0] in names else None
+
+
 def probe_offsets(configs: Sequence[Mapping[str, Any]], probe: np.ndarray) -> np.ndarray:
     """What the thread probe measured, as log gains over the default (natural log) of every configuration,
     [n, n_configs]: each configuration on PROBE_THREADS threads starts from the probe's gain (`probe`: the

@@ -82,6 +82,10 @@ def test_the_thread_probe_is_log2_of_all_cores_over_one_thread_and_zero_without_
     assert probe_value(2.0) == 1.0 and probe_value(0.5) == -1.0  # one thread twice as fast / half as fast
     assert probe_value(None) == 0.0 and probe_value(float("nan")) == 0.0 and probe_value(0.0) == 0.0
     assert PROBE_COLUMNS[0] in FITTED_COLUMNS
+    from mirtune.profile.features import probe_position
+
+    assert probe_position(FITTED_COLUMNS, 6 + len(FITTED_COLUMNS)) == 6 + FITTED_COLUMNS.index(PROBE_COLUMNS[0])
+    assert probe_position(PROFILE_COLUMNS, 13) is None  # a predictor fitted before the probe
 
 
 def test_the_datasets_probe_comes_from_the_untimed_runs_of_the_default_and_one_thread_static():
