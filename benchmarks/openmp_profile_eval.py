@@ -58,7 +58,7 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
 
     from mirtune.predict.held_out import held_out_problem
     from mirtune.predict.predictor import gain_problem, profile_columns, table_matrix
-    from mirtune.profile.features import IR_COLUMNS, PROFILE_COLUMNS, probe_offsets
+    from mirtune.profile.features import FITTED_COLUMNS, IR_COLUMNS, PROBE_COLUMNS, PROFILE_COLUMNS, probe_offsets
     from mirtune.tasks.embedders import get_embedder
     from mirtune.tasks.measured import leave_one_app_out
     from mirtune.tasks.openmp import DATASETS
@@ -75,7 +75,8 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
     problems = []
     run = P[:, :len(PROFILE_COLUMNS)]  # the profiled run's columns; then the IR's (IR_COLUMNS) and the probe's
     no_probe = P[:, :len(PROFILE_COLUMNS) + len(IR_COLUMNS)]
-    offsets = probe_offsets(sub.configs, P[:, -1])  # what the probe measured starts the one-thread gains
+    # what the probe measured starts the one-thread gains
+    offsets = probe_offsets(sub.configs, P[:, FITTED_COLUMNS.index(PROBE_COLUMNS[0])])
     for name, X, off in (("context", C, None), ("context + profile", np.hstack([C, run]), None),
                          ("profile", run, None), ("context + profile + shared updates", np.hstack([C, no_probe]), None),
                          ("context + profile + shared updates + probe", np.hstack([C, P]), offsets)):

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from mirtune.errors import MirtuneError
-from mirtune.profile.features import PROBE_THREADS
 from mirtune.predict.tune import Program
+from mirtune.profile.features import PROBE_THREADS
 
 TOOL_SOURCE = Path(__file__).with_name("ompt_tool.c")
 OUT_VARIABLE = "MIRTUNE_OMPT_OUT"  # the JSON file the tool writes (the tool stays inactive without it)
@@ -360,8 +360,6 @@ def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, tim
     program)."""
     from mirtune.measure.build import build
     from mirtune.measure.host import logical_cores
-    from mirtune.measure.measurement import measure
-    from mirtune.measure.sandbox import RunLimits
     from mirtune.paths import private_temp_dir
 
     lib = tool_library(cache)
@@ -374,10 +372,7 @@ def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, tim
     try:
         out = folder / "profile.json"
         env = {"OMP_NUM_THREADS": threads, **tool_env(lib, out)}
-        m = measure([res.exe, *args], env, repeats=1, warmup=0, limits=RunLimits(timeout_s=timeout_s), check=check,
-                    inputs=files)
-        if m.status != "ok":
-            raise ProfileError(f"the profiling run ended as {m.status}: {m.reason}", label)
+        m = _run_once(res.exe, args, env, files, check, timeout_s, label, "the profiling run")
         if not out.is_file():
             if not _runtime_starts_tools(lib, cache):
                 raise ProfileError("the OpenMP runtime never started the OMPT tool, not even for a probe program: "
@@ -405,16 +400,22 @@ def thread_probe(exe: Path, args: Sequence[str], files: dict[str, bytes], check,
     """One plain run (no tool) with `threads` threads, then one with PROBE_THREADS, the default schedule, each
     checked against the profiled run's answer `reference`: their seconds by thread count ({} with one core:
     nothing to compare); ProfileError when either run fails or answers otherwise."""
+    if threads <= PROBE_THREADS:
+        return {}
+    return {n: _run_once(exe, args, {"OMP_NUM_THREADS": n}, files, check, timeout_s, label,
+                         f"the thread probe's run on {n} thread(s)", reference).runtimes_s[0]
+            for n in (threads, PROBE_THREADS)}
+
+
+def _run_once(exe: Path, args: Sequence[str], env: dict[str, Any], files: dict[str, bytes], check, timeout_s: float,
+              label: str, what: str, reference: str | None = None):
+    """One timed run of `exe` in the sandbox with its inputs and answer check (`mirtune.measure.measurement.measure`), its
+    answer compared with `reference` when given; its Measurement, or ProfileError "`what` ended as ..."."""
     from mirtune.measure.measurement import measure
     from mirtune.measure.sandbox import RunLimits
 
-    if threads <= PROBE_THREADS:
-        return {}
-    out: dict[int, float] = {}
-    for n in (threads, PROBE_THREADS):
-        m = measure([exe, *args], {"OMP_NUM_THREADS": n}, repeats=1, warmup=0, limits=RunLimits(timeout_s=timeout_s),
-                    reference=reference, check=check, inputs=files)
-        if m.status != "ok":
-            raise ProfileError(f"the thread probe's run on {n} thread(s) ended as {m.status}: {m.reason}", label)
-        out[n] = m.runtimes_s[0]
-    return out
+    m = measure([exe, *args], env, repeats=1, warmup=0, limits=RunLimits(timeout_s=timeout_s), reference=reference,
+                check=check, inputs=files)
+    if m.status != "ok":
+        raise ProfileError(f"{what} ended as {m.status}: {m.reason}", label)
+    return m
