@@ -97,6 +97,9 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
         "by_kind": {m: {k: round(geomean([x for x, g in zip(v, kinds) if g == k]), 4) for k in dict.fromkeys(kinds)}
                     for m, v in shares.items()},
         "kinds": {k: kinds.count(k) for k in dict.fromkeys(kinds)},
+        # how closely the probe (two single runs) tracks the best one-thread speedup (medians of the timed runs)
+        "probe_vs_best_one_thread_log_correlation": round(float(np.corrcoef(
+            P[:, FITTED_COLUMNS.index(PROBE_COLUMNS[0])], np.log2(best_one))[0, 1]), 3) if len(one) else None,
         "one_thread_wins": {
             "groups": [f"{sub.programs[i]} {sub.sizes[i]}" for i in wins],
             "best_one_thread_speedup": [round(float(best_one[i]), 3) for i in wins],
@@ -149,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'method':42s} {'all':>6s} " + " ".join(f"{k[:14]:>14s}" for k in kinds))
     for m, v in res["share_of_oracle"].items():
         print(f"{m:42s} {v:6.3f} " + " ".join(f"{res['by_kind'][m][k]:14.3f}" for k in kinds))
+    print(f"the probe against the best one-thread speedup, correlation of logs: "
+          f"{res['probe_vs_best_one_thread_log_correlation']}")
     w = res["one_thread_wins"]
     print(f"groups where one thread is at least {ONE_THREAD_WINS}x faster than the default: {len(w['groups'])}")
     for i, g in enumerate(w["groups"]):
