@@ -1,4 +1,4 @@
-"""Embedding and pre-training throughput: the shipped MIREncoder vs IR2Vec on the device-mapping kernels.
+"""Embedding throughput: the shipped MIREncoder vs IR2Vec on the device-mapping kernels.
 
 This times the in-process library path (no process start, no model load, files already read); what a user waits
 for, `mirtune embed FILES -o OUT` from process start to the written file, is benchmarks/bench_embed_command.py.
@@ -9,23 +9,19 @@ mirtune runs twice per round: in fp32 (the default) and, on CPUs with bfloat16 h
 Transformer in bf16 (`--precision bf16`); how far the bf16 vectors are from the fp32 ones is recorded too.
 mirtune's time is from the IR text to the vector (parse, graph, tokens, model); IR2Vec's is
 `ir2vec.initEmbedding(path, "fa", "p").getProgramVector()` per file, as in IR2Vec's own experiments.
-Pre-training: `small` preset steps on a corpus built by `mirtune corpus build`, with 1 and then 2 Ray Train
-workers (one CPU each); samples/s is the median over logging windows after the first.
+Pre-training throughput with one and two workers is benchmarks/bench_pretrain.py.
 
-    .venv/bin/python benchmarks/bench_embed.py [--rounds 3] [--limit N] [--corpus build/corpus]
-        [--pretrain-steps 40] [--out benchmarks/results/embed.json]
+    .venv/bin/python benchmarks/bench_embed.py [--rounds 3] [--limit N] [--out benchmarks/results/embed.json]
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import platform
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -114,42 +110,16 @@ def per_file_latency_ms(texts: list[tuple[str, str]]) -> dict[str, float]:
     return {"median": float(np.median(times)), "p90": float(np.percentile(times, 90))}
 
 
-def pretrain_rate(corpus: Path, workers: int, steps: int) -> float | None:
-    """Median training samples/s of a short `small` pre-training run with `workers` workers."""
-    from mirtune.pretrain.train import TrainConfig, pretrain
-
-    with tempfile.TemporaryDirectory(prefix="mirtune-bench-") as tmp:
-        tc = TrainConfig(corpus=str(corpus), out=tmp, preset="small", workers=workers, steps=steps,
-                         checkpoint_every=steps, eval_every=0, eval_samples=16, log_every=5,
-                         command=["bench_embed.py"])
-        pretrain(tc)
-        with open(Path(tmp) / "metrics.csv") as f:
-            rates = [float(r["samples_per_s"]) for r in csv.DictReader(f) if r["samples_per_s"]]
-    windows = [r for i, r in enumerate(rates) if i == 0 or r != rates[i - 1]][1:]  # one value per window
-    return statistics.median(windows) if windows else None
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--limit", type=int, default=None, help="use the first N kernels only")
-    ap.add_argument("--corpus", default="build/corpus", help="pre-training corpus (skipped when absent)")
-    ap.add_argument("--pretrain-steps", type=int, default=40, help="steps per pre-training run (0: skip)")
-    ap.add_argument("--only", choices=("embed", "pretrain"),
-                    help="measure one part and update that part of an existing --out file")
     ap.add_argument("--out", default="benchmarks/results/embed.json")
     args = ap.parse_args()
 
-    result: dict = {}
-    if args.only and Path(args.out).is_file():
-        result = json.loads(Path(args.out).read_text())
-    result["benchmark"] = ("frozen embeddings of the device-mapping kernels, one core; pre-training throughput "
-                           "with 1 and 2 workers")
-    if args.only != "pretrain":
-        measure_embedding(args, result)
-    if args.only != "embed":
-        measure_pretraining(args, result)
-    result.setdefault("commands", {})[args.only or "all"] = "python " + " ".join(sys.argv)
+    result: dict = {"benchmark": "frozen embeddings of the device-mapping kernels, one core"}
+    measure_embedding(args, result)
+    result["command"] = "python " + " ".join(sys.argv)
     result.update({"host": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
                             "python": platform.python_version(), "torch": torch.__version__},
                    "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())})
@@ -216,30 +186,8 @@ def measure_embedding(args: argparse.Namespace, result: dict) -> None:
             os.sched_setaffinity(0, affinity)
 
 
-def measure_pretraining(args: argparse.Namespace, result: dict) -> None:
-    """Training samples/s of the small preset with 1 and then 2 workers."""
-    corpus = Path(args.corpus)
-    load = os.getloadavg()[0]
-    if args.pretrain_steps > 0 and (corpus / "samples").is_dir():
-        rates = {}
-        for workers in (1, 2):
-            rates[workers] = pretrain_rate(corpus, workers, args.pretrain_steps)
-            print(f"pre-training, {workers} worker(s): {rates[workers]:.2f} samples/s", file=sys.stderr,
-                  flush=True)
-        result["pretrain"] = {"corpus": str(corpus), "steps": args.pretrain_steps, "preset": "small",
-                              "samples_per_s": {str(k): v for k, v in rates.items()},
-                              "scaling_2_over_1": rates[2] / rates[1] if rates[1] and rates[2] else None}
-    else:
-        result["pretrain"] = {"skipped": f"no corpus at {corpus} (build one with `mirtune corpus build`)"
-                              if args.pretrain_steps > 0 else "--pretrain-steps 0"}
-    result["pretrain"]["loadavg_1m_start"] = load
-
-
 def report(result: dict) -> None:
     """Print the figures of a result dict."""
-    if "mirtune_time_split" not in result:
-        report_pretraining(result)
-        return
     split = result["mirtune_time_split"]
     print(f"mirtune: {result['mirtune_files_per_s_median']:.1f} files/s  IR2Vec: "
           f"{result['ir2vec_files_per_s_median']:.1f} files/s  (medians of {result['rounds']} rounds, one core)")
@@ -258,15 +206,6 @@ def report(result: dict) -> None:
               f"at {split['statement_encoder_gflop_per_s']:.0f} GFLOP/s")
     lat = result["mirtune_latency_ms_one_file"]
     print(f"one file alone: median {lat['median']:.0f} ms, p90 {lat['p90']:.0f} ms")
-    report_pretraining(result)
-
-
-def report_pretraining(result: dict) -> None:
-    """Print the pre-training throughput figures, when measured."""
-    if "samples_per_s" in result.get("pretrain", {}):
-        p = result["pretrain"]
-        print(f"pre-training (small): 1 worker {p['samples_per_s']['1']:.2f} samples/s, 2 workers "
-              f"{p['samples_per_s']['2']:.2f} samples/s, scaling {p['scaling_2_over_1']:.2f}x")
 
 
 if __name__ == "__main__":

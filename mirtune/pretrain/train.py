@@ -1,8 +1,9 @@
 """Distributed pre-training of MIREncoder on Ray Train: data parallel over N workers, CPU or GPU.
 
 The driver (`pretrain`) reads a corpus folder (tokenizer.json + samples/split=train|heldout Parquet shards,
-see samples.py) as Ray Data datasets and starts a `TorchTrainer`. Each worker reads its shard of the
-training split (`get_dataset_shard`), runs the three objectives on its batches under DDP (gloo on CPUs,
+see samples.py) and starts a `TorchTrainer`. A corpus that fits in memory goes to the object store once and
+each worker takes a cost-balanced share of every global batch; a larger one streams as Ray Data shards
+(batches.py). Each worker runs the three objectives on its batches under DDP (gloo on CPUs,
 nccl with mixed precision on GPUs), and every K steps rank 0 evaluates the held-out split and reports a
 checkpoint to the run's storage path. A checkpoint holds only safetensors and JSON:
 
@@ -17,7 +18,7 @@ it uses, and moves the ones that do not load into `corrupt-checkpoints-<time>/` 
 When none loads it stops with one line, unless `--restart` asks to start over from step 0 (the old run is then
 moved into `pretrain-set-aside-<time>/`). At the end the driver writes the model (io.py format),
 metrics.csv, heldout.csv and learning_curves.png into the output folder. Data order after a restart
-is not replayed exactly (each restart starts a fresh pass over the shard); the step count, the learning
+is not replayed exactly (each restart starts its pass over the data afresh); the step count, the learning
 rate schedule and the per-step random masks (seeded by step) are.
 """
 
@@ -74,8 +75,8 @@ class TrainConfig:
     restart: bool = False               # start over from step 0, moving an existing run's checkpoints aside
     max_failures: int = 3
     cpus_per_worker: float = 1.0
-    cache_mb: int = 2048                # keep a worker's shard in memory up to this size (MB)
-    materialize_mb: int = 1024          # a corpus up to this size (MB on disk) is read by the driver; else streamed
+    cache_mb: int = 2048                # a streamed corpus: keep a worker's shard in memory up to this size (MB)
+    materialize_mb: int = 1024          # a corpus up to this size (MB on disk) is held whole; else streamed
     address: str | None = None
     command: list[str] = field(default_factory=list)
     trace_dir: str | None = None        # tests: workers write their pid and each executed step here
@@ -282,46 +283,6 @@ def _rows_to_samples(batch: dict[str, Any], seq_len: int, max_statements: int | 
     return out
 
 
-class _ShardCache:
-    """A worker's training shard, batch by batch, epoch after epoch.
-
-    The first pass streams from Ray Data and keeps the rows in memory while they fit in `limit_bytes`;
-    later passes then shuffle and batch the cached rows locally instead of starting a new streaming
-    execution per epoch (which costs seconds, and dominates on small corpora). Larger shards stream
-    every epoch. Every worker of an equal split sees the same number of rows, hence of batches.
-    """
-
-    def __init__(self, shard: Any, batch_size: int, limit_bytes: float, seed: int) -> None:
-        self.shard, self.batch_size, self.limit, self.seed = shard, batch_size, limit_bytes, seed
-        self.rows: list[dict[str, Any]] | None = None
-
-    def epoch(self, epoch: int):
-        import numpy as np
-
-        if self.rows is not None:
-            order = np.random.default_rng([self.seed, epoch]).permutation(len(self.rows))
-            for i in range(0, len(order), self.batch_size):
-                chunk = [self.rows[j] for j in order[i:i + self.batch_size]]
-                yield {k: np.array([r[k] for r in chunk] + [None], dtype=object)[:-1] for k in chunk[0]}
-            return
-        kept: list[dict[str, Any]] | None = []
-        size = 0
-        for batch in self.shard.iter_batches(batch_size=self.batch_size, batch_format="numpy", drop_last=False,
-                                             local_shuffle_buffer_size=4 * self.batch_size,
-                                             local_shuffle_seed=self.seed + 1000 * epoch):
-            if kept is not None:
-                n = len(next(iter(batch.values())))
-                kept.extend({k: v[i] for k, v in batch.items()} for i in range(n))
-                size += sum(getattr(v, "nbytes", 0) + sum(getattr(x, "nbytes", 0) for x in v)
-                            if getattr(v, "dtype", None) == object else getattr(v, "nbytes", 0)
-                            for v in batch.values())
-                if size > self.limit:
-                    kept = None
-            yield batch
-        if kept:
-            self.rows = kept
-
-
 def _checkpoint_step(path: str | Path) -> int:
     try:
         return int(Path(str(path)).name.split("-")[1])
@@ -439,6 +400,7 @@ def train_loop(config: dict[str, Any]) -> None:
 
     from mirtune.model.config import EncoderConfig
     from mirtune.model.encoder import collate
+    from mirtune.pretrain.batches import InMemoryCorpus, StreamedShard
 
     tc = TrainConfig(**config["train"])
     enc_cfg = EncoderConfig.from_dict(config["encoder"])
@@ -483,13 +445,19 @@ def train_loop(config: dict[str, Any]) -> None:
         (trace / f"worker-{rank}-{os.getpid()}.pid").write_text(str(os.getpid()))
 
     progress_queue = config.get("progress_queue")
-    shard = ray.train.get_dataset_shard("train")
+    tables = config.get("tables")  # the corpus in the object store, or None: Ray Data shards
     heldout_samples: list[dict[str, Any]] | None = None
 
     def heldout() -> list[dict[str, Any]]:
         nonlocal heldout_samples
         if heldout_samples is None:
             heldout_samples = []
+            if tables is not None:
+                if "heldout" in tables:
+                    held = InMemoryCorpus(ray.get(tables["heldout"]), 1, 0, 1, tc.seed, None)
+                    heldout_samples = _rows_to_samples(held.rows(np.arange(min(held.n, tc.eval_samples))),
+                                                       enc_cfg.seq_len, None)
+                return heldout_samples
             try:
                 it = ray.train.get_dataset_shard("heldout")
             except Exception:
@@ -533,7 +501,12 @@ def train_loop(config: dict[str, Any]) -> None:
             ray.train.report({**_finite(metrics), "step": step}, checkpoint=None,
                              checkpoint_dir_name=f"step-{step:08d}")
 
-    cache = _ShardCache(shard, tc.batch_size, tc.cache_mb * 2**20, seed=tc.seed + rank)
+    if tables is not None:
+        source: InMemoryCorpus | StreamedShard = InMemoryCorpus(ray.get(tables["train"]), tc.batch_size, rank, world,
+                                                               tc.seed, tc.max_statements)
+    else:
+        source = StreamedShard(ray.train.get_dataset_shard("train"), tc.batch_size, tc.cache_mb * 2**20,
+                               seed=tc.seed + rank, world=world)
     window: list[tuple[dict[str, float], int]] = []
     window_start = time.perf_counter()
     window_samples = 0
@@ -541,7 +514,7 @@ def train_loop(config: dict[str, Any]) -> None:
     model.train()
     while state["step"] < tc.steps:
         n_batches = 0
-        for batch in cache.epoch(state["epoch"]):
+        for batch, n_global in source.epoch(state["epoch"]):
             n_batches += 1
             t0 = time.perf_counter()
             step = state["step"]
@@ -567,7 +540,6 @@ def train_loop(config: dict[str, Any]) -> None:
                 time.sleep(tc.step_delay_s)
             metrics = _all_reduce_metrics(metrics, world, device)
             state["step"] = step + 1
-            n_global = len(samples) * world
             state["samples"] += n_global
             state["time_s"] += time.perf_counter() - t0
             window_samples += n_global
@@ -829,19 +801,23 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
     data_log.setLevel(logging.ERROR)  # no "progress bars disabled" warning
     ray.data.DataContext.get_current().enable_progress_bars = False
     data_log.setLevel(logging.WARNING)
-    # A corpus that fits comfortably in memory is read here, by the driver, into the object store
-    # (ray.data.from_arrow, one block per shard file): no read tasks, so nothing waits for CPUs that the
-    # workers hold (a 2-core machine with 2 workers has none left) and nothing is re-read per epoch.
-    # A larger corpus streams from its Parquet files (ray.data.read_parquet), which needs free CPUs.
+    # A corpus that fits comfortably in memory is read here, by the driver, and put in the object store once:
+    # every worker reads all of it (zero-copy on its node) and takes a cost-balanced share of each global
+    # batch (batches.InMemoryCorpus); no read tasks wait for CPUs that the workers hold, and no Ray Data
+    # actors run beside training. A larger corpus streams from its Parquet files (ray.data.read_parquet,
+    # one shard per worker), which needs free CPUs.
     splits = {"train": train_dir, **({"heldout": heldout_dir} if heldout_dir else {})}
     if not heldout_dir:
         note("mirtune pretrain: the corpus has no held-out split; no held-out evaluation")
+    datasets: dict[str, Any] = {}
+    tables: dict[str, Any] | None = None
     if _parquet_bytes(train_dir) <= tc.materialize_mb * 2**20:
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
-        datasets = {name: ray.data.from_arrow([pq.read_table(f, columns=columns)
-                                               for f in sorted(folder.glob("*.parquet"))])
-                    for name, folder in splits.items()}
+        tables = {name: ray.put(pa.concat_tables([pq.read_table(f, columns=columns)
+                                                  for f in sorted(folder.glob("*.parquet"))]))
+                  for name, folder in splits.items()}
     else:
         datasets = {name: ray.data.read_parquet(str(folder), partitioning=None).select_columns(columns)
                     for name, folder in splits.items()}
@@ -855,7 +831,7 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
     queue = Queue(actor_options={"num_cpus": 0, "scheduling_strategy": here})
     train_dict = dataclasses.asdict(tc)
     loop_config = {"train": train_dict, "encoder": enc_cfg.to_dict(), "progress_queue": queue,
-                   "storage": str(storage)}
+                   "storage": str(storage), "tables": tables}
     trainer = TorchTrainer(
         train_loop,
         train_loop_config=loop_config,
@@ -866,8 +842,8 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
         run_config=RunConfig(name=RUN_NAME, storage_path=str(storage),
                              failure_config=FailureConfig(max_failures=tc.max_failures),
                              checkpoint_config=CheckpointConfig(num_to_keep=3)),
-        datasets=datasets,
-        dataset_config=DataConfig(datasets_to_split=["train"]),
+        datasets=datasets or None,
+        dataset_config=DataConfig(datasets_to_split=["train"]) if datasets else None,
     )
     note(f"mirtune pretrain: preset {enc_cfg.preset}, {n_train} training / {n_heldout} held-out samples, "
          f"{tc.workers} worker(s) on {'GPU' if tc.gpus else 'CPU'}, {tc.steps} steps of "
