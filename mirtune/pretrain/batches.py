@@ -15,8 +15,9 @@ from typing import Any, Iterator
 
 import numpy as np
 
-#: estimated cost of a file in a step: its kept statements plus this much per edge (fitted on single-file
-#: steps of the small preset on CPU: kept statements alone explain 88% of the time's variance, with edges 90%)
+#: estimated cost of a file in a step: its kept statements plus this much per edge (statements drive the
+#: statement Transformer, which dominates a step; edges the GCN and the graph objective; a rough fit of
+#: single-file step times of the small preset on CPU)
 EDGE_COST = 0.35
 
 Batch = dict[str, np.ndarray]
