@@ -44,26 +44,23 @@ def balanced_split(costs: np.ndarray, parts: int) -> list[np.ndarray]:
     return [np.sort(np.asarray(g, dtype=np.int64)) for g in groups]
 
 
-class InMemoryCorpus:
-    """A training split held whole (an Arrow table), batched as one global batch per step over all workers."""
+class ArrowRows:
+    """An Arrow table's rows in Ray Data's numpy batch form, decoded once (a list column as flat values and
+    row offsets, sliced per row without copying)."""
 
-    def __init__(self, table: Any, batch_size: int, rank: int, world: int, seed: int,
-                 max_statements: int | None) -> None:
-        self.rank, self.world, self.seed = rank, world, seed
-        self.global_batch = batch_size * world
+    def __init__(self, table: Any) -> None:
         self.n = table.num_rows
         self.columns: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
         for name in table.column_names:
             col = table.column(name).combine_chunks()
-            if hasattr(col, "offsets"):  # a list column: flat values and row offsets, sliced per row
+            if hasattr(col, "offsets"):
                 self.columns[name] = (col.values.to_numpy(zero_copy_only=False),
                                       col.offsets.to_numpy(zero_copy_only=False))
             else:
                 self.columns[name] = (col.to_numpy(zero_copy_only=False), None)
-        self.costs = file_costs(self.columns["n_stmt"][0], self.columns["n_edges"][0], max_statements)
 
     def rows(self, index: np.ndarray) -> Batch:
-        """The rows at `index` in Ray Data's numpy batch form (a list column as an object array of arrays)."""
+        """The rows at `index` (a list column as an object array of arrays)."""
         out: Batch = {}
         for name, (values, offsets) in self.columns.items():
             if offsets is None:
@@ -71,6 +68,17 @@ class InMemoryCorpus:
             else:
                 out[name] = np.array([values[offsets[i]:offsets[i + 1]] for i in index] + [None], dtype=object)[:-1]
         return out
+
+
+class InMemoryCorpus(ArrowRows):
+    """A training split held whole (an Arrow table), batched as one global batch per step over all workers."""
+
+    def __init__(self, table: Any, batch_size: int, rank: int, world: int, seed: int,
+                 max_statements: int | None) -> None:
+        super().__init__(table)
+        self.rank, self.world, self.seed = rank, world, seed
+        self.global_batch = batch_size * world
+        self.costs = file_costs(self.columns["n_stmt"][0], self.columns["n_edges"][0], max_statements)
 
     def epoch(self, epoch: int) -> Iterator[tuple[Batch, int]]:
         """This worker's share of each global batch of one pass, in an order every worker shares; a last

@@ -400,7 +400,7 @@ def train_loop(config: dict[str, Any]) -> None:
 
     from mirtune.model.config import EncoderConfig
     from mirtune.model.encoder import collate
-    from mirtune.pretrain.batches import InMemoryCorpus, StreamedShard
+    from mirtune.pretrain.batches import ArrowRows, InMemoryCorpus, StreamedShard
 
     tc = TrainConfig(**config["train"])
     enc_cfg = EncoderConfig.from_dict(config["encoder"])
@@ -454,7 +454,7 @@ def train_loop(config: dict[str, Any]) -> None:
             heldout_samples = []
             if tables is not None:
                 if "heldout" in tables:
-                    held = InMemoryCorpus(ray.get(tables["heldout"]), 1, 0, 1, tc.seed, None)
+                    held = ArrowRows(ray.get(tables["heldout"]))
                     heldout_samples = _rows_to_samples(held.rows(np.arange(min(held.n, tc.eval_samples))),
                                                        enc_cfg.seq_len, None)
                 return heldout_samples
