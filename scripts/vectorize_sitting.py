@@ -5,8 +5,8 @@
 
 Each chunk is the next `--chunk` programs of the order not yet measured whole in `--out`: `mirtune collect vectorize
 --build-only` builds them (the only compiling of the sitting), then the same command without it times them with
-nothing else of the sitting running. The load average before timing is printed so that a log shows whether the
-machine was alone. A chunk starts only when the last chunk's duration still fits before the deadline, so a sitting
+nothing else of the sitting running (the rows record the load around each point; the load printed before timing
+still counts the build). A chunk starts only when the last chunk's duration still fits before the deadline, so a sitting
 keeps whole programs. The dataset must have been measured on this CPU (its rows' `host_cpu_tag`): labels do not
 carry across CPUs, and the script refuses to mix them. Every line goes to stdout with a UTC time; keep the log.
 """
@@ -88,8 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     say(f"cpu {cpu_tag()}; {len(pending(order, args.out))} program(s) to measure")
     last = 0.0
     done = 0
+    previous: list[str] = []
     while True:
         todo = pending(order, args.out)[:args.chunk]
+        if todo and todo == previous:
+            say("the chunk wrote no rows; stopping (see the lines above)")
+            return 1
         if not todo:
             say("nothing left to measure")
             break
@@ -104,9 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         last = time.monotonic() - start
         done += len(todo)
         say(f"rc={rc} chunk {last:.0f} s; {done} program(s) this sitting")
-        if todo == pending(order, args.out)[:args.chunk]:
-            say("the chunk wrote no rows; stopping (see the lines above)")
-            return 1
+        previous = todo
     return 0
 
 

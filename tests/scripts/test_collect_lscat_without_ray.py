@@ -3,7 +3,6 @@ groups spread over the matrix sizes, and one line with nothing written on a mach
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -11,15 +10,9 @@ import pytest
 from collectors.lscat import DEFAULT_PROGRAMS, find_cuda_kernels, plan_lscat
 from mirtune.measure.host import host_info
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "collect_lscat_without_ray.py"
-
-
 @pytest.fixture(scope="module")
-def script():
-    spec = importlib.util.spec_from_file_location("collect_lscat_without_ray", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def script(script_module):
+    return script_module("collect_lscat_without_ray")
 
 
 def test_groups_default_first_sizes_in_the_order_asked(script):

@@ -3,22 +3,15 @@ output folder, and a tarball whose sha256 differs is refused."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import tarfile
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fetch_opencl_sources.py"
-
-
 @pytest.fixture(scope="module")
-def fetch():
-    spec = importlib.util.spec_from_file_location("fetch_opencl_sources", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def fetch(script_module):
+    return script_module("fetch_opencl_sources")
 
 
 def _tarball(path: Path, members: dict[str, bytes], links: tuple[str, ...] = ()) -> Path:

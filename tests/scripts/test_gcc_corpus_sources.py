@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 from mirtune.paths import read_gzip_json
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gcc_corpus_sources.py"
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location("gcc_corpus_sources", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_vf_if_tasks_tests_never_enter_the_corpus():
+def test_the_vf_if_tasks_tests_never_enter_the_corpus(script_module):
     """The encoder is judged on the real loops' labels: their tests are held out of the selection, by path, and the
     committed manifest (what the corpus reads) lists none of them."""
-    corpus = _script()
+    corpus = script_module("gcc_corpus_sources")
     labelled = corpus.labelled_tests()
     torture = sorted(t for t in labelled if t.startswith("gcc/testsuite/gcc.c-torture/execute/"))
     dg = sorted(t for t in labelled if t.startswith("gcc/testsuite/gcc.dg/") and "/vect/" not in t)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -20,11 +19,8 @@ KERNELS = REPO / "collectors" / "programs" / "vectorize" / "kernels"
 
 
 @pytest.fixture(scope="module")
-def script():
-    spec = importlib.util.spec_from_file_location("vectorize_sitting", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def script(script_module):
+    return script_module("vectorize_sitting")
 
 
 def _other_cpu_dataset(tmp_path: Path) -> Path:
