@@ -17,7 +17,6 @@ Prints the figures and saves them as JSON.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -30,6 +29,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from mirtune.paths import write_result  # noqa: E402
 from mirtune.measure.host import describe_host, timestamp  # noqa: E402
 from mirtune.measure.build import BuildSpec, build  # noqa: E402
 from mirtune.measure.measurement import measure  # noqa: E402
@@ -115,8 +115,7 @@ def main(argv: list[str] | None = None) -> int:
            "host": {"cpu_model": host.cpu_model, "logical_cores": host.logical_cores, "os": host.os,
                     "python": platform.python_version(), "clang": host.clang_version},
            "note": "interleaved bare/collector runs in one process; the machine was shared with other jobs"}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(doc, indent=2) + "\n")
+    write_result(args.out, doc)
     print(f"saved {args.out}")
     return 0
 

@@ -17,7 +17,6 @@ Pre-training throughput with one and two workers is benchmarks/bench_pretrain.py
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -31,7 +30,7 @@ import torch
 from mirtune.embedding import DEFAULT_MODEL_DIR, clear_caches, embed_modules, load_encoder, native_bf16
 from mirtune.ir.module import IRModule
 from mirtune.model.encoder import StatementCache, collate
-from mirtune.paths import devmap_kernel_files
+from mirtune.paths import devmap_kernel_files, write_result
 from mirtune.model.samples import module_to_sample, sample_arrays
 
 
@@ -124,8 +123,7 @@ def main() -> int:
                             "python": platform.python_version(), "torch": torch.__version__},
                    "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())})
     report(result)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_result(args.out, result)
     print(f"saved {args.out}")
     return 0
 

@@ -19,7 +19,6 @@ Rounds are interleaved (mirtune, IR2Vec, ... in each round); the figures are med
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shutil
@@ -30,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from mirtune.paths import devmap_kernel_files
+from mirtune.paths import devmap_kernel_files, write_result
 
 IR2VEC_SCRIPT = """\
 import sys
@@ -120,8 +119,7 @@ def main() -> int:
     for name, side in result["sides"].items():
         print(f"{name}: {side['files_per_s_median']:.1f} files/s on {side['cores']} core(s), "
               f"{side['ratio_to_ir2vec_median']:.2f}x IR2Vec (median of the in-round ratios)")
-    out_json.parent.mkdir(parents=True, exist_ok=True)
-    out_json.write_text(json.dumps(result, indent=2) + "\n")
+    write_result(out_json, result)
     print(f"saved {out_json}")
     return 0
 

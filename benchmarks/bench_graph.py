@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import os
 import platform
 import pstats
@@ -26,7 +25,7 @@ from pathlib import Path
 from mirtune.ir.graph import build_graph
 from mirtune.ir.module import IRModule
 from mirtune.ir.reference import find_llvm2graph
-from mirtune.paths import devmap_kernel_files
+from mirtune.paths import devmap_kernel_files, write_result
 
 
 def _files(limit: int | None) -> list[Path]:
@@ -136,8 +135,7 @@ def main() -> int:
           f" files/s): {result['text_over_llvmlite_reader_median']:.2f}x")
     print("mirtune time split: " + ", ".join(f"{k} {v:.0%}" for k, v in split.items())
           + f"; llvmlite FFI calls {result['mirtune_ffi_share']:.0%} of it")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_result(args.out, result)
     print(f"saved {args.out}")
     return 0
 

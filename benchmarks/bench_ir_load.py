@@ -17,14 +17,13 @@ seconds depend on the machine and on whatever else runs on it.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
 import sys
 import time
-from pathlib import Path
 
+from mirtune.paths import write_result
 from mirtune.ir.graph import build_graph
 from mirtune.ir.module import IRModule
 
@@ -146,8 +145,7 @@ def main() -> int:
     for r in ratios:
         print(f"{r['functions']}: {r['size_ratio']:.0f}x the functions, load {r['load_time_ratio']:.1f}x the time, "
               f"graph {r['graph_time_ratio']:.1f}x")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_result(args.out, result)
     print(f"saved {args.out}")
     return 0
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import os
 import statistics
 import subprocess
@@ -26,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from mirtune.paths import write_result
 from mirtune.host import cpu_model
 from mirtune.measure.host import cpu_tag
 
@@ -108,7 +108,7 @@ def main() -> int:
         print(f"{name}: two workers over one {med:.2f}x steady (median of {len(rounds)} rounds), "
               f"{wall:.2f}x whole command")
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
+        write_result(args.json, result)
         print(f"wrote {args.json}")
     return 0
 

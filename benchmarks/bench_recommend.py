@@ -24,7 +24,6 @@ Medians; figures saved to benchmarks/results/recommend.json. Run it alone on the
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -35,6 +34,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from mirtune.paths import write_result  # noqa: E402
 
 
 def main() -> int:
@@ -109,8 +110,7 @@ def main() -> int:
     print(f"warm, seen before:  {result['warm_seen_file_ms']['median']:.1f} ms median (embedding from the cache)")
     print("a new file's time, numpy engine (medians, ms): " +
           ", ".join(f"{k} {v:.1f}" for k, v in stages.items() if isinstance(v, float)))
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    write_result(args.out, result)
     print(f"wrote {args.out}")
     return 0
 

@@ -24,6 +24,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 TESTS = "tests/cluster/test_three_nodes.py"
 
+from mirtune.paths import write_result  # noqa: E402
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
@@ -51,8 +53,7 @@ def main(argv: list[str] | None = None) -> int:
               "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "ray": ray.__version__},
               "cluster": "head 127.0.0.2 + worker1 127.0.0.3 + worker2 127.0.0.4, 1 CPU and mirtune_timed_run: 1 each",
               "pytest_exit": run.returncode, "wall_s": round(wall, 1), "tests": tests, "scenarios": scenarios}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_result(args.out, result)
     print(json.dumps(result, indent=2))
     return run.returncode
 

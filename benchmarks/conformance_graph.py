@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
 import sys
 import time
-from pathlib import Path
 
 from mirtune.ir.graph import CONSTANT, build_graph
 from mirtune.ir.module import IRModule
 from mirtune.ir.reference import find_llvm2graph, reference_graph
-from mirtune.paths import devmap_kernel_files
+from mirtune.paths import devmap_kernel_files, write_result
 
 
 def classify(ours, ref) -> str:
@@ -60,8 +58,7 @@ def main() -> int:
     result = {"files": len(files), "identical": identical, "share": share,
               "differences": [{"count": n, "what": label, "example": examples[label]} for label, n in classes.most_common()],
               "date": time.strftime("%Y-%m-%d"), "command": "python " + " ".join(sys.argv)}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    write_result(args.out, result)
     print(f"saved {args.out}")
     return 0
 

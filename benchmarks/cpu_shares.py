@@ -9,13 +9,14 @@ processes get and how much goes to everything else (Ray's helper processes, the 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
 from pathlib import Path
 
 FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+
+from mirtune.paths import write_result  # noqa: E402
 
 
 def processes() -> dict[str, tuple[str, int, int]]:
@@ -71,7 +72,7 @@ def main() -> int:
     print(f"the other {len(rows[args.top:])} processes: {sum(r['user_pct'] + r['system_pct'] for r in rows[args.top:]):.1f}%")
     print("machine (share of all cores): " + ", ".join(f"{k} {v:.1f}%" for k, v in got["machine_pct"].items()))
     if args.json:
-        Path(args.json).write_text(json.dumps(got, indent=1) + "\n")
+        write_result(args.json, got)
     return 0
 
 

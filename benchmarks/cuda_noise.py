@@ -13,7 +13,6 @@ run can reach on another, and the margin a predictor must beat the best fixed bl
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -22,6 +21,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from mirtune.paths import write_result  # noqa: E402
 from mirtune.errors import MirtuneError  # noqa: E402
 from mirtune.tasks.cuda_blocks import SPEC  # noqa: E402
 from mirtune.tasks.measured import read_rows  # noqa: E402
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{r['first_best_share_of_second_oracle']:.3f} of the second run's best time (worst group "
           f"{r['worst_group_share']:.3f})")
     if args.json:
-        args.json.write_text(json.dumps(r, indent=1) + "\n")
+        write_result(args.json, r)
         print(f"wrote {args.json}")
     return 0
 

@@ -17,7 +17,6 @@ by family.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -27,6 +26,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from mirtune.paths import write_result  # noqa: E402
 from mirtune.errors import MirtuneError  # noqa: E402
 from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix  # noqa: E402
 from mirtune.predict.select import evaluate_outer, select_configs  # noqa: E402
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, m in result["methods"].items():
         print(f"  {name:<{width}}  {m['share_of_oracle']:.3f}")
     if args.json:
-        args.json.write_text(json.dumps(result, indent=1) + "\n")
+        write_result(args.json, result)
         print(f"wrote {args.json}")
     return 0
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from mirtune.commands.evaluate import int_list
 from mirtune.errors import MirtuneError
-from mirtune.paths import data_dir
+from mirtune.paths import data_dir, write_result
 from mirtune.predict.heads import GBTConfig
 from mirtune.predict.select import evaluate_outer
 from mirtune.tasks.devmap import PLATFORMS, context_features, features, grewe_features, load_platform, make_problem
@@ -118,8 +118,7 @@ def run(args: argparse.Namespace) -> None:
         print(f"{plat}: errors {json.dumps(errors)}", flush=True)
     result["seconds"] = round(time.monotonic() - t0, 1)
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
+    write_result(out, result)
     plot(result, out.with_suffix(".png"))
     print(f"wrote {out} and {out.with_suffix('.png')}")
 

@@ -25,7 +25,6 @@ Prints the table; saves JSON and a chart (one panel per task).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -40,7 +39,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from devmap_signal import cross_validated  # noqa: E402
 
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
-from mirtune.paths import data_dir  # noqa: E402
+from mirtune.paths import data_dir, write_result  # noqa: E402
 from mirtune.predict.heads import ANCHORS as HEAD_ANCHORS  # noqa: E402
 from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix  # noqa: E402
 from mirtune.predict.select import evaluate_outer, select_configs  # noqa: E402
@@ -255,13 +254,12 @@ def main(argv: list[str] | None = None) -> int:
                                                                                     args.anchors.split(","))
             else:
                 raise UsageError(f"unknown task {task!r}; choose from devmap, {', '.join(GAIN_TASKS)}")
-            args.json.parent.mkdir(parents=True, exist_ok=True)
-            args.json.write_text(json.dumps(result, indent=1) + "\n")  # each task saved as it ends
+            write_result(args.json, result)  # each task saved as it ends
     except MirtuneError as err:
         print(f"encoder_trial: {err.line()}", file=sys.stderr)
         return 2
     result["seconds"] = round(time.monotonic() - t0, 1)
-    args.json.write_text(json.dumps(result, indent=1) + "\n")
+    write_result(args.json, result)
     plot(result, args.json.with_suffix(".png"))
     print(f"wrote {args.json} and {args.json.with_suffix('.png')} in {result['seconds']:.0f} s")
     return 0

@@ -11,7 +11,6 @@ both by kind of program (benchmarks/openmp_by_kind.py), with the code-free basel
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -20,6 +19,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from openmp_by_kind import by_kind_with_all as by_kind  # noqa: E402
+
+from mirtune.paths import write_result  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'method':44s} " + " ".join(f"{k[:22]:>22s}" for k in kinds))
     for name, row in rows.items():
         print(f"{name:44s} " + " ".join(f"{row[k]:22.3f}" for k in kinds))
-    Path(args.out).write_text(json.dumps({"data": args.data, "share_of_oracle": rows, "runs": runs}, indent=1) + "\n")
+    write_result(args.out, {"data": args.data, "share_of_oracle": rows, "runs": runs})
     print(f"wrote {args.out}")
     return 0
 

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from mirtune.paths import read_gzip_json
+from mirtune.paths import read_gzip_json, write_result
 from mirtune.tasks.measured import geomean
 
 REPO = Path(__file__).resolve().parents[1]
@@ -62,8 +62,7 @@ def main(argv: list[str] | None = None) -> int:
           + ", ".join(f"{k} {n}" for k, n in counts.items()))
     for name, row in table.items():
         print(f"  {name:12s} " + "  ".join(f"{k} {v:.3f}" for k, v in row.items()))
-    Path(args.out).write_text(json.dumps({"source": args.json, "groups": counts, "share_of_oracle": table},
-                                         indent=1) + "\n")
+    write_result(args.out, {"source": args.json, "groups": counts, "share_of_oracle": table})
     print(f"wrote {args.out}")
     return 0
 

@@ -7,10 +7,10 @@ the same heads with and without the profile features of `mirtune recommend --pro
 Methods, all in one run on the same folds: the default, the best fixed configuration (per fold), the heads (gain
 and kNN, chosen by inner cross-validation over the training applications, as `mirtune evaluate openmp`) on the
 static context features alone (what ships), on the context ++ the profile features, on the profile features
-alone, on the context ++ the profile ++ the IR's shared updates, on all of those ++ the thread probe (what `mirtune fit
---profiles` fits: FITTED_COLUMNS; the probe from each group's untimed runs, `features.probe_column`, whose
-measured gain also starts the one-thread configurations' predicted gains: `features.probe_offsets`), and the
-oracle. Reported: the geometric-mean share of the oracle over all groups and by kind of program,
+alone, on the context ++ the profile ++ the IR's shared updates, on those ++ the thread probe, on all of those ++ the
+schedule probe (what `mirtune fit --profiles` fits: FITTED_COLUMNS; the probes from each group's untimed runs,
+`features.probe_column`, whose measured gains also start the predicted gains of their configurations:
+`features.probe_offsets`), and the oracle. Reported: the geometric-mean share of the oracle over all groups and by kind of program,
 and the groups where one thread is at least 1.25x faster than the default, with what each method gives there.
 A group whose profile is missing (not collected, or failed) is left out of every method alike, and counted.
 """
@@ -31,6 +31,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from encoder_trial import chosen_by_method  # noqa: E402
 from openmp_by_kind import kind_of  # noqa: E402
 
+from mirtune.paths import write_result  # noqa: E402
 from mirtune.errors import MirtuneError  # noqa: E402
 from mirtune.tasks.measured import geomean, share_of_oracle  # noqa: E402
 
@@ -58,7 +59,8 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
 
     from mirtune.predict.held_out import held_out_problem
     from mirtune.predict.predictor import gain_problem, profile_columns, table_matrix
-    from mirtune.profile.features import FITTED_COLUMNS, IR_COLUMNS, PROBE_COLUMNS, PROFILE_COLUMNS, probe_offsets
+    from mirtune.profile.features import (FITTED_COLUMNS, IR_COLUMNS, PROFILE_COLUMNS, THREAD_PROBE,
+                                          probe_offsets, probe_positions)
     from mirtune.tasks.embedders import get_embedder
     from mirtune.tasks.measured import leave_one_app_out
     from mirtune.tasks.openmp import DATASETS
@@ -75,11 +77,14 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
     problems = []
     run = P[:, :len(PROFILE_COLUMNS)]  # the profiled run's columns; then the IR's (IR_COLUMNS) and the probe's
     no_probe = P[:, :len(PROFILE_COLUMNS) + len(IR_COLUMNS)]
-    # what the probe measured starts the one-thread gains
-    offsets = probe_offsets(sub.configs, P[:, FITTED_COLUMNS.index(PROBE_COLUMNS[0])])
+    thread_probe = P[:, :FITTED_COLUMNS.index(THREAD_PROBE.column) + 1]
+    # what the probes measured starts the gains of their configurations
+    offsets = [probe_offsets(sub.configs, X, probe_positions(names, X.shape[1])) for X, names in (
+        (thread_probe, FITTED_COLUMNS[:thread_probe.shape[1]]), (P, FITTED_COLUMNS))]
     for name, X, off in (("context", C, None), ("context + profile", np.hstack([C, run]), None),
                          ("profile", run, None), ("context + profile + shared updates", np.hstack([C, no_probe]), None),
-                         ("context + profile + shared updates + probe", np.hstack([C, P]), offsets)):
+                         ("context + profile + shared updates + thread probe", np.hstack([C, thread_probe]), offsets[0]),
+                         ("context + profile + shared updates + both probes", np.hstack([C, P]), offsets[1])):
         problems.append(gain_problem(name, sub, X, outer, X.shape[1], off))  # no embedding: all columns are context
     methods = fixed_head(sub, problems, outer, head_config) if head_config else \
         chosen_by_method(sub, problems, outer, n_configs, n_inner, heads)
@@ -99,7 +104,7 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
         "kinds": {k: kinds.count(k) for k in dict.fromkeys(kinds)},
         # how closely the probe (two single runs) tracks the best one-thread speedup (medians of the timed runs)
         "probe_vs_best_one_thread_log_correlation": round(float(np.corrcoef(
-            P[:, FITTED_COLUMNS.index(PROBE_COLUMNS[0])], np.log2(best_one))[0, 1]), 3) if len(one) else None,
+            P[:, FITTED_COLUMNS.index(THREAD_PROBE.column)], np.log2(best_one))[0, 1]), 3) if len(one) else None,
         "one_thread_wins": {
             "groups": [f"{sub.programs[i]} {sub.sizes[i]}" for i in wins],
             "best_one_thread_speedup": [round(float(best_one[i]), 3) for i in wins],
@@ -149,9 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"openmp, leave one application out: {res['groups']} groups of {res['applications']} applications "
           f"({res['groups_without_profile']} without a profile, left out)")
     kinds = list(res["kinds"])
-    print(f"{'method':42s} {'all':>6s} " + " ".join(f"{k[:14]:>14s}" for k in kinds))
+    width = max(map(len, res["share_of_oracle"]))
+    print(f"{'method':{width}s} {'all':>6s} " + " ".join(f"{k[:14]:>14s}" for k in kinds))
     for m, v in res["share_of_oracle"].items():
-        print(f"{m:42s} {v:6.3f} " + " ".join(f"{res['by_kind'][m][k]:14.3f}" for k in kinds))
+        print(f"{m:{width}s} {v:6.3f} " + " ".join(f"{res['by_kind'][m][k]:14.3f}" for k in kinds))
     print(f"the probe against the best one-thread speedup, correlation of logs: "
           f"{res['probe_vs_best_one_thread_log_correlation']}")
     w = res["one_thread_wins"]
@@ -159,8 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, g in enumerate(w["groups"]):
         print(f"  {g} (1 thread {w['best_one_thread_speedup'][i]}x): " + ", ".join(
             f"{m} {w['share'][m][i]:.2f} ({w['chosen'][m][i]})" for m in w["share"]))
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(res, indent=1) + "\n")
+    write_result(args.json, res)
     print(f"wrote {args.json}")
     return 0
 

@@ -35,6 +35,7 @@ import numpy as np
 
 from openmp_by_kind import REPO, by_kind_with_all, kind_of
 
+from mirtune.paths import write_result
 from mirtune.errors import MirtuneError
 from mirtune.predict import held_out
 from mirtune.predict.predictor import gain_problem, table_matrix
@@ -256,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
               "wall_s": round(time.monotonic() - t0, 1),
               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     out = Path(args.out)
-    out.write_text(json.dumps(result, indent=1) + "\n")
+    write_result(out, result)
     plot(result, out.with_suffix(".png"))
     print(f"wrote {out} and {out.with_suffix('.png')} ({result['wall_s']:.0f} s)")
     return 0

@@ -52,6 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from collectors.manifest import ProgramRun, read_manifest  # noqa: E402
+from mirtune.paths import write_result  # noqa: E402
 from mirtune.measure.build import BuildSpec, build  # noqa: E402
 from mirtune.measure.sandbox import RunLimits, run_once  # noqa: E402
 from mirtune.errors import UsageError  # noqa: E402
@@ -327,8 +328,7 @@ def main() -> int:
                    "profile_heads": (args.profile_heads or "mirtune/assets/heads/openmp-profile") if args.profile
                    else None,
                    "answers": answers(manifest, args.heads, args.profile_heads, args.profile)}
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(written, indent=1) + "\n")
+        write_result(out, written)
         print(f"wrote {out}")
         return 0
     given = None
@@ -354,8 +354,7 @@ def main() -> int:
               "predictor_trained_on": {k: predictor.trained_on.get(k) for k in ("groups", "applications", "date")},
               "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "wall_s": round(time.time() - t_start, 1),
               "loadavg_end": os.getloadavg()[0]}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1) + "\n")
+    write_result(out, result)
     print(f"\n{len(programs)} unseen programs, {result['rounds']} interleaved rounds, medians"
           + (f" (measured {result['measured']}, rescored)" if args.rescore else "")
           + (f" (pooled: {', '.join(result['pooled'])})" if args.pool else "") + ":")

@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from mirtune.paths import write_result  # noqa: E402
 from mirtune.measure.check import OutputCheck  # noqa: E402
 from collectors.inputs import ensure_inputs  # noqa: E402
 from mirtune.measure.build import build  # noqa: E402
@@ -162,8 +163,7 @@ def main() -> int:
               "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "wall_s": round(time.time() - t_start, 1),
               "loadavg_end": os.getloadavg()[0]}
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1) + "\n")
+    write_result(out, result)
     print(f"\n{len(programs)} unseen programs; tuners spent at most {args.budget} runs; confirmation "
           f"{args.confirm} interleaved rounds (medians of per-round ratios to the default):")
     print(f"{'':26s} share of oracle  speedup vs default")

@@ -26,6 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from mirtune.errors import MirtuneError  # noqa: E402
+from mirtune.paths import write_result  # noqa: E402
 from mirtune.measure.records import read_rows  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402
 from mirtune.tasks.vectorize import origin_folder  # noqa: E402
@@ -117,10 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         report["by_folder"] = {g: noise_report(cube[[f == g for f in folders]]) for g in groups}
     if against is not None:
         report["against"] = {"data": str(args.against), **against}
-    text = json.dumps(report, indent=1)
-    print(text)
+    print(json.dumps(report, indent=1))
     if args.json:
-        args.json.write_text(text + "\n")
+        write_result(args.json, report)
     return 0
 
 

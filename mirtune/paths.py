@@ -79,6 +79,14 @@ def read_gzip_json(path: str | os.PathLike) -> Any:
         raise ValueError(f"truncated: {exc}") from None
 
 
+def write_result(path: str | os.PathLike, value: Any) -> Path:
+    """A result file of a benchmark or an evaluation: `value` as compact JSON (results are many, and the tracked
+    tree must stay small enough to travel to the GPU machine), written whole (`write_atomic`); its parent made."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_atomic(path, json.dumps(value, separators=(",", ":"), default=json_default) + "\n")
+
+
 def json_default(value: Any) -> Any:
     """json.dumps' `default=` for what mirtune writes: numpy (or torch) scalars and arrays as numbers and lists,
     anything else (a Path, ...) as its text."""

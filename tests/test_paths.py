@@ -11,7 +11,7 @@ import tempfile
 import pytest
 
 from mirtune.errors import UsageError
-from mirtune.paths import DirLock, gzip_json, private_temp_dir, read_gzip_json, write_atomic
+from mirtune.paths import DirLock, gzip_json, private_temp_dir, read_gzip_json, write_atomic, write_result
 
 
 def test_a_killed_process_s_temporary_folder_is_removed_at_the_next_start(tmp_path, monkeypatch):
@@ -61,3 +61,15 @@ def test_a_folder_lock_keeps_a_second_writer_out_until_it_is_released(tmp_path):
         assert err.value.path == str(tmp_path)
     with DirLock(tmp_path, ".lock", "sweep"):
         pass
+
+
+def test_a_result_file_is_one_compact_json_line_in_a_folder_made_for_it(tmp_path):
+    import json
+
+    import numpy as np
+
+    value = {"share": [0.95, np.float64(0.5)], "groups": np.int64(279), "name": "openmp"}
+    path = write_result(tmp_path / "new" / "result.json", value)
+    text = path.read_text()
+    assert text.count("\n") == 1 and ", " not in text and ": " not in text  # no indentation, no spaces
+    assert json.loads(text) == {"share": [0.95, 0.5], "groups": 279, "name": "openmp"}

@@ -21,7 +21,7 @@ answer comes for the program. `--include DIR` (repeatable) is a folder of header
 configuration (the same arguments after `--`, --input files, --check, --timeout), under mirtune's OMPT tool, and
 prints what the run says that the IR cannot: how often its parallel regions start, how long each takes, the share
 of the run inside them, how evenly the threads share the work (`mirtune.profile.ompt`); then, on a machine of
-several cores, twice more without the tool (all cores, then one thread: the thread probe). The answer then comes
+several cores, three times more without the tool (all cores, one thread, all cores with guided,1: the probes). The answer then comes
 from the task's profile predictor (mirtune/assets/heads/openmp-profile, fitted with `mirtune fit --profiles`), which
 reads those figures beside the IR: the IR alone cannot tell many short regions, where fewer threads are faster,
 from long ones. A run that fails gives one line and exit 2. Without `--profile` nothing runs.
@@ -113,10 +113,12 @@ def print_profile(prof) -> None:
         print(format_table(["site", "function", "where", "entries", "us per entry", "threads", "iterations", "imbalance"],
                            rows, rule=False, indent="    "))
     if prof.probe_s:
-        runs = ", ".join(f"{n} thread{'s' if n > 1 else ''} {t:.3f} s" for n, t in prof.probe_s.items())
-        faster = "one thread faster" if f.one_thread_speedup > 1 else f"{prof.threads} threads faster"
-        ratio = max(f.one_thread_speedup, 1 / f.one_thread_speedup)
-        print(f"    thread probe (one plain run each): {runs}: {faster}, {ratio:.2f}x")
+        runs = "; ".join(f"{what} {t:.3f} s" for what, t in prof.probe_s.items())
+        print(f"    probes (one plain run each): {runs}")
+        threads = "one thread faster" if f.one_thread_speedup > 1 else f"{prof.threads} threads faster"
+        guided = "guided,1 faster" if f.guided_speedup > 1 else "the default schedule faster"
+        print(f"      {threads}, {max(f.one_thread_speedup, 1 / f.one_thread_speedup):.2f}x; "
+              f"{guided}, {max(f.guided_speedup, 1 / f.guided_speedup):.2f}x")
     for n in prof.notes:
         print(f"    note: {n}")
 

@@ -187,7 +187,7 @@ def program_matrix(paths: Sequence[str | os.PathLike], task: str, embedder, note
 
 def profile_columns(table, profiles) -> tuple[np.ndarray, np.ndarray]:
     """The FITTED_COLUMNS of each group of a gain table (mirtune.profile.features): its profile, from the datasets'
-    profile table, its program's IR columns and its thread probe (from the table's untimed runs); with the mask of
+    profile table, its program's IR columns and its probes (from the table's untimed runs); with the mask of
     the groups that have a profile (zeros where none)."""
     from mirtune.ir.module import IRModule
     from mirtune.profile.features import group_profiles, ir_vector, probe_column, profile_matrix
@@ -255,17 +255,17 @@ class Predictor:
 
     def predict_log_gains(self, X: np.ndarray) -> np.ndarray:
         """Predicted log speedup over the default of every configuration, [n, n_configs]; a predictor fitted with
-        the thread probe's offsets (`features["probe_offsets"]`) adds what the probe measured to what its head
+        the probes' offsets (`features["probe_offsets"]`) adds what the probes measured to what its head
         predicts."""
         X = np.atleast_2d(np.asarray(X, dtype=np.float64))
         if X.shape[1] != self.features["dim"]:
             raise MirtuneError(f"the {self.task} predictor reads {self.features['dim']} features, got {X.shape[1]}")
         gains = self.head.predict_gains(X)
         if self.features.get("probe_offsets"):
-            from mirtune.profile.features import probe_offsets, probe_position
+            from mirtune.profile.features import probe_offsets, probe_positions
 
-            column = probe_position(self.features["profile"], self.features["dim"])
-            gains = gains + probe_offsets(self.configs, X[:, column])
+            positions = probe_positions(self.features["profile"], self.features["dim"])
+            gains = gains + probe_offsets(self.configs, X, positions)
         return gains
 
     def predict_speedups(self, X: np.ndarray) -> np.ndarray:
@@ -400,7 +400,7 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
     (`mirtune.profile.features`): the predictor then needs a profile to answer (`recommend --profile`)."""
     from mirtune.predict.heads import make_head
     from mirtune.predict.select import select_configs
-    from mirtune.profile.features import probe_offsets, probe_position
+    from mirtune.profile.features import probe_offsets, probe_positions
     from mirtune.tasks.measured import best_fixed
 
     bad = [h for h in heads if h not in FIT_HEADS]
@@ -415,9 +415,9 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
     if len(set(table.apps)) < 3:
         raise UsageError(f"fitting a {task} predictor needs measurements of at least 3 applications; "
                          f"got {len(set(table.apps))}")
-    column = probe_position(profile_columns, X.shape[1])
-    # what the probe measured starts the one-thread configurations' gains; the heads learn the rest
-    offsets = None if column is None else probe_offsets(table.configs, X[:, column])
+    positions = probe_positions(profile_columns, X.shape[1])
+    # what the probes measured starts the gains of their configurations; the heads learn the rest
+    offsets = probe_offsets(table.configs, X, positions) if positions else None
     problem = gain_problem(task, table, X, [(rows, np.array([], dtype=int))], n_context, offsets)
     configs = candidate_configs(heads, n_configs)
     chosen = select_configs([problem], configs, n_inner=min(n_inner, len(set(table.apps))), use_ray=use_ray,

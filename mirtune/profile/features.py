@@ -2,13 +2,16 @@
 (`mirtune.profile.ompt.ProfileFeatures`, or a row of the datasets' profile table), counts and times on a log scale,
 so that a program profiled by `recommend --profile` and the rows a predictor was fitted on give the same columns;
 beside them what the run's timings cannot show, read from the IR (IR_COLUMNS: updates the threads serialise on);
-and the thread probe (PROBE_COLUMNS): one plain run on one thread against one on all cores, which says directly
-whether threads pay (in the datasets: the first untimed run of those two configurations, never part of a label).
-A predictor records the names it reads (`Predictor.features["profile"]`) and `profile_row` builds them."""
+and the probes (PROBES, PROBE_COLUMNS): plain runs set against one on all cores at the default configuration, the
+thread probe on one thread (which says directly whether threads pay) and the schedule probe with a dynamic schedule
+(whether balancing the work pays); in the datasets they are the first untimed runs of those configurations, never
+part of a label. A predictor records the names it reads (`Predictor.features["profile"]`) and `profile_row` builds
+them."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -22,12 +25,45 @@ PROFILE_COLUMNS = ("log10_region_entries_per_s", "log10_time_per_region_s", "par
 # Read from the IR: a loop whose threads increment one small table through atomics runs slower on two threads
 # than on one while the profile shows them busy (docs/profile.md, pixel_hist).
 IR_COLUMNS = ("log1p_shared_updates_in_loops",)
-# One run on one thread against one on all cores (log2 of all-cores time / one-thread time: > 0 when one thread is
-# faster); what neither the profile nor the IR can tell apart, contended atomics from atomics spread over a large
-# grid (docs/profile.md, particle_deposit and dice_league), it measures.
-PROBE_COLUMNS = ("log2_one_thread_speedup",)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One plain run set against a plain run on all cores at the default configuration: its column (log2 of the
+    default's time over the probe's: > 0 when the probe's configuration is faster), the ProfileFeatures field that
+    holds that ratio, its thread count (None: all cores) and OMP_SCHEDULE (None: the default, static)."""
+
+    column: str
+    feature: str
+    threads: int | None
+    schedule: tuple[str, int] | None
+
+    def starts(self, config: Mapping[str, Any], most_threads: int | None) -> bool:
+        """Whether a configuration's predicted gain starts from what this probe measured: every configuration of
+        the thread probe's thread count, or the schedule probe's configuration itself (`most_threads`: the most
+        threads of the configurations, standing for all cores)."""
+        threads = self.threads if self.threads is not None else most_threads
+        if config.get("threads") != threads:
+            return False
+        return self.schedule is None or (config.get("schedule"), config.get("chunk")) == self.schedule
+
+    def env(self, cores: int) -> dict[str, str]:
+        """The environment of the probe's run on a machine of `cores` cores."""
+        env = {"OMP_NUM_THREADS": str(self.threads if self.threads is not None else cores)}
+        if self.schedule is not None:
+            env["OMP_SCHEDULE"] = f"{self.schedule[0]},{self.schedule[1]}"
+        return env
+
+
+# One thread against all cores: what neither the profile nor the IR can tell apart, contended atomics from atomics
+# spread over a large grid (docs/profile.md, particle_deposit and dice_league), it measures.
+THREAD_PROBE = Probe("log2_one_thread_speedup", "one_thread_speedup", threads=1, schedule=None)
+# All cores with guided, 1 against the default static schedule: whether balancing the work pays, which decides most
+# of what is left once the thread count is right (docs/profile.md, the schedule probe).
+SCHEDULE_PROBE = Probe("log2_guided_speedup", "guided_speedup", threads=None, schedule=("guided", 1))
+PROBES = (THREAD_PROBE, SCHEDULE_PROBE)
+PROBE_COLUMNS = tuple(p.column for p in PROBES)
 FITTED_COLUMNS = PROFILE_COLUMNS + IR_COLUMNS + PROBE_COLUMNS  # what `mirtune fit --profiles` fits a predictor on
-PROBE_THREADS = 1  # the probe's thread count; its schedule is the default (static, no chunk)
 
 
 def _number(value: Any) -> float:
@@ -73,46 +109,58 @@ def ir_vector(module: Any) -> np.ndarray:
     return np.array([math.log1p(sum(shared_updates(module).values()))], dtype=np.float64)
 
 
-def probe_value(one_thread_speedup: float | None) -> float:
-    """PROBE_COLUMNS' value: log2 of (all-cores time / one-thread time); 0 (no evidence) where there is no probe."""
-    if one_thread_speedup is None or not math.isfinite(one_thread_speedup) or one_thread_speedup <= 0:
+def probe_value(speedup: float | None) -> float:
+    """A probe column's value: log2 of (the default's all-cores time / the probe's time); 0 (no evidence) where
+    there is no probe."""
+    if speedup is None or not math.isfinite(speedup) or speedup <= 0:
         return 0.0
-    return math.log2(one_thread_speedup)
+    return math.log2(speedup)
 
 
-def probe_config(configs: Sequence[Mapping[str, Any]]) -> int | None:
-    """The configuration of a gain table nearest the probe's run: PROBE_THREADS threads, static schedule, the
-    largest chunk (one thread runs a static loop's chunks in order, as it runs the unchunked loop); None if none."""
+def probe_config(probe: Probe, configs: Sequence[Mapping[str, Any]]) -> int | None:
+    """The configuration of a gain table nearest the probe's run; None if none. For the thread probe: one thread,
+    static schedule, the largest chunk (one thread runs a static loop's chunks in order, as it runs the unchunked
+    loop); for the schedule probe: its configuration on the table's most threads."""
+    if probe.schedule is not None:
+        most = max((c.get("threads") or 0 for c in configs), default=0)
+        hits = [i for i, c in enumerate(configs) if probe.starts(c, most)]
+        return hits[0] if hits else None
     cands = [(c.get("chunk") or 0, i) for i, c in enumerate(configs)
-             if c.get("threads") == PROBE_THREADS and c.get("schedule") in (None, "static")]
+             if c.get("threads") == probe.threads and c.get("schedule") in (None, "static")]
     return max(cands)[1] if cands else None
 
 
 def probe_column(table: Any) -> np.ndarray:
-    """PROBE_COLUMNS of each group of a gain table, from its cells' first untimed runs (`GainTable.warmups`): the
-    default's over the probe configuration's, one run each as at recommend time, and neither part of the medians
-    the labels come from; 0 where either run is missing."""
-    j = probe_config(table.configs)
+    """PROBE_COLUMNS of each group of a gain table, [n, len(PROBES)], from its cells' first untimed runs
+    (`GainTable.warmups`): the default's over the probe configuration's, one run each as at recommend time, and
+    neither part of the medians the labels come from; 0 where either run is missing."""
     n = len(table)
-    if j is None or table.warmups is None:
-        return np.zeros((n, 1))
-    ratio = table.warmups[:, 0] / table.warmups[:, j]
-    return np.array([[probe_value(float(r))] for r in ratio], dtype=np.float64).reshape(n, 1)
+    out = np.zeros((n, len(PROBES)))
+    for k, probe in enumerate(PROBES):
+        j = probe_config(probe, table.configs)
+        if j is not None and table.warmups is not None:
+            out[:, k] = [probe_value(float(r)) for r in table.warmups[:, 0] / table.warmups[:, j]]
+    return out
 
 
-def probe_position(names: Sequence[str], dim: int) -> int | None:
-    """The index of the probe's column in a feature row of width `dim` whose last columns are the profile columns
-    `names` (a predictor's `features["profile"]`); None when they do not hold it."""
+def probe_positions(names: Sequence[str], dim: int) -> dict[Probe, int]:
+    """Where each probe's column is in a feature row of width `dim` whose last columns are the profile columns
+    `names` (a predictor's `features["profile"]`); the probes they do not hold are left out."""
     names = list(names)
-    return dim - len(names) + names.index(PROBE_COLUMNS[0]) if PROBE_COLUMNS[0] in names else None
+    return {p: dim - len(names) + names.index(p.column) for p in PROBES if p.column in names}
 
 
-def probe_offsets(configs: Sequence[Mapping[str, Any]], probe: np.ndarray) -> np.ndarray:
-    """What the thread probe measured, as log gains over the default (natural log) of every configuration,
-    [n, n_configs]: each configuration on PROBE_THREADS threads starts from the probe's gain (`probe`: the
-    PROBE_COLUMNS value of each row, log2), the others from 0; a gain head learns the rest (`Problem.offsets`)."""
-    on_probe = np.array([c.get("threads") == PROBE_THREADS for c in configs], dtype=np.float64)
-    return np.outer(np.asarray(probe, dtype=np.float64) * math.log(2.0), on_probe)
+def probe_offsets(configs: Sequence[Mapping[str, Any]], X: np.ndarray, positions: Mapping[Probe, int]) -> np.ndarray:
+    """What the probes measured, as log gains over the default (natural log) of every configuration,
+    [n, n_configs]: each configuration a probe `starts` begins from the probe's gain (its column of the feature
+    rows X, at `positions`: log2), the others from 0; a gain head learns the rest (`Problem.offsets`)."""
+    X = np.atleast_2d(np.asarray(X, dtype=np.float64))
+    most = max((c.get("threads") or 0 for c in configs), default=0)
+    out = np.zeros((len(X), len(configs)))
+    for probe, col in positions.items():
+        on = np.array([probe.starts(c, most) for c in configs], dtype=np.float64)
+        out += np.outer(X[:, col] * math.log(2.0), on)
+    return out
 
 
 def profile_row(names: Sequence[str], profile: Mapping[str, Any], module: Any) -> np.ndarray:
@@ -124,10 +172,11 @@ def profile_row(names: Sequence[str], profile: Mapping[str, Any], module: Any) -
     values = dict(zip(PROFILE_COLUMNS, profile_vector(profile)))
     if any(n in IR_COLUMNS for n in names):
         values.update(zip(IR_COLUMNS, ir_vector(module)))
-    if any(n in PROBE_COLUMNS for n in names):
-        speedup = profile.get("one_thread_speedup")
-        if speedup is None:
-            raise MirtuneError("the predictor reads the thread probe, and this profile has none (a machine with one "
-                               "core cannot run it)")
-        values[PROBE_COLUMNS[0]] = probe_value(speedup)
+    for probe in PROBES:
+        if probe.column in names:
+            speedup = profile.get(probe.feature)
+            if speedup is None:
+                raise MirtuneError(f"the predictor reads the probe {probe.column}, and this profile has none (a "
+                                   "machine with one core cannot run it)")
+            values[probe.column] = probe_value(speedup)
     return np.array([values[n] for n in names], dtype=np.float64)

@@ -9,9 +9,10 @@ program is built and run as `mirtune tune` runs its default configuration (the s
 cores, the same sandbox, arguments, input files and answer check: `mirtune.measure`), once. The tool writes one
 JSON file at exit; `Profile` is what it says, with the features the issue asks for (time per region instance, the
 share of the run inside parallel regions, region entries per second, imbalance, iterations per loop instance).
-Then, on a machine of several cores, the thread probe: two plain runs, all cores and one thread, one after the
-other (`ProfileFeatures.one_thread_speedup`); what the profile cannot tell, whether the threads' work pays for their
-contention (atomics on a small table or spread over a large grid look alike to it), the probe measures.
+Then, on a machine of several cores, the probes (`mirtune.profile.features.PROBES`): plain runs one after the
+other, all cores at the default configuration, one thread (`ProfileFeatures.one_thread_speedup`: whether the
+threads' work pays for their contention, which atomics on a small table or spread over a large grid hide from the
+profile) and all cores with guided, 1 (`ProfileFeatures.guided_speedup`: whether balancing the work pays).
 
 Every failure is a `ProfileError` with one line: a program that does not build, crashes, hangs or answers badly
 under the profiling run, a libomp that never starts the tool (no OMPT support; checked with a probe program), a
@@ -32,7 +33,7 @@ from typing import Any, Sequence
 
 from mirtune.errors import MirtuneError
 from mirtune.predict.tune import Program
-from mirtune.profile.features import PROBE_THREADS
+from mirtune.profile.features import PROBES, Probe
 
 TOOL_SOURCE = Path(__file__).with_name("ompt_tool.c")
 OUT_VARIABLE = "MIRTUNE_OMPT_OUT"  # the JSON file the tool writes (the tool stays inactive without it)
@@ -165,8 +166,9 @@ class ProfileFeatures:
     regions (the rest is starting, joining, waiting, or the CPU taken by other work); imbalance: max / mean thread work (CPU time) of a region,
     averaged over regions weighted by their time; iterations_per_loop: iterations per worksharing-loop instance;
     loop_imbalance: the same for worksharing loops, weighted by their thread time; threads: the mean team size;
-    one_thread_speedup: the probe's all-cores time over its one-thread time (> 1: one thread is faster), None on a
-    machine of one core.
+    one_thread_speedup: the probes' all-cores time over their one-thread time (> 1: one thread is faster);
+    guided_speedup: their all-cores time over all cores with guided, 1 (> 1: guided is faster); None on a machine of
+    one core.
     """
 
     run_s: float
@@ -182,12 +184,13 @@ class ProfileFeatures:
     regions: int
     loops: int
     one_thread_speedup: float | None = None
+    guided_speedup: float | None = None
 
 
 @dataclass
 class Profile:
-    """One profiled run: the features, every region and loop, how it ran, the thread probe's two runs (seconds by
-    thread count), and notes."""
+    """One profiled run: the features, every region and loop, how it ran, the probes' plain runs (seconds, by what
+    each ran: `run_label`), and notes."""
 
     input: str
     features: ProfileFeatures
@@ -195,7 +198,7 @@ class Profile:
     threads: int
     runtime: str
     notes: list[str] = field(default_factory=list)
-    probe_s: dict[int, float] = field(default_factory=dict)
+    probe_s: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -356,8 +359,7 @@ def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, tim
                   cache: str | None = None, probe: bool = True) -> Profile:
     """Build `spec` (a `mirtune.measure.build.BuildSpec`) and run it once under the OMPT tool with `args`, its input
     files and its answer check (`mirtune.measure.check.OutputCheck`), OMP_NUM_THREADS = this machine's cores, then
-    the thread probe (`thread_probe`; not with `probe` False); the profile, or ProfileError naming `label` (the
-    program)."""
+    the probes (`probe_runs`; not with `probe` False); the profile, or ProfileError naming `label` (the program)."""
     from mirtune.measure.build import build
     from mirtune.measure.host import logical_cores
     from mirtune.paths import private_temp_dir
@@ -388,23 +390,32 @@ def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, tim
         shutil.rmtree(folder, ignore_errors=True)
     sites, more = read_profile(data, label)
     features = features_of(data, m.runtimes_s[0])
-    runs = thread_probe(res.exe, args, files, check, timeout_s, label, threads, m.checksum) if probe else {}
+    runs = probe_runs(res.exe, args, files, check, timeout_s, label, threads, m.checksum) if probe else {}
     if runs:
-        features = replace(features, one_thread_speedup=runs[threads] / runs[PROBE_THREADS])
+        base = runs[run_label({"OMP_NUM_THREADS": str(threads)})]
+        features = replace(features, **{p.feature: base / runs[run_label(p.env(threads))] for p in PROBES})
     return Profile(input=label, features=features, sites=sites, threads=threads, runtime=data.get("runtime", ""),
                    notes=notes + more, probe_s=runs)
 
 
-def thread_probe(exe: Path, args: Sequence[str], files: dict[str, bytes], check, timeout_s: float, label: str,
-                 threads: int, reference: str | None) -> dict[int, float]:
-    """One plain run (no tool) with `threads` threads, then one with PROBE_THREADS, the default schedule, each
-    checked against the profiled run's answer `reference`: their seconds by thread count ({} with one core:
-    nothing to compare); ProfileError when either run fails or answers otherwise."""
-    if threads <= PROBE_THREADS:
+def run_label(env: dict[str, str]) -> str:
+    """What a probe's run ran, for people: "2 threads", "1 thread", "2 threads, guided,1"."""
+    n = int(env["OMP_NUM_THREADS"])
+    schedule = env.get("OMP_SCHEDULE")
+    return f"{n} thread{'s' if n > 1 else ''}" + (f", {schedule}" if schedule else "")
+
+
+def probe_runs(exe: Path, args: Sequence[str], files: dict[str, bytes], check, timeout_s: float, label: str,
+               cores: int, reference: str | None, probes: Sequence[Probe] = PROBES) -> dict[str, float]:
+    """One plain run (no tool) on all `cores` at the default configuration, then one per probe, each checked
+    against the profiled run's answer `reference`: their seconds by `run_label` ({} with one core: nothing to
+    compare); ProfileError when a run fails or answers otherwise."""
+    if cores <= 1:
         return {}
-    return {n: _run_once(exe, args, {"OMP_NUM_THREADS": n}, files, check, timeout_s, label,
-                         f"the thread probe's run on {n} thread(s)", reference).runtimes_s[0]
-            for n in (threads, PROBE_THREADS)}
+    envs = [{"OMP_NUM_THREADS": str(cores)}, *(p.env(cores) for p in probes)]
+    return {run_label(env): _run_once(exe, args, env, files, check, timeout_s, label,
+                                      f"the probe's run on {run_label(env)}", reference).runtimes_s[0]
+            for env in envs}
 
 
 def _run_once(exe: Path, args: Sequence[str], env: dict[str, Any], files: dict[str, bytes], check, timeout_s: float,

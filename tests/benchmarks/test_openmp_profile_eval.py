@@ -21,8 +21,8 @@ def test_the_evaluation_runs_on_the_committed_data(tmp_path):
     res = json.loads(out.read_text())
     shares = res["share_of_oracle"]
     assert set(shares) == {"default", "best fixed", "context", "context + profile", "profile",
-                           "context + profile + shared updates", "context + profile + shared updates + probe",
-                           "oracle"}
+                           "context + profile + shared updates", "context + profile + shared updates + thread probe",
+                           "context + profile + shared updates + both probes", "oracle"}
     assert shares["oracle"] == 1.0 and all(0 < v <= 1 for v in shares.values())
     assert res["groups"] + res["groups_without_profile"] == 249
     wins = res["one_thread_wins"]
@@ -39,7 +39,7 @@ def test_a_missing_profile_table_is_one_line(tmp_path, capsys):
 def test_the_shipped_profile_head_refitted_per_fold_picks_one_thread_where_it_wins(tmp_path):
     """--head-config: the shipped profile predictor's head, refitted leaving each application out, on the data it
     was fitted on (openmp-fewer-epyc and openmp-atomic-xeon included) and with its columns (the IR's shared
-    updates and the thread probe too): most groups where one thread wins get one thread, and the probe helps."""
+    updates and both probes too): most groups where one thread wins get one thread, and each probe helps."""
     out = tmp_path / "fixed.json"
     shipped = REPO / "mirtune" / "assets" / "heads" / "openmp-profile" / "predictor.json"
     assert main(["--extra", "openmp-fewer-epyc", "--extra", "openmp-atomic-xeon", "--head-config", str(shipped),
@@ -47,8 +47,9 @@ def test_the_shipped_profile_head_refitted_per_fold_picks_one_thread_where_it_wi
     res = json.loads(out.read_text())
     assert res["head_config"] == json.loads(shipped.read_text())["head"]
     wins = res["one_thread_wins"]
-    fitted = "context + profile + shared updates + probe"
+    fitted = "context + profile + shared updates + both probes"
     one = [c.startswith("threads=1,") for c in wins["chosen"][fitted]]
     assert len(one) >= 10 and sum(one) >= 3 * len(one) // 4
     shares = res["share_of_oracle"]
-    assert shares[fitted] > shares["context + profile + shared updates"] > shares["context"]
+    assert shares[fitted] > shares["context + profile + shared updates + thread probe"] > \
+        shares["context + profile + shared updates"] > shares["context"]

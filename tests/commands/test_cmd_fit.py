@@ -81,12 +81,15 @@ def test_fit_with_profiles_gives_a_predictor_that_recommend_feeds_a_profiled_run
     rec = json.loads(capsys.readouterr().out)
     assert rec["label"] in meta["labels"] and rec["predictor"]["profile"] is True
     assert "answered from the IR and the profiled run" in rec["notes"]
-    assert meta["features"]["probe_offsets"] is True  # the probe's measured gain starts the one-thread gains
-    if logical_cores() > 1:
+    assert meta["features"]["probe_offsets"] is True  # the probes' measured gains start their configurations'
+    n = logical_cores()
+    if n > 1:
         probe = rec["profile"]["probe_s"]
-        assert sorted(int(n) for n in probe) == [1, logical_cores()]
+        assert list(probe) == [f"{n} threads", "1 thread", f"{n} threads, guided,1"]
         assert rec["profile"]["features"]["one_thread_speedup"] == pytest.approx(
-            probe[str(logical_cores())] / probe["1"])
+            probe[f"{n} threads"] / probe["1 thread"])
+        assert rec["profile"]["features"]["guided_speedup"] == pytest.approx(
+            probe[f"{n} threads"] / probe[f"{n} threads, guided,1"])
 
 
 @pytest.mark.parametrize("argv, fragment", [

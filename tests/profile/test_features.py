@@ -65,10 +65,10 @@ def test_a_predictor_row_is_built_by_the_names_it_recorded(tmp_path):
     src.write_text("int h[8];\nvoid f(int n, const int *v) {\n#pragma omp parallel for\n"
                    "  for (int i = 0; i < n; i++) {\n#pragma omp atomic\n    h[v[i] & 7]++;\n  }\n}\n")
     ir = compile_to_ir(src, opt=2, openmp=True)
-    row = profile_row(FITTED_COLUMNS, dict(SHORT_REGIONS, one_thread_speedup=0.5), ir)
+    row = profile_row(FITTED_COLUMNS, dict(SHORT_REGIONS, one_thread_speedup=0.5, guided_speedup=2.0), ir)
     assert np.array_equal(row[:len(PROFILE_COLUMNS)], profile_vector(SHORT_REGIONS))
     assert row[len(PROFILE_COLUMNS)] >= math.log1p(1)  # one atomic increment per iteration, at least
-    assert row[-1] == -1.0  # the thread probe: one thread half as fast
+    assert row[-2:].tolist() == [-1.0, 1.0]  # the probes: one thread half as fast, guided twice as fast
     # a predictor fitted before the IR columns existed reads the profile columns alone, in its recorded order
     assert np.array_equal(profile_row(PROFILE_COLUMNS[::-1], SHORT_REGIONS, ir), profile_vector(SHORT_REGIONS)[::-1])
     assert IR_COLUMNS[0] in FITTED_COLUMNS
@@ -81,28 +81,47 @@ def test_the_thread_probe_is_log2_of_all_cores_over_one_thread_and_zero_without_
 
     assert probe_value(2.0) == 1.0 and probe_value(0.5) == -1.0  # one thread twice as fast / half as fast
     assert probe_value(None) == 0.0 and probe_value(float("nan")) == 0.0 and probe_value(0.0) == 0.0
-    assert PROBE_COLUMNS[0] in FITTED_COLUMNS
-    from mirtune.profile.features import probe_position
+    assert set(PROBE_COLUMNS) <= set(FITTED_COLUMNS)
+    from mirtune.profile.features import SCHEDULE_PROBE, THREAD_PROBE, probe_positions
 
-    assert probe_position(FITTED_COLUMNS, 6 + len(FITTED_COLUMNS)) == 6 + FITTED_COLUMNS.index(PROBE_COLUMNS[0])
-    assert probe_position(PROFILE_COLUMNS, 13) is None  # a predictor fitted before the probe
+    assert probe_positions(FITTED_COLUMNS, 6 + len(FITTED_COLUMNS)) == {
+        p: 6 + FITTED_COLUMNS.index(p.column) for p in (THREAD_PROBE, SCHEDULE_PROBE)}
+    assert probe_positions(PROFILE_COLUMNS, 13) == {}  # a predictor fitted before the probes
+    # a predictor fitted with the thread probe alone (December 2026) reads it, and not the schedule probe
+    assert probe_positions([*PROFILE_COLUMNS, THREAD_PROBE.column], 14) == {THREAD_PROBE: 13}
 
 
-def test_the_datasets_probe_comes_from_the_untimed_runs_of_the_default_and_one_thread_static():
-    from mirtune.profile.features import probe_column, probe_config
+def test_each_probe_starts_the_gains_of_its_own_configurations():
+    from mirtune.profile.features import SCHEDULE_PROBE, THREAD_PROBE, probe_offsets
+
+    configs = [{}, {"threads": 1, "schedule": "static", "chunk": 8}, {"threads": 1, "schedule": "guided", "chunk": 1},
+               {"threads": 2, "schedule": "guided", "chunk": 1}, {"threads": 2, "schedule": "guided", "chunk": 8}]
+    X = np.array([[0.0, 1.0, -1.0], [0.0, 0.0, 2.0]])  # a context column, then the thread and schedule probes
+    off = probe_offsets(configs, X, {THREAD_PROBE: 1, SCHEDULE_PROBE: 2}) / math.log(2.0)
+    # every one-thread configuration from the thread probe; guided,1 on the most threads (all cores) from the other
+    assert np.allclose(off, [[0, 1, 1, -1, 0], [0, 0, 0, 2, 0]])
+    assert np.allclose(probe_offsets(configs, X, {THREAD_PROBE: 1}) / math.log(2.0), [[0, 1, 1, 0, 0], [0] * 5])
+    assert THREAD_PROBE.env(16) == {"OMP_NUM_THREADS": "1"}
+    assert SCHEDULE_PROBE.env(16) == {"OMP_NUM_THREADS": "16", "OMP_SCHEDULE": "guided,1"}
+
+
+def test_the_datasets_probes_come_from_the_untimed_runs_of_the_default_and_of_their_configurations():
+    from mirtune.profile.features import SCHEDULE_PROBE, THREAD_PROBE, probe_column, probe_config
     from mirtune.tasks import openmp
     from mirtune.tasks.measured import GainTable
 
     configs = [{}, {"threads": 1, "schedule": "dynamic", "chunk": 512}, {"threads": 1, "schedule": "static", "chunk": 8},
-               {"threads": 1, "schedule": "static", "chunk": 512}, {"threads": 2, "schedule": "static", "chunk": 512}]
-    assert probe_config(configs) == 3 and probe_config(configs[:2]) is None
+               {"threads": 1, "schedule": "static", "chunk": 512}, {"threads": 2, "schedule": "guided", "chunk": 1}]
+    assert probe_config(THREAD_PROBE, configs) == 3 and probe_config(THREAD_PROBE, configs[:2]) is None
+    assert probe_config(SCHEDULE_PROBE, configs) == 4 and probe_config(SCHEDULE_PROBE, configs[:4]) is None
     times = np.ones((3, 5))
     # the medians say nothing here: the probe reads the warm-up runs, one each, never a label's runs
-    warm = np.array([[1.0, 9, 9, 0.25, 9], [1.0, 9, 9, 4.0, 9], [np.nan, 9, 9, 1.0, 9]])
+    warm = np.array([[1.0, 9, 9, 0.25, 0.5], [1.0, 9, 9, 4.0, 1.0], [np.nan, 9, 9, 1.0, 9]])
     table = GainTable(spec=openmp.SPEC, configs=configs, labels=[f"c{i}" for i in range(5)], programs=["a", "b", "c"],
                       sizes=["0"] * 3, apps=["a", "b", "c"], sources=["a.c", "b.c", "c.c"], times=times, statuses=[["ok"] * 5] * 3,
                       cv=np.zeros((3, 5)), warmups=warm)
     assert probe_column(table)[:, 0].tolist() == [2.0, -2.0, 0.0]  # one thread 4x faster, 4x slower, no run
+    assert probe_column(table)[:, 1].tolist() == [1.0, 0.0, 0.0]  # guided,1 twice as fast, as fast, no run
     assert probe_column(table.subset([1]))[:, 0].tolist() == [-2.0]
     assert not probe_column(GainTable(**{**table.__dict__, "warmups": None})).any()
 
@@ -110,6 +129,9 @@ def test_the_datasets_probe_comes_from_the_untimed_runs_of_the_default_and_one_t
 def test_a_row_with_the_probe_needs_a_profile_that_ran_it(tmp_path):
     from mirtune.profile.features import PROBE_COLUMNS, profile_row
 
-    assert profile_row(PROBE_COLUMNS, dict(SHORT_REGIONS, one_thread_speedup=4.0), "").tolist() == [2.0]
-    with pytest.raises(MirtuneError, match="thread probe"):
+    assert profile_row(PROBE_COLUMNS, dict(SHORT_REGIONS, one_thread_speedup=4.0, guided_speedup=0.5),
+                       "").tolist() == [2.0, -1.0]
+    with pytest.raises(MirtuneError, match="log2_one_thread_speedup"):
         profile_row(PROBE_COLUMNS, SHORT_REGIONS, "")
+    with pytest.raises(MirtuneError, match="log2_guided_speedup"):  # a profile of before the schedule probe
+        profile_row(PROBE_COLUMNS, dict(SHORT_REGIONS, one_thread_speedup=4.0), "")

@@ -93,19 +93,22 @@ def test_a_thousand_short_regions_are_a_thousand_entries(tmp_path):
     assert 0 < f.time_per_region_s < f.run_s / 1000 and 0 < f.parallel_share <= 1
     # the argument named a file: it was copied into the run's private folder, as `tune` does
     assert any("count.txt" in n for n in prof.notes)
-    if logical_cores() > 1:  # the thread probe: one plain run on all cores, one on one thread
-        assert sorted(prof.probe_s) == [1, logical_cores()] and all(t > 0 for t in prof.probe_s.values())
-        assert f.one_thread_speedup == pytest.approx(prof.probe_s[logical_cores()] / prof.probe_s[1])
+    n = logical_cores()
+    if n > 1:  # the probes: one plain run on all cores, one on one thread, one on all cores with guided,1
+        assert list(prof.probe_s) == [f"{n} threads", "1 thread", f"{n} threads, guided,1"]
+        assert all(t > 0 for t in prof.probe_s.values())
+        assert f.one_thread_speedup == pytest.approx(prof.probe_s[f"{n} threads"] / prof.probe_s["1 thread"])
+        assert f.guided_speedup == pytest.approx(prof.probe_s[f"{n} threads"] / prof.probe_s[f"{n} threads, guided,1"])
     else:
-        assert prof.probe_s == {} and f.one_thread_speedup is None
+        assert prof.probe_s == {} and f.one_thread_speedup is None and f.guided_speedup is None
 
 
-@pytest.mark.skipif(logical_cores() < 2, reason="the thread probe compares one thread with several")
+@pytest.mark.skipif(logical_cores() < 2, reason="the probes compare one thread with several")
 def test_a_probe_run_that_answers_otherwise_on_one_thread_is_one_line(tmp_path):
     with pytest.raises(ProfileError) as err:
         profile_program(Program(write(tmp_path, "team.c", TEAM_SIZE), timeout_s=60))
     line = err.value.line()
-    assert "the thread probe's run on 1 thread(s) ended as wrong_output" in line and "\n" not in line
+    assert "the probe's run on 1 thread ended as wrong_output" in line and "\n" not in line
 
 
 @pytest.mark.skipif(logical_cores() < 2, reason="imbalance needs two threads")
@@ -181,7 +184,7 @@ def test_profile_runs_the_program_once_with_its_arguments(short, capsys):
     assert "profile: ran the program once under the OMPT tool" in out
     assert "1 site(s), 1000 entries" in out and "8.0 iterations per instance" in out
     assert "note: answered from the IR and the profiled run" in out  # the shipped profile predictor
-    assert ("thread probe (one plain run each): " in out) == (logical_cores() > 1)
+    assert ("probes (one plain run each): " in out) == (logical_cores() > 1)
 
 
 def test_a_predictor_that_reads_the_ir_alone_says_the_profile_does_not_change_its_answer(short, capsys):
