@@ -149,12 +149,12 @@ def reduced(X: np.ndarray, n_context: int, k: int) -> np.ndarray:
 
 def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: int,
                      heads: tuple[str, ...] = ("gain", "knn"),
-                     anchors: Sequence[str] = ANCHORS) -> dict[str, np.ndarray]:
+                     anchors: Sequence[str] = ANCHORS, rule: str = "best") -> dict[str, np.ndarray]:
     """The configuration each method picks for each group of a gain table: the default (configuration 0), the best
     fixed one of each fold's training groups, each problem's heads (of the kinds `heads`, `configs` candidates each
-    with every anchor of `anchors`, chosen by inner cross-validation, no Ray) and the oracle."""
+    with every anchor of `anchors`, chosen by inner cross-validation and `rule`, no Ray) and the oracle."""
     chosen = select_configs(problems, candidate_configs(heads, configs, anchors=anchors), n_inner=n_inner,
-                            use_ray=False)
+                            use_ray=False, rule=rule)
     preds = evaluate_outer(problems, chosen, [0], use_ray=False)
     methods = {"default": np.zeros(len(table), dtype=int), "best fixed": best_fixed_per_group(table.speedups, outer)}
     methods.update({p.name: preds[p.name][0] for p in problems})

@@ -53,8 +53,24 @@ def fixed_head(table, problems: list, outer: list, config: dict) -> dict[str, np
     return methods
 
 
+def loss_by_threads(shares: np.ndarray, chosen: np.ndarray, oracle: np.ndarray, threads: np.ndarray) -> dict:
+    """Where a method's distance to the oracle lies: the share of its total log loss in the groups of each (threads
+    it chose, threads of the oracle) pair, "2<-2" for two threads chosen where the oracle runs two (the default,
+    which sets no thread count, counts as all cores), with the number of groups of each."""
+    most = max(t for t in threads if t is not None)
+    n = np.array([most if t is None else t for t in threads])
+    loss = np.log(np.asarray(shares, dtype=np.float64))
+    total = loss.sum()
+    out = {}
+    for a, b in sorted({(n[c], n[o]) for c, o in zip(chosen, oracle)}):
+        rows = (n[chosen] == a) & (n[oracle] == b)
+        out[f"{a}<-{b}"] = {"groups": int(rows.sum()), "share_of_loss": round(float(loss[rows].sum() / total), 3)
+                            if total < 0 else 0.0}
+    return out
+
+
 def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str] = (),
-             heads: tuple[str, ...] = ("gain", "knn"), head_config: dict | None = None) -> dict:
+             heads: tuple[str, ...] = ("gain", "knn"), head_config: dict | None = None, rule: str = "best") -> dict:
     import pandas as pd
 
     from mirtune.predict.held_out import held_out_problem
@@ -87,7 +103,7 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
                          ("context + profile + shared updates + both probes", np.hstack([C, P]), offsets[1])):
         problems.append(gain_problem(name, sub, X, outer, X.shape[1], off))  # no embedding: all columns are context
     methods = fixed_head(sub, problems, outer, head_config) if head_config else \
-        chosen_by_method(sub, problems, outer, n_configs, n_inner, heads)
+        chosen_by_method(sub, problems, outer, n_configs, n_inner, heads, rule=rule)
     s = sub.speedups
     shares = {m: share_of_oracle(s, ch) for m, ch in methods.items()}
     kinds = [kind_of(p) for p in sub.programs]
@@ -105,13 +121,15 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
         # how closely the probe (two single runs) tracks the best one-thread speedup (medians of the timed runs)
         "probe_vs_best_one_thread_log_correlation": round(float(np.corrcoef(
             P[:, FITTED_COLUMNS.index(THREAD_PROBE.column)], np.log2(best_one))[0, 1]), 3) if len(one) else None,
+        "loss_by_threads": {m: loss_by_threads(shares[m], ch, methods["oracle"], threads)
+                            for m, ch in methods.items() if m != "oracle"},
         "one_thread_wins": {
             "groups": [f"{sub.programs[i]} {sub.sizes[i]}" for i in wins],
             "best_one_thread_speedup": [round(float(best_one[i]), 3) for i in wins],
             "share": {m: [round(float(v[i]), 3) for i in wins] for m, v in shares.items()},
             "chosen": {m: [sub.labels[ch[i]] for i in wins] for m, ch in methods.items()}},
         "configs": n_configs, "inner_folds": n_inner, "extra_datasets": list(extra), "heads": list(heads),
-        "head_config": head_config,
+        "head_config": head_config, "rule": rule,
     }
 
 
@@ -125,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a dataset under datasets/ added to the task's data (e.g. openmp-fewer-epyc)")
     ap.add_argument("--heads", default="gain,knn", metavar="H,H",
                     help="head kinds the inner cross-validation chooses from (gain, knn, forest)")
+    ap.add_argument("--rule", default="best", choices=("best", "one-se"),
+                    help="how the inner cross-validation picks each fold's head (mirtune.predict.select.SELECTION_RULES)")
     ap.add_argument("--head-config", type=Path, default=None, metavar="PREDICTOR_JSON",
                     help="refit this predictor's head configuration on every fold (its predictor.json's 'head') "
                          "instead of choosing one by inner cross-validation")
@@ -147,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                 head_config = json.loads(args.head_config.read_text())["head"]
             except (OSError, ValueError, KeyError) as exc:
                 raise MirtuneError(f"--head-config: not a predictor description ({exc})", str(args.head_config))
-        res = evaluate(args.profiles.resolve(), args.configs, args.inner, args.extra, heads, head_config)
+        res = evaluate(args.profiles.resolve(), args.configs, args.inner, args.extra, heads, head_config, args.rule)
     except MirtuneError as err:
         print(f"openmp_profile_eval: {err.line()}", file=sys.stderr)
         return 2
@@ -158,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'method':{width}s} {'all':>6s} " + " ".join(f"{k[:14]:>14s}" for k in kinds))
     for m, v in res["share_of_oracle"].items():
         print(f"{m:{width}s} {v:6.3f} " + " ".join(f"{res['by_kind'][m][k]:14.3f}" for k in kinds))
+    last = list(res["loss_by_threads"])[-1]
+    print(f"where {last} loses to the oracle (threads chosen <- the oracle's; share of its log loss, groups): "
+          + ", ".join(f"{k} {v['share_of_loss']:.2f} ({v['groups']})" for k, v in res["loss_by_threads"][last].items()))
     print(f"the probe against the best one-thread speedup, correlation of logs: "
           f"{res['probe_vs_best_one_thread_log_correlation']}")
     w = res["one_thread_wins"]

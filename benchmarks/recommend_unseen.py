@@ -55,7 +55,7 @@ from collectors.manifest import ProgramRun, read_manifest  # noqa: E402
 from mirtune.paths import write_result  # noqa: E402
 from mirtune.measure.build import BuildSpec, build  # noqa: E402
 from mirtune.measure.sandbox import RunLimits, run_once  # noqa: E402
-from mirtune.errors import UsageError  # noqa: E402
+from mirtune.errors import MirtuneError, UsageError  # noqa: E402
 from mirtune.predict.recommend import load_task_predictor, recommend  # noqa: E402
 from mirtune.source.openmp import make_schedule_runtime  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402
@@ -180,7 +180,10 @@ def rescore(path: Path, sources: dict[str, Path], heads: str | None, predictor,
         entry.update(recommended=rec.label, predicted_speedup=rec.predicted_speedup, best_fixed=labels[fixed])
         picks = {"default": 0, "best_fixed": fixed, "recommended": labels.index(rec.label)}
         if prev.get("profile"):
-            profiled = recommend(src, "openmp", heads=profile_heads, profile=prev["profile"])
+            try:
+                profiled = recommend(src, "openmp", heads=profile_heads, profile=prev["profile"])
+            except MirtuneError as exc:  # a profile recorded before a probe the predictor reads
+                raise SystemExit(f"--rescore: {prev['name']}: {exc.line()}") from None
             entry.update(recommended_profile=profiled.label, profile=prev["profile"])
             picks["recommended_profile"] = labels.index(profiled.label)
         programs.append(score(entry, med, labels, picks))

@@ -1,7 +1,8 @@
 """Frozen MIREncoder embeddings of IR files and sources: `mirtune.embed(paths) -> numpy array`.
 
 The model comes from `model_dir`, else $MIRTUNE_MODEL, else the shipped default in mirtune/assets/encoder
-(the single-modality ablation encoders, when shipped, in mirtune/assets/encoder-text and encoder-graph).
+(the single-modality ablation encoders, when restored or pre-trained there, in mirtune/assets/encoder-text and
+encoder-graph).
 Files are embedded in batches; identical statements across a batch are encoded once.
 `precision` ("fp32", the default, or "bf16"; else $MIRTUNE_PRECISION) is the statement Transformer's arithmetic:
 bf16 is faster on CPUs with AMX or AVX512-BF16 and gives vectors within about 1e-2 of fp32's.
@@ -55,7 +56,8 @@ def native_bf16() -> bool:
 
 
 def ablation_model_dir(modality: str) -> Path:
-    """Where the shipped encoder pre-trained on `modality` ("text" or "graph") alone lives."""
+    """Where an encoder pre-trained on `modality` ("text" or "graph") alone is looked for when none is named (none
+    is shipped; docs/results_devmap_coarsening.md, Ablations)."""
     return ASSETS_DIR / f"encoder-{modality}"
 
 

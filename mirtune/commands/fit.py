@@ -41,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="folders holding the measured programs' sources, when the rows' recorded paths are gone")
     p.add_argument("--heads", default="gain,knn", metavar="H,H", help="head kinds to choose from: gain, knn, forest (default gain,knn)")
     p.add_argument("--configs", type=int, default=None, metavar="N", help="candidate configurations per head kind")
+    p.add_argument("--rule", default="best", choices=("best", "one-se"),
+                   help="how the inner cross-validation picks the head: the best score (default), or one-se, the "
+                        "linear gain head unless another kind beats it by more than one standard error")
     p.add_argument("--embedding", default=None, choices=("mirencoder", "none"),
                    help=registry.listing("the program features besides the task's context: the frozen MIREncoder "
                                          "embedding, or none, the context features alone (default: none for "
@@ -185,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
             predictor = fit_predictor(args.task, table, X, embedder, heads=heads, use_ray=use_ray,
                                       n_configs=args.configs, note=note,
                                       data_paths=args.data or [str(args.data_dir or "published data")],
-                                      profile_columns=profile_columns)
+                                      profile_columns=profile_columns, rule=args.rule)
             if profile_columns:
                 predictor.trained_on["profiles"] = str(args.profiles)
             if args.evaluate and not published:
@@ -193,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
             predictor.save(folder)
             t = predictor.trained_on
             print(f"wrote {folder}: {args.task} predictor, head {predictor.head_config}, inner-CV share of the "
-                  f"oracle {t['inner_score']:.3f} ({t['groups']} groups, {t['applications']} applications, "
+                  f"oracle {t['inner_score']:.3f} (rule {t['selection_rule']}; {t['groups']} groups, "
+                  f"{t['applications']} applications, "
                   f"{time.monotonic() - t0:.0f} s)")
     return 0

@@ -394,8 +394,9 @@ def code_free_scores(problem, n_inner: int) -> dict[str, float]:
 def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str] = FIT_HEADS,
                   n_inner: int = N_INNER, use_ray: bool = True, n_configs: int | None = None,
                   note: Callable[[str], None] | None = None, data_paths: Sequence[str] = (),
-                  profile_columns: Sequence[str] = ()) -> Predictor:
-    """Choose the head by inner cross-validation over applications (Ray Tune) and fit it on every group.
+                  profile_columns: Sequence[str] = (), rule: str = "best") -> Predictor:
+    """Choose the head by inner cross-validation over applications (Ray Tune; `rule`: how, see
+    `select.SELECTION_RULES`) and fit it on every group.
     `profile_columns`: the names of X's last columns when they come from a profiled run
     (`mirtune.profile.features`): the predictor then needs a profile to answer (`recommend --profile`)."""
     from mirtune.predict.heads import make_head
@@ -421,7 +422,7 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
     problem = gain_problem(task, table, X, [(rows, np.array([], dtype=int))], n_context, offsets)
     configs = candidate_configs(heads, n_configs)
     chosen = select_configs([problem], configs, n_inner=min(n_inner, len(set(table.apps))), use_ray=use_ray,
-                            note=note)[(task, 0)]
+                            note=note, rule=rule)[(task, 0)]
     head_cfg = {k: v for k, v in chosen.items() if k != "inner_score"}
     head = make_head(len(table.labels), head_cfg, keep=n_context).fit(X, problem.y, problem.gains)
     cores = sorted({h.get("logical_cores") for h in table.hosts if h.get("logical_cores")})
@@ -431,6 +432,7 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
         "data": [str(p) for p in data_paths], "groups": len(table), "applications": len(set(table.apps)),
         "configurations": len(table.labels), "hosts": table.hosts, "logical_cores": cores[0] if len(cores) == 1 else None,
         "inner_score": chosen.get("inner_score"), "inner_folds": n_inner, "candidates": len(configs),
+        "selection_rule": rule,
         "inner_default": baselines["default"], "inner_best_fixed": baselines["best_fixed"],
         "best_fixed": table.labels[fixed], "dropped": table.dropped,
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),

@@ -8,8 +8,9 @@ protocol, how to cut a training set into inner folds, and a validation score (hi
   it predicts). A trial scores its family, for every (problem, outer fold), by inner cross-validation on that
   fold's TRAINING rows only (`inner_cv_scores`), and reports one metric per (candidate, problem, outer fold). For
   each (problem, outer fold) the configuration with the best inner score wins (ties go to the earlier
-  candidate). The test rows of an outer fold never reach a trial: the inner splits are cut from the training
-  indices, and this is asserted.
+  candidate), or with `rule="one-se"` the best of the simplest head kind whose inner score is within one standard
+  error of the best (SELECTION_RULES). The test rows of an outer fold never reach a trial: the inner splits are
+  cut from the training indices, and this is asserted.
 - `evaluate_outer(problems, chosen, seeds)`: for each outer fold and head seed, fit the chosen configuration on
   all training rows and predict the test rows; returns predictions [n_seeds, n_rows] per problem (-1 where a row
   is in no evaluated fold).
@@ -57,6 +58,12 @@ FOREST_GRID = {"min_samples_leaf": (3, 5, 10), "max_features": (0.5, 1.0, 0.3)} 
 GAIN_HEADS = ("gain", "knn", "forest")  # heads that learn every choice's gain (and need Problem.gains)
 DEFAULT_GAIN_HEADS = ("gain", "knn")  # what evaluate and fit choose from unless told (the shipped predictors' kinds)
 INNER_SEED = 0  # the head seed used inside inner cross-validation
+# How select_configs picks among the scored candidates: "best", the best inner score; "one-se", the one-standard-
+# error rule (Hastie, Tibshirani and Friedman, The Elements of Statistical Learning, 7.10) over head kinds: the best
+# candidate of the simplest kind (HEAD_COMPLEXITY) whose inner score is within one standard error (over the inner
+# folds) of the best. A kNN or forest head must then beat the linear one by more than the inner folds disagree.
+SELECTION_RULES = ("best", "one-se")
+HEAD_COMPLEXITY = {"gain": 0}  # the linear gain head; every other kind counts as 1
 
 
 def search_space(n_configs: int = 8, epochs: Sequence[int] = (50, 100, 200), seed: int = 0,
@@ -106,8 +113,9 @@ def _fit(problem: Problem, train_idx: np.ndarray, test_idx: np.ndarray, configs:
 
 
 def inner_cv_scores(problem: Problem, outer_k: int, configs: Sequence[dict], n_inner: int = 3,
-                    fit: Callable[..., list[np.ndarray]] | None = None) -> np.ndarray:
-    """Mean validation score of each configuration over inner folds cut from outer fold `outer_k`'s training rows.
+                    fit: Callable[..., list[np.ndarray]] | None = None, per_fold: bool = False) -> np.ndarray:
+    """Mean validation score of each configuration over inner folds cut from outer fold `outer_k`'s training rows
+    ([n_inner, n_configs], every inner fold's, with `per_fold`).
 
     `fit(problem, train_idx, val_idx, configs, seed) -> predicted labels of val_idx per configuration`.
     """
@@ -119,22 +127,29 @@ def inner_cv_scores(problem: Problem, outer_k: int, configs: Sequence[dict], n_i
         if test.intersection(np.asarray(tr).tolist()) or test.intersection(np.asarray(va).tolist()):
             raise AssertionError(f"inner split of {problem.name} fold {outer_k} touches its test rows")
         scores.append([problem.score(va, pred) for pred in fit(problem, tr, va, configs, INNER_SEED)])
+    if per_fold:
+        return np.array(scores, dtype=np.float64).reshape(len(scores), len(configs))
     return np.mean(scores, axis=0) if scores else np.full(len(configs), np.nan)
 
 
-def _metric_key(c: int, i: int) -> str:
-    return f"inner_{c}_{i}"
+def _metric_key(c: int, i: int, what: str = "inner") -> str:
+    return f"{what}_{c}_{i}"
 
 
 def score_family(problems: Sequence[Problem], configs: Sequence[dict], members: Sequence[int], n_inner: int
                  ) -> dict[str, float]:
     """Inner-CV scores of the candidates `members` (indices into `configs`, one `fit_key`) for every (problem,
-    outer fold), flattened as inner_<candidate>_<column>."""
+    outer fold), flattened as inner_<candidate>_<column>, and their standard errors over the inner folds as
+    se_<candidate>_<column>."""
     limit_threads(1)
     family = [configs[c] for c in members]
-    scores = np.array([inner_cv_scores(p, k, family, n_inner) for p in problems for k in range(len(p.outer))]
+    folds = [inner_cv_scores(p, k, family, n_inner, per_fold=True) for p in problems for k in range(len(p.outer))]
+    scores = np.array([f.mean(axis=0) if len(f) else np.full(len(members), np.nan) for f in folds]
                       ).reshape(-1, len(members))  # [column, member]
+    se = np.array([f.std(axis=0, ddof=1) / np.sqrt(len(f)) if len(f) > 1 else np.zeros(len(members))
+                   for f in folds]).reshape(-1, len(members))
     out = {_metric_key(c, i): float(scores[i, m]) for i in range(len(scores)) for m, c in enumerate(members)}
+    out.update({_metric_key(c, i, "se"): float(se[i, m]) for i in range(len(se)) for m, c in enumerate(members)})
     out["score"] = float(np.nanmax(np.nanmean(scores, axis=0))) if len(scores) else float("nan")
     return out
 
@@ -164,22 +179,27 @@ def _NoteCallback(total: int, note: Callable[[str], None]):
 
 def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner: int = 3, use_ray: bool = True,
                    max_concurrent: int | None = None, note: Callable[[str], None] | None = None,
-                   progress: Callable | None = None) -> dict[tuple[str, int], dict]:
-    """The chosen configuration for every (problem name, outer fold index), by inner CV (see module doc).
-    `progress(items, total=, desc=)` wraps the candidates scored in this process (a bar: this can take an hour)."""
+                   progress: Callable | None = None, rule: str = "best") -> dict[tuple[str, int], dict]:
+    """The chosen configuration for every (problem name, outer fold index), by inner CV and `rule`
+    (SELECTION_RULES; see the module doc). `progress(items, total=, desc=)` wraps the candidates scored in this
+    process (a bar: this can take an hour)."""
     configs = list(configs)
     if not configs:
         raise MirtuneError("no candidate head configurations")
+    if rule not in SELECTION_RULES:
+        raise MirtuneError(f"unknown selection rule {rule!r}; choose from {', '.join(SELECTION_RULES)}")
     if any(c.get("head") in GAIN_HEADS for c in configs) and any(p.gains is None for p in problems):
         raise MirtuneError("a gain head needs the gain of every choice (so does a knn head), and this task provides "
                            "none")
     n_cols = sum(len(p.outer) for p in problems)
     table = np.full((len(configs), n_cols), np.nan)
+    se = np.zeros((len(configs), n_cols))
     groups = fit_families(configs)
 
     def take(members: Sequence[int], scores: dict[str, float]) -> None:
         for c in members:
             table[c] = [scores[_metric_key(c, i)] for i in range(n_cols)]
+            se[c] = [scores[_metric_key(c, i, "se")] for i in range(n_cols)]
 
     if len(configs) == 1:
         table[0] = 0.0
@@ -222,9 +242,22 @@ def select_configs(problems: Sequence[Problem], configs: Sequence[dict], n_inner
     for p in problems:
         for k in range(len(p.outer)):
             col = np.where(np.isnan(table[:, i]), -np.inf, table[:, i])
-            chosen[(p.name, k)] = dict(configs[int(np.argmax(col))], inner_score=float(table[:, i].max()))
+            pick = chosen_by_rule(col, se[:, i], configs, rule)
+            chosen[(p.name, k)] = dict(configs[pick], inner_score=float(col[pick]))
             i += 1
     return chosen
+
+
+def chosen_by_rule(scores: np.ndarray, se: np.ndarray, configs: Sequence[dict], rule: str = "best") -> int:
+    """The index of the candidate `rule` picks from their inner scores (-inf: not scored) and standard errors
+    (SELECTION_RULES); ties go to the earlier candidate."""
+    best = int(np.argmax(scores))
+    if rule == "best":
+        return best
+    near = np.flatnonzero(scores >= scores[best] - se[best])  # within one standard error of the best
+    simplest = min(HEAD_COMPLEXITY.get(configs[c].get("head"), 1) for c in near)
+    near = [c for c in near if HEAD_COMPLEXITY.get(configs[c].get("head"), 1) == simplest]
+    return int(near[int(np.argmax(scores[near]))])
 
 
 def _fit_fold(problem: Problem, k: int, config: dict, seeds: Sequence[int]) -> np.ndarray:

@@ -6,8 +6,10 @@
 Embedders:
 - ``mirencoder``: mirtune's frozen encoder through ``mirtune.embedding.embed(paths, model_dir)``. The text/graph
   ablations (MIREncoder Tables 6 and 7) use encoders pre-trained on one modality each
-  (``mirtune pretrain --modality text|graph``): ``--model-dir``, else the shipped ``mirtune/assets/encoder-text``
-  or ``encoder-graph``; a model of another modality is refused with one clear line.
+  (``mirtune pretrain --modality text|graph``): ``--model-dir``, else ``mirtune/assets/encoder-text`` or
+  ``encoder-graph`` when one was put there (they are no longer shipped: 10 MB the tree cannot carry; the ones behind
+  the published ablations are in git history, docs/results_devmap_coarsening.md says how to restore them); a model
+  of another modality is refused with one clear line.
 - ``ir2vec``: the IR2Vec 2.1.1 Python package (``pip install 'mirtune[baselines]'``), flow-aware program vectors
   (``ir2vec.initEmbedding(path, "fa", "p").getProgramVector()``, 300 floats), as in IR2Vec's own experiments.
 - ``grewe``: not an embedding of IR but the hand-made baseline it competes with: Grewe et al.'s (CGO'13) six static
@@ -118,8 +120,9 @@ def _mirencoder_embedder(ablation: str | None, model_dir: str | os.PathLike | No
     if ablation and model_dir is None and not os.environ.get("MIRTUNE_MODEL"):
         model_dir = embedding.ablation_model_dir(ablation)
         if not model_dir.is_dir():
-            raise UsageError(f"--ablation {ablation}: no shipped {ablation}-only encoder; pre-train one with "
-                             f"`mirtune pretrain --modality {ablation}` and pass --model-dir DIR")
+            raise UsageError(f"--ablation {ablation}: no {ablation}-only encoder here; pre-train one with "
+                             f"`mirtune pretrain --modality {ablation}` and pass --model-dir DIR, or restore the "
+                             f"published one (docs/results_devmap_coarsening.md, Ablations)")
     resolved = embedding.default_model_dir(model_dir)
     precision = embedding.resolve_precision(precision)
     readout = embedding.check_readout(readout)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -25,6 +26,9 @@ def test_the_evaluation_runs_on_the_committed_data(tmp_path):
                            "context + profile + shared updates + both probes", "oracle"}
     assert shares["oracle"] == 1.0 and all(0 < v <= 1 for v in shares.values())
     assert res["groups"] + res["groups_without_profile"] == 249
+    for parts in res["loss_by_threads"].values():  # every group in one cell; the cells' losses add up to the whole
+        assert sum(v["groups"] for v in parts.values()) == res["groups"]
+        assert sum(v["share_of_loss"] for v in parts.values()) == pytest.approx(1.0, abs=0.01)
     wins = res["one_thread_wins"]
     assert len(wins["groups"]) == len(wins["best_one_thread_speedup"])
     assert all(s >= 1.25 for s in wins["best_one_thread_speedup"])

@@ -74,13 +74,13 @@ def test_a_result_of_another_predictor_or_host_is_refused(script, predictor, tmp
 
 
 def test_rescore_asks_the_profile_predictor_again_from_the_recorded_profiles(script, tmp_path):
-    """--rescore with a result that recorded each program's profile and thread probe (the ninth blind set): the
+    """--rescore with a result that recorded each program's profile and both probes (the tenth blind set): the
     profile predictor answers again from that very profile, and its pick is scored on the recorded times, as the
     static one's is."""
     from mirtune.predict.recommend import load_task_predictor, recommend
 
-    path = _here_copy(tmp_path, "recommend_unseen9.json")
-    folder = ROOT / "benchmarks" / "programs" / "openmp_unseen9"
+    path = _here_copy(tmp_path, "recommend_unseen10.json")
+    folder = ROOT / "benchmarks" / "programs" / "openmp_unseen10"
     sources = {p["name"]: folder / f"{p['name']}.c" for p in json.loads(path.read_text())["programs"]}
     predictor, _ = load_task_predictor("openmp", None)
     programs, extra = script.rescore(path, sources, None, predictor, list(predictor.labels))
@@ -92,3 +92,17 @@ def test_rescore_asks_the_profile_predictor_again_from_the_recorded_profiles(scr
         assert math.isclose(p["share_recommended_profile"],
                             min(t for t in times.values() if t) / times[again.label], rel_tol=1e-3)
     assert "recommended_profile" in script.summarise(programs)
+
+
+def test_rescoring_profiles_recorded_before_the_schedule_probe_is_one_line(script, tmp_path):
+    """The ninth blind set recorded the thread probe alone: the shipped predictor, which reads both probes, cannot
+    answer from those profiles, and says so in one line instead of a traceback."""
+    from mirtune.predict.recommend import load_task_predictor
+
+    path = _here_copy(tmp_path, "recommend_unseen9.json")
+    folder = ROOT / "benchmarks" / "programs" / "openmp_unseen9"
+    sources = {p["name"]: folder / f"{p['name']}.c" for p in json.loads(path.read_text())["programs"]}
+    predictor, _ = load_task_predictor("openmp", None)
+    with pytest.raises(SystemExit, match="--rescore: .*log2_guided_speedup.*this profile has none") as err:
+        script.rescore(path, sources, None, predictor, list(predictor.labels))
+    assert "\n" not in str(err.value)

@@ -325,6 +325,46 @@ def test_inner_cv_never_sees_the_test_fold(monkeypatch):
         assert not (set(tr.tolist()) | set(va.tolist())) & tests[k]
 
 
+def test_the_one_se_rule_keeps_the_linear_head_unless_another_kind_beats_it_beyond_the_inner_folds_spread():
+    from mirtune.predict.select import chosen_by_rule
+
+    configs = [{"head": "knn", "k": 5}, {"head": "gain", "alpha": 100.0}, {"head": "gain", "alpha": 1.0},
+               {"head": "forest"}]
+    scores = np.array([0.968, 0.967, 0.960, -np.inf])  # the forest was not scored
+    assert chosen_by_rule(scores, np.full(4, 0.004), configs, "best") == 0
+    assert chosen_by_rule(scores, np.full(4, 0.004), configs, "one-se") == 1  # the best gain head within 1 SE
+    assert chosen_by_rule(scores, np.full(4, 0.0005), configs, "one-se") == 0  # knn beats it beyond the spread
+    assert chosen_by_rule(np.array([0.9, 0.7]), np.zeros(2), configs[2:], "one-se") == 0
+
+
+def test_select_configs_applies_the_rule_from_each_candidates_inner_fold_spread(monkeypatch):
+    """Inner scores per fold: the knn candidate is right on three inner folds of four (0.75, standard error 0.25),
+    the gain one on 70% of every fold's rows (0.7): "best" takes the knn, one-se keeps the gain head, whose score
+    is within one standard error of the knn's; an unknown rule is one clear error."""
+    import dataclasses
+
+    prob = _toy_problem()
+    prob = dataclasses.replace(prob, gains=np.zeros((len(prob.y), 2)))  # gain-head candidates need gains
+    calls = iter(range(10_000))
+
+    def scored(problem, train_idx, val_idx, configs, seed):
+        inner = next(calls) % 4  # one call per inner split, four per outer fold
+        y = problem.y[val_idx]
+        part = np.where(np.arange(len(y)) < round(0.7 * len(y)), y, 1 - y)
+        return [(y if inner != 3 else 1 - y) if c["head"] == "knn" else part for c in configs]
+
+    monkeypatch.setattr(select, "_fit", scored)
+    monkeypatch.setattr(select, "fit_families", lambda cs: [[0, 1]])  # both candidates in each call
+    configs = [{"head": "knn", "k": 1}, {"head": "gain", "alpha": 1.0}]
+    best = select_configs([prob], configs, n_inner=4, use_ray=False)
+    one_se = select_configs([prob], configs, n_inner=4, use_ray=False, rule="one-se")
+    assert all(best[("toy", k)]["head"] == "knn" and best[("toy", k)]["inner_score"] == 0.75 for k in range(4))
+    assert all(one_se[("toy", k)]["head"] == "gain" and abs(one_se[("toy", k)]["inner_score"] - 0.7) < 0.05
+               for k in range(4))
+    with pytest.raises(select.MirtuneError, match="unknown selection rule"):
+        select_configs([prob], configs, n_inner=2, use_ray=False, rule="lowest")
+
+
 def test_evaluate_outer_fills_every_test_row():
     prob = _toy_problem()
     chosen = {("toy", k): HeadConfig(hidden=16, epochs=30, lr=1e-2).to_dict() for k in range(4)}

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
 
 from mirtune.embedding import DEFAULT_MODEL_DIR
-from mirtune.errors import MirtuneError
+from mirtune.errors import MirtuneError, UsageError
 from mirtune.ir.tokenizer import IRTokenizer
 from mirtune.model.config import preset
 from mirtune.model.encoder import MIREncoder
@@ -57,16 +59,28 @@ def test_ablation_of_the_other_modality_is_refused(graph_model):
         get_embedder("mirencoder", ablation="text", model_dir=model_dir)
 
 
-@pytest.mark.parametrize("modality, width", [("text", 128), ("graph", 128)])
-def test_shipped_ablation_encoders_are_found_by_default(modality, width, monkeypatch):
-    """`--ablation text|graph` without --model-dir uses mirtune/assets/encoder-text|graph."""
-    from mirtune.embedding import ablation_model_dir, load_encoder
+def test_an_ablation_without_an_encoder_of_its_own_is_one_line_saying_how_to_get_one(tmp_path, monkeypatch):
+    """None is shipped: `--ablation text` without --model-dir looks in mirtune/assets/encoder-text, and says how to
+    pre-train or restore one when nothing is there."""
+    from mirtune import embedding
 
     monkeypatch.delenv("MIRTUNE_MODEL", raising=False)
-    emb = get_embedder("mirencoder", ablation=modality)
-    assert emb.name == f"mirencoder-{modality}" and emb.meta["model_dir"] == str(ablation_model_dir(modality))
-    cfg = load_encoder(ablation_model_dir(modality)).config
-    assert cfg.modality == modality and cfg.embedding_dim == width
+    monkeypatch.setattr(embedding, "ablation_model_dir", lambda modality: tmp_path / f"encoder-{modality}")
+    with pytest.raises(UsageError, match="no text-only encoder here; pre-train one with `mirtune pretrain "
+                                         "--modality text`.*restore the published one") as err:
+        get_embedder("mirencoder", ablation="text")
+    assert "\n" not in err.value.line()
+
+
+def test_an_ablation_encoder_put_where_it_is_looked_for_is_found_by_default(graph_model, monkeypatch):
+    """`--ablation graph` without --model-dir uses mirtune/assets/encoder-graph when one was put there."""
+    from mirtune import embedding
+
+    model_dir, cfg = graph_model
+    monkeypatch.delenv("MIRTUNE_MODEL", raising=False)
+    monkeypatch.setattr(embedding, "ablation_model_dir", lambda modality: Path(model_dir))
+    emb = get_embedder("mirencoder", ablation="graph")
+    assert emb.name == "mirencoder-graph" and emb.meta["model_dir"] == str(model_dir)
 
 
 def test_random_control_is_one_fixed_vector_per_program(tmp_path):
