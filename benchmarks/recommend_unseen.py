@@ -8,9 +8,11 @@ command-line arguments, input files and plain output, never used in training), t
 3. runs EVERY configuration of the predictor's space (brute force: the oracle), the default (all cores, the
    runtime's static schedule) and the one configuration best on average over the training data, in interleaved
    rounds (each round runs every configuration once, in a fresh random order), checking each run's stdout
-   against the default's; a configuration's time is its median over the rounds;
+   against the default's; a configuration's time is its median over the rounds (every round's time is kept,
+   `runs_s`);
 4. reports, per program and as geometric means, the share of the oracle (best time / chosen time) and the
-   speedup over the default of: the default, the best-on-average configuration, and the recommendation.
+   speedup over the default of: the default, the best-on-average configuration, and the recommendation; and the
+   noise's own toll on the oracle (`split_round_share`: the oracle chosen on the other rounds, timed on each).
 
 Time it alone on the machine: a 2-thread run beside another job can be 10x slower.
 
@@ -79,6 +81,23 @@ def score(entry: dict, med: np.ndarray, labels: list[str], picks: dict[str, int]
         entry[f"speedup_{name}"] = float(med[0] / med[i]) if np.isfinite(med[i]) else 0.0
     entry["oracle"] = labels[best]
     return entry
+
+
+def split_round_share(runs: list[list[float]]) -> float | None:
+    """How much of the oracle's lead over the default survives choosing the oracle on the other rounds: for each
+    round, the configuration fastest by the median of the other rounds, timed in that round, against the default
+    in that round; the geometric mean of those speedups over the oracle's (median) speedup. Below 1 by what the
+    timing noise alone takes from the oracle; None with fewer than two complete rounds or a configuration that
+    failed (runs [n_configs][n_rounds], the default first; inf where a run failed)."""
+    arr = np.array(runs, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[1] < 2 or not np.isfinite(arr).all():
+        return None
+    med = np.median(arr, axis=1)
+    speedups = []
+    for r in range(arr.shape[1]):
+        pick = int(np.argmin(np.median(np.delete(arr, r, axis=1), axis=1)))
+        speedups.append(arr[0, r] / arr[pick, r])
+    return float(geomean(speedups) / (med[0] / med.min()))
 
 
 def methods_of(programs: list[dict]) -> tuple[str, ...]:
@@ -249,6 +268,9 @@ def measure(manifest: list[ProgramRun], heads: str | None, space: list[dict], la
             "times_s": {labels[i]: (round(float(m), 5) if np.isfinite(m) else None) for i, m in enumerate(med)},
             "wrong_or_failed": [labels[i] for i in sorted(wrong)],
             "recommended": rec.label, "predicted_speedup": rec.predicted_speedup, "best_fixed": labels[fixed],
+            "runs_s": {labels[i]: [round(float(x), 5) for x in t] for i, t in enumerate(times)},
+            "split_round_oracle": split_round_share([[np.inf if i in wrong else x for x in t]
+                                                     for i, t in enumerate(times)]),
         }
         if "recommended_profile" in mine:
             entry["recommended_profile"] = mine["recommended_profile"]["label"]
@@ -352,7 +374,9 @@ def main() -> int:
                            args.profile)
         extra, times_from = {"rounds": args.rounds, "answers": args.answers}, out.name
     summary = summarise(programs)
-    result = {"programs": programs, "summary": summary, **extra, "configurations": labels,
+    split = [p["split_round_oracle"] for p in programs if p.get("split_round_oracle") is not None]
+    noise = {"split_round_oracle": geomean(split), "programs": len(split)} if split else None
+    result = {"programs": programs, "summary": summary, "noise": noise, **extra, "configurations": labels,
               "host": this_host(), "predictor": predictor.head_config,
               "predictor_trained_on": {k: predictor.trained_on.get(k) for k in ("groups", "applications", "date")},
               "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "wall_s": round(time.time() - t_start, 1),
@@ -368,6 +392,9 @@ def main() -> int:
         print(f"{name:20s} {s['share_of_oracle']:.3f}            {s['speedup_over_default']:.3f}x"
               f"              {s['within_0.9_of_oracle']}/{len(programs)}           {s['slowdowns']:<10d} "
               f"{s['below_0.8_where_one_thread_wins']}")
+    if noise:
+        print(f"the oracle chosen on the other rounds and timed on each keeps {noise['split_round_oracle']:.3f} of "
+              f"the oracle's speedup ({noise['programs']} programs): the timing noise's own toll")
     plot(result, out.with_suffix(".png"))
     print(f"wrote {out} and {out.with_suffix('.png')}")
     if args.record:

@@ -106,3 +106,16 @@ def test_rescoring_profiles_recorded_before_the_schedule_probe_is_one_line(scrip
     with pytest.raises(SystemExit, match="--rescore: .*log2_guided_speedup.*this profile has none") as err:
         script.rescore(path, sources, None, predictor, list(predictor.labels))
     assert "\n" not in str(err.value)
+
+
+def test_the_split_round_oracle_is_what_survives_choosing_on_the_other_rounds(script):
+    """Three configurations, three rounds: the default (first) at 1.0 s; one truly 2x faster; one as fast as the
+    default but lucky once. Choosing on two rounds and timing on the third keeps the true 2x every time, so the
+    split share is 1; where the lucky one would have been chosen it is below 1; a failed run or one round: None."""
+    steady = [[1.0, 1.0, 1.0], [0.5, 0.5, 0.5], [1.0, 1.0, 0.1]]
+    assert script.split_round_share(steady) == pytest.approx(1.0)
+    lucky = [[1.0, 1.0, 1.0], [0.8, 0.8, 0.8], [0.7, 1.0, 0.7]]  # oracle by medians: the lucky one (0.7)
+    share = script.split_round_share(lucky)
+    assert share is not None and share < 1.0
+    assert script.split_round_share([[1.0, 1.0], [float("inf"), 0.5]]) is None
+    assert script.split_round_share([[1.0], [0.5]]) is None
