@@ -75,8 +75,8 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
 
     from mirtune.predict.held_out import held_out_problem
     from mirtune.predict.predictor import gain_problem, profile_columns, table_matrix
-    from mirtune.profile.features import (FITTED_COLUMNS, IR_COLUMNS, PROFILE_COLUMNS, THREAD_PROBE,
-                                          probe_offsets, probe_positions)
+    from mirtune.profile.features import (FITTED_COLUMNS, IR_COLUMNS, PROFILE_COLUMNS, SCHEDULE_PROBE, THREAD_PROBE,
+                                          probe_config, probe_offsets, probe_positions)
     from mirtune.tasks.embedders import get_embedder
     from mirtune.tasks.measured import leave_one_app_out
     from mirtune.tasks.openmp import DATASETS
@@ -111,6 +111,7 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
     one = np.flatnonzero(threads == 1)
     best_one = np.nanmax(s[:, one], axis=1) if len(one) else np.zeros(len(keep))
     wins = np.flatnonzero(best_one >= ONE_THREAD_WINS)
+    guided = probe_config(SCHEDULE_PROBE, sub.configs)
     return {
         "groups": int(len(keep)), "groups_without_profile": int((~have).sum()), "applications": len(folds),
         "profiles": str(profiles_path.relative_to(REPO) if profiles_path.is_relative_to(REPO) else profiles_path),
@@ -121,6 +122,9 @@ def evaluate(profiles_path: Path, n_configs: int, n_inner: int, extra: list[str]
         # how closely the probe (two single runs) tracks the best one-thread speedup (medians of the timed runs)
         "probe_vs_best_one_thread_log_correlation": round(float(np.corrcoef(
             P[:, FITTED_COLUMNS.index(THREAD_PROBE.column)], np.log2(best_one))[0, 1]), 3) if len(one) else None,
+        # and the schedule probe (one run) against its configuration's measured gain (the median of the timed runs)
+        "schedule_probe_vs_its_gain_log_correlation": None if guided is None else round(float(np.corrcoef(
+            P[:, FITTED_COLUMNS.index(SCHEDULE_PROBE.column)], np.log2(s[:, guided]))[0, 1]), 3),
         "loss_by_threads": {m: loss_by_threads(shares[m], ch, methods["oracle"], threads)
                             for m, ch in methods.items() if m != "oracle"},
         "one_thread_wins": {
@@ -181,8 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     last = list(res["loss_by_threads"])[-1]
     print(f"where {last} loses to the oracle (threads chosen <- the oracle's; share of its log loss, groups): "
           + ", ".join(f"{k} {v['share_of_loss']:.2f} ({v['groups']})" for k, v in res["loss_by_threads"][last].items()))
-    print(f"the probe against the best one-thread speedup, correlation of logs: "
-          f"{res['probe_vs_best_one_thread_log_correlation']}")
+    print(f"the thread probe against the best one-thread speedup, correlation of logs: "
+          f"{res['probe_vs_best_one_thread_log_correlation']}; the schedule probe against its configuration's "
+          f"gain: {res['schedule_probe_vs_its_gain_log_correlation']}")
     w = res["one_thread_wins"]
     print(f"groups where one thread is at least {ONE_THREAD_WINS}x faster than the default: {len(w['groups'])}")
     for i, g in enumerate(w["groups"]):

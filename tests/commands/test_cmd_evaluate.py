@@ -107,8 +107,8 @@ def test_unavailable_encoder_model(capsys, shared_data, tmp_path):
 
 
 def test_ablation_needs_a_single_modality_encoder(capsys, shared_data, tmp_path, monkeypatch):
-    """The shipped two-modality encoder is refused for an ablation; no shipped ablation encoder says how to
-    make one."""
+    """The shipped two-modality encoder is refused for an ablation; with no ablation encoder where one is looked
+    for (none is shipped), the line says how to make or restore one."""
     from mirtune.embedding import DEFAULT_MODEL_DIR
 
     _one_line_error(capsys, ["published", "devmap", "--embedding", "mirencoder", "--model-dir", str(DEFAULT_MODEL_DIR),
@@ -116,7 +116,7 @@ def test_ablation_needs_a_single_modality_encoder(capsys, shared_data, tmp_path,
     monkeypatch.delenv("MIRTUNE_MODEL", raising=False)
     monkeypatch.setattr("mirtune.embedding.ablation_model_dir", lambda modality: tmp_path / "absent")
     _one_line_error(capsys, ["published", "devmap", "--embedding", "mirencoder", "--ablation", "text"],
-                    "no shipped text-only encoder", "--modality text")
+                    "no text-only encoder here", "--modality text", "restore the published one")
 
 
 def test_ir2vec_not_installed(capsys, shared_data, monkeypatch):
