@@ -10,8 +10,9 @@ static context features alone (what ships), on the context ++ the profile featur
 alone, on the context ++ the profile ++ the IR's shared updates, on those ++ the thread probe, on all of those ++ the
 schedule probe (what `mirtune fit --profiles` fits: FITTED_COLUMNS; the probes from each group's untimed runs,
 `features.probe_column`, whose measured gains also start the predicted gains of their configurations:
-`features.probe_offsets`), and the oracle. Reported: the geometric-mean share of the oracle over all groups and by kind of program,
-and the groups where one thread is at least 1.25x faster than the default, with what each method gives there.
+`features.probe_offsets`), and the oracle. Reported: the geometric-mean share of the oracle over all groups and by
+kind of program, where each method's loss lies (threads chosen against the oracle's), and the groups where one
+thread is at least 1.25x faster than the default, with what each method gives there.
 A group whose profile is missing (not collected, or failed) is left out of every method alike, and counted.
 """
 

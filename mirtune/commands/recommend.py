@@ -21,8 +21,8 @@ answer comes for the program. `--include DIR` (repeatable) is a folder of header
 configuration (the same arguments after `--`, --input files, --check, --timeout), under mirtune's OMPT tool, and
 prints what the run says that the IR cannot: how often its parallel regions start, how long each takes, the share
 of the run inside them, how evenly the threads share the work (`mirtune.profile.ompt`); then, on a machine of
-several cores, three times more without the tool (all cores, one thread, all cores with guided,1: the probes). The answer then comes
-from the task's profile predictor (mirtune/assets/heads/openmp-profile, fitted with `mirtune fit --profiles`), which
+several cores, three times more without the tool (all cores, one thread, all cores with guided,1: the probes). The
+answer then comes from the task's profile predictor (mirtune/assets/heads/openmp-profile, fitted with `mirtune fit --profiles`), which
 reads those figures beside the IR: the IR alone cannot tell many short regions, where fewer threads are faster,
 from long ones. A run that fails gives one line and exit 2. Without `--profile` nothing runs.
 """

@@ -55,6 +55,11 @@ class Probe:
         return env
 
 
+def most_threads(configs: Sequence[Mapping[str, Any]]) -> int:
+    """The most threads any configuration runs: what stands for all cores in a gain table's configurations."""
+    return max((c.get("threads") or 0 for c in configs), default=0)
+
+
 # One thread against all cores: what neither the profile nor the IR can tell apart, contended atomics from atomics
 # spread over a large grid (docs/profile.md, particle_deposit and dice_league), it measures.
 THREAD_PROBE = Probe("log2_one_thread_speedup", "one_thread_speedup", threads=1, schedule=None)
@@ -122,7 +127,7 @@ def probe_config(probe: Probe, configs: Sequence[Mapping[str, Any]]) -> int | No
     static schedule, the largest chunk (one thread runs a static loop's chunks in order, as it runs the unchunked
     loop); for the schedule probe: its configuration on the table's most threads."""
     if probe.schedule is not None:
-        most = max((c.get("threads") or 0 for c in configs), default=0)
+        most = most_threads(configs)
         hits = [i for i, c in enumerate(configs) if probe.starts(c, most)]
         return hits[0] if hits else None
     cands = [(c.get("chunk") or 0, i) for i, c in enumerate(configs)
@@ -155,7 +160,7 @@ def probe_offsets(configs: Sequence[Mapping[str, Any]], X: np.ndarray, positions
     [n, n_configs]: each configuration a probe `starts` begins from the probe's gain (its column of the feature
     rows X, at `positions`: log2), the others from 0; a gain head learns the rest (`Problem.offsets`)."""
     X = np.atleast_2d(np.asarray(X, dtype=np.float64))
-    most = max((c.get("threads") or 0 for c in configs), default=0)
+    most = most_threads(configs)
     out = np.zeros((len(X), len(configs)))
     for probe, col in positions.items():
         on = np.array([probe.starts(c, most) for c in configs], dtype=np.float64)

@@ -33,7 +33,7 @@ from typing import Any, Sequence
 
 from mirtune.errors import MirtuneError
 from mirtune.predict.tune import Program
-from mirtune.profile.features import PROBES, Probe
+from mirtune.profile.features import PROBES
 
 TOOL_SOURCE = Path(__file__).with_name("ompt_tool.c")
 OUT_VARIABLE = "MIRTUNE_OMPT_OUT"  # the JSON file the tool writes (the tool stays inactive without it)
@@ -392,8 +392,8 @@ def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, tim
     features = features_of(data, m.runtimes_s[0])
     runs = probe_runs(res.exe, args, files, check, timeout_s, label, threads, m.checksum) if probe else {}
     if runs:
-        base = runs[run_label({"OMP_NUM_THREADS": str(threads)})]
-        features = replace(features, **{p.feature: base / runs[run_label(p.env(threads))] for p in PROBES})
+        base, *probed = runs.values()  # the all-cores default first, then PROBES in order
+        features = replace(features, **{p.feature: base / t for p, t in zip(PROBES, probed)})
     return Profile(input=label, features=features, sites=sites, threads=threads, runtime=data.get("runtime", ""),
                    notes=notes + more, probe_s=runs)
 
@@ -406,13 +406,13 @@ def run_label(env: dict[str, str]) -> str:
 
 
 def probe_runs(exe: Path, args: Sequence[str], files: dict[str, bytes], check, timeout_s: float, label: str,
-               cores: int, reference: str | None, probes: Sequence[Probe] = PROBES) -> dict[str, float]:
-    """One plain run (no tool) on all `cores` at the default configuration, then one per probe, each checked
+               cores: int, reference: str | None) -> dict[str, float]:
+    """One plain run (no tool) on all `cores` at the default configuration, then one per probe (PROBES), each checked
     against the profiled run's answer `reference`: their seconds by `run_label` ({} with one core: nothing to
     compare); ProfileError when a run fails or answers otherwise."""
     if cores <= 1:
         return {}
-    envs = [{"OMP_NUM_THREADS": str(cores)}, *(p.env(cores) for p in probes)]
+    envs = [{"OMP_NUM_THREADS": str(cores)}, *(p.env(cores) for p in PROBES)]
     return {run_label(env): _run_once(exe, args, env, files, check, timeout_s, label,
                                       f"the probe's run on {run_label(env)}", reference).runtimes_s[0]
             for env in envs}
