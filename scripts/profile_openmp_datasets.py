@@ -97,7 +97,7 @@ def profile_one(t: dict[str, Any], timeout_s: float) -> dict[str, Any]:
                      defines={"MIRTUNE_SIZE": str(t["input_size"])} if sized else {},
                      include_dirs=(str(src.parent),))
     try:
-        prof = profile_build(spec, variant.get("args") or (), files, check, timeout_s, str(src), probe=False)
+        prof = profile_build(spec, variant.get("args") or (), files, check, timeout_s, str(src), probe_rounds=0)
     except MirtuneError as exc:
         return {"status": "failed", "reason": exc.line()}
     return {"status": "ok", "reason": "; ".join(prof.notes), "threads": prof.threads, **asdict(prof.features)}

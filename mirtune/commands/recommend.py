@@ -21,7 +21,8 @@ answer comes for the program. `--include DIR` (repeatable) is a folder of header
 configuration (the same arguments after `--`, --input files, --check, --timeout), under mirtune's OMPT tool, and
 prints what the run says that the IR cannot: how often its parallel regions start, how long each takes, the share
 of the run inside them, how evenly the threads share the work (`mirtune.profile.ompt`); then, on a machine of
-several cores, three times more without the tool (all cores, one thread, all cores with guided,1: the probes). The
+several cores, the probes: without the tool, in two interleaved rounds (`--probe-rounds`), all cores, one thread
+and all cores with guided,1, each probe's speedup the ratio of its runs' and the default's geometric means. The
 answer then comes from the task's profile predictor (mirtune/assets/heads/openmp-profile, fitted with `mirtune fit --profiles`), which
 reads those figures beside the IR: the IR alone cannot tell many short regions, where fewer threads are faster,
 from long ones. A run that fails gives one line and exit 2. Without `--profile` nothing runs.
@@ -65,8 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = p.add_argument_group("profile (run the program: once under an OMPT tool, then the thread probe; ARGS after "
                              "`--` are its arguments)")
     g.add_argument("--profile", action="store_true",
-                   help="run the program once under mirtune's OMPT tool, then once on all cores and once on one "
-                        "thread, and print its profile")
+                   help="run the program once under mirtune's OMPT tool, then the probes (all cores, one thread, "
+                        "all cores with guided,1), and print its profile")
     for name, kw in PROFILE_OPTIONS.items():
         g.add_argument(name, **kw)
     p.set_defaults(func=run, program_args=[])
@@ -84,6 +85,8 @@ PROFILE_OPTIONS: dict[str, dict] = {
                                          "regex:PATTERN, file:NAME or none"),
     "--rtol": dict(type=float, help="relative tolerance for numbers in the check (default 1e-6)"),
     "--timeout": dict(type=float, metavar="S", help="seconds before the run is killed (default 300)"),
+    "--probe-rounds": dict(type=int, metavar="N", help="interleaved rounds of the probes' plain runs (default 2; 0: "
+                                                       "no probes, for a predictor that reads none)"),
 }
 
 
@@ -113,8 +116,9 @@ def print_profile(prof) -> None:
         print(format_table(["site", "function", "where", "entries", "us per entry", "threads", "iterations", "imbalance"],
                            rows, rule=False, indent="    "))
     if prof.probe_s:
-        runs = "; ".join(f"{what} {t:.3f} s" for what, t in prof.probe_s.items())
-        print(f"    probes (one plain run each): {runs}")
+        runs = "; ".join(f"{what} {', '.join(f'{t:.3f}' for t in ts)} s" for what, ts in prof.probe_s.items())
+        rounds = len(next(iter(prof.probe_s.values())))
+        print(f"    probes ({rounds} interleaved round{'s' if rounds > 1 else ''} of plain runs): {runs}")
         threads = "one thread faster" if f.one_thread_speedup > 1 else f"{prof.threads} threads faster"
         guided = "guided,1 faster" if f.guided_speedup > 1 else "the default schedule faster"
         print(f"      {threads}, {max(f.one_thread_speedup, 1 / f.one_thread_speedup):.2f}x; "
@@ -130,7 +134,7 @@ def profile_request(args: argparse.Namespace):
     from mirtune.predict.tune import SOURCE_SUFFIXES
     from mirtune.profile.ompt import program_to_profile
 
-    given = [n for n in PROFILE_OPTIONS if getattr(args, n[2:]) is not None] + (["'-- ARGS'"] if args.program_args
+    given = [n for n in PROFILE_OPTIONS if getattr(args, n[2:].replace("-", "_")) is not None] + (["'-- ARGS'"] if args.program_args
                                                                                   else [])
     if not args.profile:
         if given:
@@ -139,6 +143,8 @@ def profile_request(args: argparse.Namespace):
     if not registry.get(args.task).profiles:
         raise UsageError(f"--profile applies to --task {' or '.join(registry.names(profiles=True))} (it profiles "
                          f"OpenMP parallel regions), not {args.task}")
+    if args.probe_rounds is not None and args.probe_rounds < 0:
+        raise UsageError("--probe-rounds must be >= 0")
     if len(args.inputs) != 1 and not args.together:
         raise UsageError("--profile runs one program: give one C/C++ source (the files of one program: add "
                          "--together)")
@@ -184,10 +190,12 @@ def run(args: argparse.Namespace) -> int:
     program = profile_request(args)
     prof = None
     if program is not None:
+        from mirtune.profile.features import PROBE_ROUNDS
         from mirtune.profile.ompt import ProfileError, profile_program
 
         try:
-            prof = profile_program(program)
+            rounds = PROBE_ROUNDS if args.probe_rounds is None else args.probe_rounds
+            prof = profile_program(program, probe_rounds=rounds)
         except ProfileError as exc:
             raise ProfileError(f"--profile: {exc} (without --profile, recommend answers from the IR alone)",
                                exc.path) from None

@@ -68,6 +68,11 @@ THREAD_PROBE = Probe("log2_one_thread_speedup", "one_thread_speedup", threads=1,
 SCHEDULE_PROBE = Probe("log2_guided_speedup", "guided_speedup", threads=None, schedule=("guided", 1))
 PROBES = (THREAD_PROBE, SCHEDULE_PROBE)
 PROBE_COLUMNS = tuple(p.column for p in PROBES)
+# Plain runs of the default and of each probe at recommend time, in interleaved rounds; a probe's speedup is the
+# ratio of the geometric means. One run each was 30-50% off twice on set 11 (docs/profile.md): two halve the
+# variance of the log ratio, and keep the expectation of the one warm-up run per configuration the columns were
+# fitted on.
+PROBE_ROUNDS = 2
 FITTED_COLUMNS = PROFILE_COLUMNS + IR_COLUMNS + PROBE_COLUMNS  # what `mirtune fit --profiles` fits a predictor on
 
 

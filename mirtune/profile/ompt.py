@@ -9,8 +9,8 @@ program is built and run as `mirtune tune` runs its default configuration (the s
 cores, the same sandbox, arguments, input files and answer check: `mirtune.measure`), once. The tool writes one
 JSON file at exit; `Profile` is what it says, with the features the issue asks for (time per region instance, the
 share of the run inside parallel regions, region entries per second, imbalance, iterations per loop instance).
-Then, on a machine of several cores, the probes (`mirtune.profile.features.PROBES`): plain runs one after the
-other, all cores at the default configuration, one thread (`ProfileFeatures.one_thread_speedup`: whether the
+Then, on a machine of several cores, the probes (`mirtune.profile.features.PROBES`): plain runs in interleaved
+rounds (PROBE_ROUNDS), each all cores at the default configuration, one thread (`ProfileFeatures.one_thread_speedup`: whether the
 threads' work pays for their contention, which atomics on a small table or spread over a large grid hide from the
 profile) and all cores with guided, 1 (`ProfileFeatures.guided_speedup`: whether balancing the work pays).
 
@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import shutil
+import statistics
 import subprocess
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
@@ -33,7 +34,7 @@ from typing import Any, Sequence
 
 from mirtune.errors import MirtuneError
 from mirtune.predict.tune import Program
-from mirtune.profile.features import PROBES
+from mirtune.profile.features import PROBE_ROUNDS, PROBES
 
 TOOL_SOURCE = Path(__file__).with_name("ompt_tool.c")
 OUT_VARIABLE = "MIRTUNE_OMPT_OUT"  # the JSON file the tool writes (the tool stays inactive without it)
@@ -189,8 +190,8 @@ class ProfileFeatures:
 
 @dataclass
 class Profile:
-    """One profiled run: the features, every region and loop, how it ran, the probes' plain runs (seconds, by what
-    each ran: `run_label`), and notes."""
+    """One profiled run: the features, every region and loop, how it ran, the probes' plain runs (every round's
+    seconds, by what each ran: `run_label`), and notes."""
 
     input: str
     features: ProfileFeatures
@@ -198,7 +199,7 @@ class Profile:
     threads: int
     runtime: str
     notes: list[str] = field(default_factory=list)
-    probe_s: dict[str, float] = field(default_factory=dict)
+    probe_s: dict[str, list[float]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -332,10 +333,10 @@ def program_to_profile(source: Path, args: Sequence[str], inputs: Sequence[str],
                    extra_sources=tuple(extra_sources), include_dirs=tuple(include_dirs))
 
 
-def profile_program(program: Program, cache: str | None = None) -> Profile:
+def profile_program(program: Program, cache: str | None = None, probe_rounds: int = PROBE_ROUNDS) -> Profile:
     """Build `program` as `tune` builds its default configuration (every file of a program of several, linked),
-    run it once under the OMPT tool with OMP_NUM_THREADS = this machine's cores, and read the profile; ProfileError
-    (one line) when there is none."""
+    run it once under the OMPT tool with OMP_NUM_THREADS = this machine's cores, read the profile, then run the
+    probes' `probe_rounds` rounds; ProfileError (one line) when there is none."""
     from mirtune.measure.openmp import rewrite_for_runtime_schedule
     from mirtune.predict.tune import build_include_dirs, headers_digest, prepare_program, program_spec, program_units
 
@@ -350,16 +351,17 @@ def profile_program(program: Program, cache: str | None = None) -> Profile:
     several = bool(program.extra_sources or program.include_dirs)
     spec = program_spec(program, src.stem, texts[0], program_units(program, texts),
                         headers_digest(program) if several else "", True, build_include_dirs(program))
-    prof = profile_build(spec, program.args, files, program.check, program.timeout_s, program.label, cache)
+    prof = profile_build(spec, program.args, files, program.check, program.timeout_s, program.label, cache,
+                         probe_rounds)
     prof.notes[:0] = notes
     return prof
 
 
 def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, timeout_s: float, label: str,
-                  cache: str | None = None, probe: bool = True) -> Profile:
+                  cache: str | None = None, probe_rounds: int = PROBE_ROUNDS) -> Profile:
     """Build `spec` (a `mirtune.measure.build.BuildSpec`) and run it once under the OMPT tool with `args`, its input
     files and its answer check (`mirtune.measure.check.OutputCheck`), OMP_NUM_THREADS = this machine's cores, then
-    the probes (`probe_runs`; not with `probe` False); the profile, or ProfileError naming `label` (the program)."""
+    `probe_rounds` rounds of the probes (`probe_runs`; none with 0); the profile, or ProfileError naming `label`."""
     from mirtune.measure.build import build
     from mirtune.measure.host import logical_cores
     from mirtune.paths import private_temp_dir
@@ -390,10 +392,9 @@ def profile_build(spec, args: Sequence[str], files: dict[str, bytes], check, tim
         shutil.rmtree(folder, ignore_errors=True)
     sites, more = read_profile(data, label)
     features = features_of(data, m.runtimes_s[0])
-    runs = probe_runs(res.exe, args, files, check, timeout_s, label, threads, m.checksum) if probe else {}
+    runs = probe_runs(res.exe, args, files, check, timeout_s, label, threads, m.checksum, probe_rounds)
     if runs:
-        base, *probed = runs.values()  # the all-cores default first, then PROBES in order
-        features = replace(features, **{p.feature: base / t for p, t in zip(PROBES, probed)})
+        features = replace(features, **probe_speedups(runs))
     return Profile(input=label, features=features, sites=sites, threads=threads, runtime=data.get("runtime", ""),
                    notes=notes + more, probe_s=runs)
 
@@ -406,16 +407,26 @@ def run_label(env: dict[str, str]) -> str:
 
 
 def probe_runs(exe: Path, args: Sequence[str], files: dict[str, bytes], check, timeout_s: float, label: str,
-               cores: int, reference: str | None) -> dict[str, float]:
-    """One plain run (no tool) on all `cores` at the default configuration, then one per probe (PROBES), each checked
-    against the profiled run's answer `reference`: their seconds by `run_label` ({} with one core: nothing to
-    compare); ProfileError when a run fails or answers otherwise."""
-    if cores <= 1:
+               cores: int, reference: str | None, rounds: int = PROBE_ROUNDS) -> dict[str, list[float]]:
+    """`rounds` rounds of plain runs (no tool), each one on all `cores` at the default configuration and one per
+    probe (PROBES), each checked against the profiled run's answer `reference`: every run's seconds by `run_label`
+    ({} with one core or no rounds: nothing to compare); ProfileError when a run fails or answers otherwise."""
+    if cores <= 1 or rounds < 1:
         return {}
     envs = [{"OMP_NUM_THREADS": str(cores)}, *(p.env(cores) for p in PROBES)]
-    return {run_label(env): _run_once(exe, args, env, files, check, timeout_s, label,
-                                      f"the probe's run on {run_label(env)}", reference).runtimes_s[0]
-            for env in envs}
+    runs: dict[str, list[float]] = {run_label(env): [] for env in envs}
+    for _ in range(rounds):
+        for env in envs:
+            runs[run_label(env)].append(_run_once(exe, args, env, files, check, timeout_s, label,
+                                                  f"the probe's run on {run_label(env)}", reference).runtimes_s[0])
+    return runs
+
+
+def probe_speedups(runs: dict[str, list[float]]) -> dict[str, float]:
+    """Each probe's speedup over the default from `probe_runs`' seconds (the default's first, then PROBES in
+    order): the ratio of their geometric means, by the probe's ProfileFeatures field."""
+    base, *probed = (statistics.geometric_mean(t) for t in runs.values())
+    return {p.feature: base / t for p, t in zip(PROBES, probed)}
 
 
 def _run_once(exe: Path, args: Sequence[str], env: dict[str, Any], files: dict[str, bytes], check, timeout_s: float,

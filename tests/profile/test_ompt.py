@@ -8,6 +8,7 @@ recommendation: a run that fails, and options that do not apply, are one line on
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 from pathlib import Path
@@ -18,6 +19,7 @@ from mirtune.cli import main
 from mirtune.measure.host import logical_cores
 from mirtune.paths import REPO_DIR
 from mirtune.predict.tune import Program
+from mirtune.profile.features import PROBE_ROUNDS
 from mirtune.profile import ompt
 from mirtune.profile.ompt import ProfileError, profile_program, tool_library
 
@@ -94,11 +96,12 @@ def test_a_thousand_short_regions_are_a_thousand_entries(tmp_path):
     # the argument named a file: it was copied into the run's private folder, as `tune` does
     assert any("count.txt" in n for n in prof.notes)
     n = logical_cores()
-    if n > 1:  # the probes: one plain run on all cores, one on one thread, one on all cores with guided,1
+    if n > 1:  # the probes, two rounds: a plain run on all cores, one on one thread, one on all cores with guided,1
         assert list(prof.probe_s) == [f"{n} threads", "1 thread", f"{n} threads, guided,1"]
-        assert all(t > 0 for t in prof.probe_s.values())
-        assert f.one_thread_speedup == pytest.approx(prof.probe_s[f"{n} threads"] / prof.probe_s["1 thread"])
-        assert f.guided_speedup == pytest.approx(prof.probe_s[f"{n} threads"] / prof.probe_s[f"{n} threads, guided,1"])
+        assert all(len(ts) == PROBE_ROUNDS and min(ts) > 0 for ts in prof.probe_s.values())
+        gm = {what: math.prod(ts) ** (1 / len(ts)) for what, ts in prof.probe_s.items()}
+        assert f.one_thread_speedup == pytest.approx(gm[f"{n} threads"] / gm["1 thread"])
+        assert f.guided_speedup == pytest.approx(gm[f"{n} threads"] / gm[f"{n} threads, guided,1"])
     else:
         assert prof.probe_s == {} and f.one_thread_speedup is None and f.guided_speedup is None
 
@@ -184,7 +187,20 @@ def test_profile_runs_the_program_once_with_its_arguments(short, capsys):
     assert "profile: ran the program once under the OMPT tool" in out
     assert "1 site(s), 1000 entries" in out and "8.0 iterations per instance" in out
     assert "note: answered from the IR and the profiled run" in out  # the shipped profile predictor
-    assert ("probes (one plain run each): " in out) == (logical_cores() > 1)
+    assert ("probes (2 interleaved rounds of plain runs): " in out) == (logical_cores() > 1)
+
+
+def test_probe_rounds_sets_how_often_each_probe_runs(short, capsys):
+    src, count = short
+    assert main(["recommend", str(src), "--task", "openmp", "--profile", "--probe-rounds", "1", "--json", "--",
+                 str(count)]) == 0
+    probes = json.loads(capsys.readouterr().out)["profile"]["probe_s"]
+    assert all(len(ts) == 1 for ts in probes.values()) and len(probes) == (3 if logical_cores() > 1 else 0)
+    assert main(["recommend", str(src), "--task", "openmp", "--probe-rounds", "1"]) == 2  # without --profile
+    assert "--probe-rounds: these say how --profile runs the program" in capsys.readouterr().err
+    assert main(["recommend", str(src), "--task", "openmp", "--profile", "--probe-rounds", "-1", "--",
+                 str(count)]) == 2
+    assert "--probe-rounds must be >= 0" in capsys.readouterr().err
 
 
 def test_a_predictor_that_reads_the_ir_alone_says_the_profile_does_not_change_its_answer(short, capsys):
