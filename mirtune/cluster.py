@@ -31,6 +31,12 @@ _head: subprocess.Popen | None = None
 _reaper: subprocess.Popen | None = None
 _owner_fd: int | None = None  # write end of the pipe the reaper waits on
 _temp_dir: str | None = None  # the private head's temp dir
+# A private cluster has no dashboard to read metrics from and no cloud that preempts it, yet Ray's metrics export and
+# Ray Train's metrics and preemption watcher run in every process of a training run, each taking a little of a
+# core; on a 2-core machine that is what the second training worker needs (docs/results.md, pre-training
+# throughput). Set for the private head and the driver that starts it; a value the user set wins.
+PRIVATE_CLUSTER_ENV = {"RAY_enable_metrics_collection": "0", "RAY_TRAIN_METRICS_ENABLED": "0",
+                       "RAY_TRAIN_ENABLE_PREEMPTION_WATCHER": "0"}
 
 
 def _free_port() -> int:
@@ -134,7 +140,7 @@ def start_local_head(num_cpus: int | None = None, resources: dict[str, float] | 
     if num_cpus is not None:
         cmd += ["--num-cpus", str(num_cpus)]
     log_path = Path(temp_dir) / "mirtune-head.log"
-    env = dict(os.environ, RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S="0")  # a private head has nothing to drain
+    env = {**PRIVATE_CLUSTER_ENV, **os.environ, "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0"}  # nothing to drain
     with open(log_path, "w") as log:
         _head = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                  start_new_session=True, env=env)
@@ -170,6 +176,8 @@ def init_ray(address: str | None = None, num_cpus: int | None = None,
         # before this call, so the constant it read is set too.
         os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
         os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+        for key, value in PRIVATE_CLUSTER_ENV.items():
+            os.environ.setdefault(key, value)
         from ray._private import ray_constants
 
         ray_constants.ENABLE_RAY_CLUSTER = False

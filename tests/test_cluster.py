@@ -82,3 +82,29 @@ def test_a_head_that_fails_to_start_gives_one_line_naming_its_log():
     assert log.is_file() and "num_cpus" in log.read_text()
     assert cluster._head is None
     shutil.rmtree(log.parent)
+
+
+_ENV_DRIVER = """
+import json, os
+import ray
+from mirtune import cluster
+cluster.init_ray(num_cpus=1)
+keys = sorted(cluster.PRIVATE_CLUSTER_ENV)
+seen = ray.get(ray.remote(lambda: {k: os.environ.get(k) for k in keys}).remote())
+print(json.dumps({"worker": seen, "driver": {k: os.environ.get(k) for k in keys}}), flush=True)
+cluster.shutdown_ray()
+"""
+
+
+def test_a_private_cluster_runs_without_metrics_and_preemption_services_unless_the_user_says_otherwise():
+    import json
+
+    env = dict(os.environ, RAY_TRAIN_METRICS_ENABLED="1")  # the user's own setting
+    env.pop("RAY_ADDRESS", None)
+    proc = subprocess.run([sys.executable, "-c", _ENV_DRIVER], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    for where in ("worker", "driver"):
+        assert seen[where]["RAY_enable_metrics_collection"] == "0"
+        assert seen[where]["RAY_TRAIN_ENABLE_PREEMPTION_WATCHER"] == "0"
+        assert seen[where]["RAY_TRAIN_METRICS_ENABLED"] == "1"
