@@ -134,8 +134,8 @@ def profile_request(args: argparse.Namespace):
     from mirtune.predict.tune import SOURCE_SUFFIXES
     from mirtune.profile.ompt import program_to_profile
 
-    given = [n for n in PROFILE_OPTIONS if getattr(args, n[2:].replace("-", "_")) is not None] + (["'-- ARGS'"] if args.program_args
-                                                                                  else [])
+    given = [n for n in PROFILE_OPTIONS if getattr(args, n[2:].replace("-", "_")) is not None]
+    given += ["'-- ARGS'"] if args.program_args else []
     if not args.profile:
         if given:
             raise UsageError(f"{', '.join(given)}: these say how --profile runs the program; add --profile")

@@ -10,9 +10,9 @@ cores, the same sandbox, arguments, input files and answer check: `mirtune.measu
 JSON file at exit; `Profile` is what it says, with the features the issue asks for (time per region instance, the
 share of the run inside parallel regions, region entries per second, imbalance, iterations per loop instance).
 Then, on a machine of several cores, the probes (`mirtune.profile.features.PROBES`): plain runs in interleaved
-rounds (PROBE_ROUNDS), each all cores at the default configuration, one thread (`ProfileFeatures.one_thread_speedup`: whether the
-threads' work pays for their contention, which atomics on a small table or spread over a large grid hide from the
-profile) and all cores with guided, 1 (`ProfileFeatures.guided_speedup`: whether balancing the work pays).
+rounds (PROBE_ROUNDS), each all cores at the default configuration, one thread
+(`ProfileFeatures.one_thread_speedup`: whether the threads' work pays for their contention, which atomics on a small
+table or spread over a large grid hide from the profile) and all cores with guided, 1 (`ProfileFeatures.guided_speedup`: whether balancing the work pays).
 
 Every failure is a `ProfileError` with one line: a program that does not build, crashes, hangs or answers badly
 under the profiling run, a libomp that never starts the tool (no OMPT support; checked with a probe program), a
@@ -413,12 +413,12 @@ def probe_runs(exe: Path, args: Sequence[str], files: dict[str, bytes], check, t
     ({} with one core or no rounds: nothing to compare); ProfileError when a run fails or answers otherwise."""
     if cores <= 1 or rounds < 1:
         return {}
-    envs = [{"OMP_NUM_THREADS": str(cores)}, *(p.env(cores) for p in PROBES)]
-    runs: dict[str, list[float]] = {run_label(env): [] for env in envs}
+    envs = {run_label(env): env for env in [{"OMP_NUM_THREADS": str(cores)}, *(p.env(cores) for p in PROBES)]}
+    runs: dict[str, list[float]] = {what: [] for what in envs}
     for _ in range(rounds):
-        for env in envs:
-            runs[run_label(env)].append(_run_once(exe, args, env, files, check, timeout_s, label,
-                                                  f"the probe's run on {run_label(env)}", reference).runtimes_s[0])
+        for what, env in envs.items():
+            runs[what].append(_run_once(exe, args, env, files, check, timeout_s, label, f"the probe's run on {what}",
+                                        reference).runtimes_s[0])
     return runs
 
 

@@ -8,9 +8,9 @@ recommendation: a run that fails, and options that do not apply, are one line on
 from __future__ import annotations
 
 import json
-import math
 import os
 import stat
+import statistics
 from pathlib import Path
 
 import pytest
@@ -99,7 +99,7 @@ def test_a_thousand_short_regions_are_a_thousand_entries(tmp_path):
     if n > 1:  # the probes, two rounds: a plain run on all cores, one on one thread, one on all cores with guided,1
         assert list(prof.probe_s) == [f"{n} threads", "1 thread", f"{n} threads, guided,1"]
         assert all(len(ts) == PROBE_ROUNDS and min(ts) > 0 for ts in prof.probe_s.values())
-        gm = {what: math.prod(ts) ** (1 / len(ts)) for what, ts in prof.probe_s.items()}
+        gm = {what: statistics.geometric_mean(ts) for what, ts in prof.probe_s.items()}
         assert f.one_thread_speedup == pytest.approx(gm[f"{n} threads"] / gm["1 thread"])
         assert f.guided_speedup == pytest.approx(gm[f"{n} threads"] / gm[f"{n} threads, guided,1"])
     else:
