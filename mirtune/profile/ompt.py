@@ -12,7 +12,8 @@ share of the run inside parallel regions, region entries per second, imbalance, 
 Then, on a machine of several cores, the probes (`mirtune.profile.features.PROBES`): plain runs in interleaved
 rounds (PROBE_ROUNDS), each all cores at the default configuration, one thread
 (`ProfileFeatures.one_thread_speedup`: whether the threads' work pays for their contention, which atomics on a small
-table or spread over a large grid hide from the profile) and all cores with guided, 1 (`ProfileFeatures.guided_speedup`: whether balancing the work pays).
+table or spread over a large grid hide from the profile) and all cores with guided, 1
+(`ProfileFeatures.guided_speedup`: whether balancing the work pays).
 
 Every failure is a `ProfileError` with one line: a program that does not build, crashes, hangs or answers badly
 under the profiling run, a libomp that never starts the tool (no OMPT support; checked with a probe program), a
