@@ -32,3 +32,9 @@ class IRParseError(MirtuneError):
 
 class UsageError(MirtuneError):
     """The user asked for something that does not exist (unknown task, bad option value)."""
+
+
+class Interrupted(MirtuneError):
+    """The user stopped the work (Ctrl-C); what was kept and how to go on is in the message. Exit code 130."""
+
+    exit_code = 130

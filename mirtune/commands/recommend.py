@@ -16,6 +16,8 @@ be read, compiled or recommended for get one line each on stderr (exit 2) while 
 Several INPUTs are several programs, each answered on its own. `--together` says they are the files of ONE program
 (task openmp or vectorize): each C/C++ file is compiled, all are linked into one module with llvm-link, and one
 answer comes for the program. `--include DIR` (repeatable) is a folder of headers, passed to clang as -I.
+`--cflags` are the program's own compiler flags: the IR is compiled with those that decide what the source means
+(macros, header folders, the language dialect: `mirtune.ir.frontend.source_flags`), as the build would.
 
 `--profile` (task openmp, one C/C++ source, or the sources of one program with --together) also runs the program once, as `mirtune tune` runs its default
 configuration (the same arguments after `--`, --input files, --check, --timeout), under mirtune's OMPT tool, and
@@ -51,6 +53,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(default: each INPUT is a program of its own)")
     p.add_argument("--include", action="append", default=[], metavar="DIR",
                    help="a folder of the programs' headers, passed to clang as -I (repeatable)")
+    p.add_argument("--cflags", metavar="FLAGS",
+                   help="the program's compiler flags, e.g. '-DN=1000 -std=c99 -O3 -lm': those that decide what the "
+                        "source means (-D, -U, -I, -std=, -include, ...) also apply when its IR is read; all of them "
+                        "to --profile's build")
     p.add_argument("--task", required=True, metavar="TASK", help=registry.listing())
     p.add_argument("--top", type=int, default=5, metavar="K", help="configurations in the ranking (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object per input (a list for several)")
@@ -80,7 +86,6 @@ LAUNCH_OPTIONS = ("transfer_bytes", "wgsize", "matrix")
 PROFILE_OPTIONS: dict[str, dict] = {
     "--input": dict(action="append", metavar="PATH", help="a file or folder the program reads, copied into its "
                                                           "private working folder (repeatable)"),
-    "--cflags": dict(metavar="FLAGS", help="extra compiler flags for the run's build, e.g. '-O3 -lm'"),
     "--check": dict(metavar="WHAT", help="how the run's answer is checked: stdout (default), checksum, "
                                          "regex:PATTERN, file:NAME or none"),
     "--rtol": dict(type=float, help="relative tolerance for numbers in the check (default 1e-6)"),
@@ -153,13 +158,17 @@ def profile_request(args: argparse.Namespace):
             raise UsageError(f"--profile runs the program, so it needs its C/C++ source "
                              f"({', '.join(SOURCE_SUFFIXES)}), not IR or a folder", str(src))
     sources = [Path(s) for s in args.inputs]
-    try:
-        cflags = tuple(shlex.split(args.cflags or ""))
-    except ValueError as exc:
-        raise UsageError(f"--cflags: {exc}") from None
-    return program_to_profile(sources[0], args.program_args, args.input or (), cflags, args.check or "stdout",
+    return program_to_profile(sources[0], args.program_args, args.input or (), cflags(args), args.check or "stdout",
                               1e-6 if args.rtol is None else args.rtol, 300.0 if args.timeout is None else args.timeout,
                               extra_sources=sources[1:], include_dirs=[Path(d) for d in args.include])
+
+
+def cflags(args: argparse.Namespace) -> tuple[str, ...]:
+    """--cflags as words (UsageError for unbalanced quotes)."""
+    try:
+        return tuple(shlex.split(args.cflags or ""))
+    except ValueError as exc:
+        raise UsageError(f"--cflags: {exc}") from None
 
 
 def print_recommendation(rec) -> None:
@@ -203,7 +212,8 @@ def run(args: argparse.Namespace) -> int:
     context = {key: getattr(args, key) for key in LAUNCH_OPTIONS}
     for _, rec, reason in recommend_many(args.inputs, args.task, args.top, args.heads, args.model, args.platform,
                                          context, together=args.together, include_dirs=args.include,
-                                         profile=None if prof is None else asdict(prof.features)):
+                                         profile=None if prof is None else asdict(prof.features),
+                                         cflags=cflags(args)):
         if rec is None:
             note(f"mirtune recommend: {reason}")
             failed += 1

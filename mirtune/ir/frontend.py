@@ -312,6 +312,36 @@ def _compile_failure(stderr: str, returncode: int) -> str:
     return _first_errors(stderr)
 
 
+#: flags of a program's own build that decide what its source means (macros, headers, the language dialect), as
+#: opposed to how it is optimised or linked (-O, -march, -l, -L, -W)
+_MEANING_FLAGS = ("-D", "-U", "-I", "-std=", "-include", "-isystem", "-iquote", "-idirafter")
+_MEANING_SWITCHES = frozenset({"-fgnu89-inline", "-fno-gnu89-inline", "-fsigned-char", "-funsigned-char",
+                               "-fcommon", "-fno-common", "-fms-extensions", "-fgnu-keywords", "-fno-gnu-keywords"})
+_TAKES_VALUE = frozenset({"-D", "-U", "-I", "-include", "-isystem", "-iquote", "-idirafter"})
+_PATH_FLAGS = ("-include", "-isystem", "-iquote", "-idirafter", "-I")
+
+
+def source_flags(flags: list[str] | tuple[str, ...]) -> list[str]:
+    """The flags of a program's build (--cflags) that its IR must be compiled with for the source to mean what it
+    means in the build: macros (-D, -U), header folders and forced includes (-I, -include, ...), the language
+    dialect (-std=, -fgnu89-inline, ...). Those that only say how to optimise or link are left out, so that the
+    IR is compiled as the predictors' training programs were (-O2, for no particular CPU)."""
+    kept: list[str] = []
+    it = iter(flags)
+    for flag in it:
+        if flag in _TAKES_VALUE:  # "-I DIR": the value is the next word
+            flag += next(it, "")
+        if flag in _MEANING_SWITCHES or not flag.startswith(_MEANING_FLAGS):
+            kept += [flag] if flag in _MEANING_SWITCHES else []
+            continue
+        path_flag = next((f for f in _PATH_FLAGS if flag.startswith(f)), None)
+        if path_flag and len(flag) > len(path_flag):  # a folder or file: absolute, as the IR cache keys it
+            kept += [path_flag, str(Path(flag[len(path_flag):]).resolve())]
+        else:
+            kept.append(flag)
+    return kept
+
+
 def compile_to_ir(src: str | os.PathLike, out: str | os.PathLike | None = None, *, lang: str | None = None,
                   opt: int = 2, openmp: bool = False, extra: list[str] | None = None,
                   cl_std: str | None = None) -> str:

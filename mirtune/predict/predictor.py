@@ -94,19 +94,21 @@ LINKABLE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".C", ".ll", ".bc")
 
 
 def program_ir_linked(sources: Sequence[str | os.PathLike], include_dirs: Sequence[str | os.PathLike] = (),
-                      opt: int = 2) -> Path:
-    """The LLVM IR of a program of several files (or of one whose headers are in `include_dirs`): each C/C++ file
-    compiled as `program_ir` compiles one (-O`opt`, -fopenmp for every file when any uses OpenMP), with
-    `include_dirs` on the include path (clang's -I, after the file's own folder); .ll/.bc files as they are; then
-    all linked into one module with llvm-link (`mirtune.ir.frontend.link_ir`). Cached by every file's content,
-    the headers it includes, the flags, clang and llvm-link.
+                      opt: int = 2, cflags: Sequence[str] = ()) -> Path:
+    """The LLVM IR of a program of several files (or of one whose headers are in `include_dirs`, or that needs its
+    build's macros): each C/C++ file compiled as `program_ir` compiles one (-O`opt`, -fopenmp for every file when
+    any uses OpenMP), with `include_dirs` on the include path (clang's -I, after the file's own folder) and the
+    flags of `cflags` that decide what the source means (`mirtune.ir.frontend.source_flags`: -D, -I, -std=, ...);
+    .ll/.bc files as they are; then all linked into one module with llvm-link (`mirtune.ir.frontend.link_ir`).
+    Cached by every file's content, the headers it includes, the flags, clang and llvm-link.
 
     One linked module rather than per-file features combined: the encoder and the context features were fitted on
     programs read as one module each; linked, a call into another file is a call edge to its body in the program
     graph and the loop counts add up as in one file, where averaging per-file embeddings would be nothing the
     predictors were trained on. UsageError for a missing or unlinkable file (CUDA, OpenCL), CompileError (one
     line naming the file) for one that does not compile or files that do not link (a symbol defined twice)."""
-    from mirtune.ir.frontend import compile_to_ir, find_clang, find_llvm_link, link_ir, mentions_openmp, user_headers
+    from mirtune.ir.frontend import (compile_to_ir, find_clang, find_llvm_link, link_ir, mentions_openmp,
+                                     source_flags, user_headers)
 
     paths = [Path(p) for p in sources]
     for path in paths:
@@ -119,7 +121,7 @@ def program_ir_linked(sources: Sequence[str | os.PathLike], include_dirs: Sequen
                              "one program are linked into one module", str(path))
     texts = {p: p.read_bytes().decode("utf-8", "surrogateescape") for p in paths if p.suffix not in (".ll", ".bc")}
     openmp = any(mentions_openmp(t) for t in texts.values())
-    flags = [f"-I{Path(d).resolve()}" for d in include_dirs]
+    flags = [f"-I{Path(d).resolve()}" for d in include_dirs] + source_flags(list(cflags))
     clang = find_clang().path
     modules: list[Path] = []
     for path in paths:

@@ -198,18 +198,21 @@ def program_label(sources: Sequence[str | os.PathLike]) -> str:
 def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str = registry.DEFAULT, top: int = 5,
               heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None,
               platform: str | None = None, context: dict[str, float] | None = None,
-              include_dirs: Sequence[str | os.PathLike] = (), profile: dict[str, Any] | None = None
-              ) -> Recommendation:
+              include_dirs: Sequence[str | os.PathLike] = (), profile: dict[str, Any] | None = None,
+              cflags: Sequence[str] = ()) -> Recommendation:
     """The recommendation for one program (see the module doc); MirtuneError with one line when it cannot.
     devmap and coarsening need the `platform` (a GPU of the published data); devmap also `context`
     {"transfer_bytes": N, "wgsize": N}; cuda_blocks {"matrix": N} (and takes an LS-CAT kernel directory too).
     `path` may be a list: the C/C++ files (or .ll/.bc) of one program, linked into one module; `include_dirs` are
     searched for the headers of its sources (clang's -I). Its `input` is then the files joined by ' + '.
+    `cflags`: the program's build flags; those that decide what its source means (-D, -I, -std=, ...) are used
+    when its IR is compiled.
     `profile`: the features of one profiled run of the program (`mirtune.profile.ompt.ProfileFeatures` as a dict),
     read by the task's profile predictor (TASK-profile) where there is one."""
     import numpy as np
 
     from mirtune.predict.heads import decision_gains
+    from mirtune.ir.frontend import source_flags
     from mirtune.predict.predictor import program_ir, program_ir_linked
 
     t = registry.get(task)
@@ -218,10 +221,11 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
     files = [Path(p) for p in path] if isinstance(path, (list, tuple)) else [Path(path)]
     if not files:
         raise UsageError("no source file given")
-    linked = len(files) > 1 or bool(include_dirs)
+    meaning = source_flags(list(cflags))
+    linked = len(files) > 1 or bool(include_dirs) or bool(meaning)
     if linked and not t.links_programs:
-        raise UsageError(f"the files of one program (several files, or --include) are for --task "
-                         f"{' or '.join(registry.names(links_programs=True))}, not {task}")
+        raise UsageError(f"the files of one program (several files, --include, or --cflags with -D/-I) are for "
+                         f"--task {' or '.join(registry.names(links_programs=True))}, not {task}")
     for d in include_dirs:
         if not Path(d).is_dir():
             raise UsageError("--include: no such folder", str(d))
@@ -233,7 +237,7 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
     if t.launch_options:  # the launch facts are checked before the program compiles
         t.context_features(None, context)
     path = t.program_file(files[0])
-    ir = program_ir_linked(files, include_dirs) if linked else program_ir(path)
+    ir = program_ir_linked(files, include_dirs, cflags=meaning) if linked else program_ir(path)
     label = program_label(files) if linked else str(path)
     emb, module = _embedding(ir, None if predictor.features.get("embedding") == "none" else resolved)
     context_x = t.context_features(module, context)
@@ -276,12 +280,12 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
 def recommend_many(paths: Sequence[str | os.PathLike], task: str = registry.DEFAULT, top: int = 5,
                    heads: str | os.PathLike | None = None, model_dir: str | os.PathLike | None = None,
                    platform: str | None = None, context: dict[str, float] | None = None, together: bool = False,
-                   include_dirs: Sequence[str | os.PathLike] = (), profile: dict[str, Any] | None = None
-                   ) -> Iterator[tuple[Path, Recommendation | None, str | None]]:
+                   include_dirs: Sequence[str | os.PathLike] = (), profile: dict[str, Any] | None = None,
+                   cflags: Sequence[str] = ()) -> Iterator[tuple[Path, Recommendation | None, str | None]]:
     """(path, recommendation, None) or (path, None, one-line reason) for every program under `paths`; a problem
     with the task itself (unknown, no predictor, missing options) is raised once, before any input.
     `together`: `paths` are the files of one program (one answer, linked; see `recommend`); `include_dirs` are
-    searched for the headers of every source; `profile`: see `recommend`."""
+    searched for the headers of every source; `profile`, `cflags`: see `recommend`."""
     t = registry.get(task)
     load_task_predictor(task, heads, model_dir, platform, profiled=profile is not None)
     if t.launch_options:
@@ -289,7 +293,7 @@ def recommend_many(paths: Sequence[str | os.PathLike], task: str = registry.DEFA
     if together:
         try:
             yield Path(paths[0]), recommend(list(paths), task, top, heads, model_dir, platform, context,
-                                            include_dirs, profile), None
+                                            include_dirs, profile, cflags), None
         except MirtuneError as exc:
             yield Path(paths[0]), None, exc.line()
         return
@@ -298,6 +302,7 @@ def recommend_many(paths: Sequence[str | os.PathLike], task: str = registry.DEFA
             yield path, None, f"{path}: {reason}"
             continue
         try:
-            yield path, recommend(path, task, top, heads, model_dir, platform, context, include_dirs, profile), None
+            yield path, recommend(path, task, top, heads, model_dir, platform, context, include_dirs, profile,
+                                  cflags), None
         except MirtuneError as exc:
             yield path, None, exc.line()

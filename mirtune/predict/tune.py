@@ -627,7 +627,7 @@ def _seeds(task: str, program: Program, space: dict[str, tuple[Any, ...]], k: in
         return []
     several = program.extra_sources or program.include_dirs
     rec = recommend(program.sources if several else program.source, task, top=10_000, heads=heads,
-                    include_dirs=program.include_dirs)
+                    include_dirs=program.include_dirs, cflags=program.cflags)
     notes.extend(n for n in rec.notes if "held-out" not in n)
     return seed_configs([e for e in rec.top if e["label"] != "default"], space, k)
 
@@ -773,8 +773,8 @@ def default_build(plan: TunePlan, cache_dir: str | None = None) -> dict[str, dic
     build is shipped as nothing, and the node's cached failure becomes its row.
 
     The source is compiled once more, for the predictor's seeds (`program_ir`, cached by content): IR for no
-    particular CPU, at -O2, from the user's text without --cflags, as the predictor's training programs were
-    compiled. The binary is built with -march=native, the --cflags and the source's folder on the include path
+    particular CPU, at -O2, from the user's text with only those --cflags that decide what it means (-D, -I,
+    -std=: `mirtune.ir.frontend.source_flags`), as the predictor's training programs were compiled. The binary is built with -march=native, the --cflags and the source's folder on the include path
     (and from the task's rewrite, `Task.tune_sources`, where it has one), so neither compile can stand for the other without
     changing the seeds or the binary that is timed. Both are cached: a rerun of the tuning compiles neither.
     A program of several files: every file is compiled to an object and all are linked (one line naming the file

@@ -241,3 +241,36 @@ def test_bad_files_of_one_program_are_one_line(three_files, tmp_path, capsys):
         assert captured.out == "" and len(err) == 1 and expected in err[0], (expected, err)
     assert main(["recommend", *files, "--together", "--task", "devmap", "--platform", "amd"]) == 2
     assert "--together (the files of one program) applies to --task openmp or vectorize" in capsys.readouterr().err
+
+
+NEEDS_MACROS = """#include <stdio.h>
+static double a[N];
+int main(void) {
+    double s = 0;
+#pragma omp parallel for reduction(+:s)
+    for (int i = 0; i < N; i++) { a[i] = i * SCALE; s += a[i]; }
+    printf("%g\\n", s);
+    return 0;
+}
+"""
+
+
+def test_cflags_that_define_the_source_reach_its_ir(tmp_path, capsys):
+    """A program whose build defines its macros (as velvet's Makefile does) is read with them: without --cflags its
+    IR does not compile (one line, clang's reason); with them it is answered, with or without --together, and the
+    flags that only say how to optimise or link change nothing."""
+    src = tmp_path / "app.c"
+    src.write_text(NEEDS_MACROS)
+    assert main(["recommend", str(src), "--task", "openmp"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "use of undeclared identifier 'N'" in err[0]
+    answers = []
+    for flags in ("-DN=100000 -DSCALE=2", "-DN=100000 -DSCALE=2 -O3 -march=native -lm"):
+        assert main(["recommend", str(src), "--task", "openmp", "--cflags", flags, "--json"]) == 0
+        answers.append(json.loads(capsys.readouterr().out))
+    assert answers[0]["input"] == str(src) and answers[0]["top"] == answers[1]["top"]
+    assert main(["recommend", str(src), "--together", "--task", "openmp", "--cflags", "-DN=100000 -DSCALE=2"]) == 0
+    assert capsys.readouterr().out.startswith(f"{src}: openmp: ")
+    assert main(["recommend", str(src), "--task", "devmap", "--platform", "amd", "--transfer-bytes", "1024",
+                 "--wgsize", "64", "--cflags", "-DN=1"]) == 2
+    assert "--cflags with -D/-I) are for --task openmp or vectorize" in capsys.readouterr().err

@@ -111,3 +111,15 @@ def test_a_compile_past_its_memory_cap_is_one_clear_error(tmp_path, monkeypatch)
     with pytest.raises(CompileError, match="ran out of its 400 MiB memory cap"):
         compile_to_ir(src, opt=0)
     assert "define" in compile_to_ir(small, opt=0)  # an ordinary file compiles under the same cap
+
+
+def test_source_flags_keep_what_the_source_means_and_drop_how_it_is_built(tmp_path, monkeypatch):
+    """--cflags reach the IR only where they change what the source says: macros, header folders (made absolute:
+    the IR cache keys them), forced includes, the dialect; not optimisation, target or link flags."""
+    monkeypatch.chdir(tmp_path)
+    got = frontend.source_flags(["-O3", "-DN=4", "-D", "M=2", "-Iinc", "-I", "x", "-lz", "-L/usr/lib",
+                                 "-fgnu89-inline", "-std=c99", "-march=native", "-include", "a.h", "-Wall",
+                                 "-U", "X", "-funroll-loops", "-fopenmp"])
+    assert got == ["-DN=4", "-DM=2", "-I", str(tmp_path / "inc"), "-I", str(tmp_path / "x"), "-fgnu89-inline",
+                   "-std=c99", "-include", str(tmp_path / "a.h"), "-UX"]
+    assert frontend.source_flags(["-O3", "-lm"]) == []
