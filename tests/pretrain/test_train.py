@@ -262,3 +262,33 @@ def test_resume_past_a_corrupt_checkpoint_really_trains_from_the_older_one(corpu
     assert res.steps == 6 and _steps_log(trace) == [1, 2, 3, 4, 3, 4, 5, 6]
     assert [int(r["step"]) for r in _rows(out / "metrics.csv")] == [1, 2, 3, 4, 5, 6]
     assert len(list((out / "checkpoints").glob("corrupt-checkpoints-*/step-00000004"))) == 1
+
+
+def test_ctrl_c_says_where_the_run_stopped_and_how_to_go_on(corpus, tmp_path):
+    """Ctrl-C (SIGINT) during `mirtune pretrain`: Ray Train aborts the run; the command then says which checkpoint
+    it kept and that --resume continues, in one line, with exit code 130 (it used to end silently)."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "mirtune.cli", "pretrain", "--preset", "tiny", "--corpus", str(corpus),
+           "--out", str(out), "--workers", "1", "--steps", "100000", "--batch-size", "4",
+           "--checkpoint-every", "2", "--log-every", "2", "--eval-every", "0", "--eval-samples", "4"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            if latest_checkpoint_dir(out / "checkpoints") is not None:
+                break
+            time.sleep(0.5)
+        assert proc.poll() is None, proc.communicate()
+        assert latest_checkpoint_dir(out / "checkpoints") is not None, "no checkpoint within 240 s"
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    own = [ln for ln in err.splitlines() if ln.startswith("mirtune pretrain: interrupted")]
+    assert len(own) == 1 and "its last checkpoint is step-" in own[0] and "--resume continues" in own[0], err
+    assert "Traceback" not in err
