@@ -2,7 +2,9 @@
 
 Runs `mirtune pretrain` as a user runs it (a subprocess, a private local Ray cluster the command starts itself)
 for `--steps` steps, samples every training worker's anonymous resident memory (RssAnon, /proc) every few
-seconds, and reports the growth from the first sample after `--skip-steps` to the end, per 100 steps. With
+seconds, and reports the growth after `--skip-steps` per 100 steps: the least-squares slope of memory over steps
+(memory handed back between samples makes the first and last sample alone misleading), beside the medians of the
+first and last quarter of the samples. `--summarize JSON` recomputes those figures from a result's samples. With
 `--reference-tree` (another checkout, such as a `git worktree` of the commit before a change) the same command of
 that tree runs in the same session, alternating. Memory, not time: the figures do not depend on the load, but
 the run needs the memory free.
@@ -15,12 +17,15 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 from mirtune.host import cpu_model
 from mirtune.paths import write_result
@@ -29,10 +34,27 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKER = b"ray::RayTrainWorker"
 
 
-def workers_rss_mb() -> dict[int, float]:
-    """RssAnon in MB of every Ray Train worker process of this machine, by pid."""
-    out = {}
+def descendants(root: int) -> set[int]:
+    """The processes below `root` (its children, theirs, ...): the Ray cluster the command started, and no other
+    run's workers on the same machine."""
+    parent: dict[int, int] = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        parent[int(pid)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {p for p, pp in parent.items() if pp in frontier} - found
+        found |= frontier
+    return found
+
+
+def workers_rss_mb(root: int) -> dict[int, float]:
+    """RssAnon in MB of every Ray Train worker process below `root`, by pid."""
+    out = {}
+    for pid in descendants(root):
         try:
             if not Path(f"/proc/{pid}/cmdline").read_bytes().startswith(WORKER):
                 continue
@@ -64,7 +86,7 @@ def run(tree: Path, corpus: Path, steps: int, workers: int, skip_steps: int, eve
         proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         samples: list[tuple[int, float]] = []  # (step, total RssAnon of the workers)
         while proc.poll() is None:
-            rss = workers_rss_mb()
+            rss = workers_rss_mb(proc.pid)
             step = last_step(Path(tmp) / "metrics.csv")
             if rss and step >= skip_steps:
                 samples.append((step, sum(rss.values())))
@@ -72,13 +94,25 @@ def run(tree: Path, corpus: Path, steps: int, workers: int, skip_steps: int, eve
         output = proc.stdout.read() if proc.stdout else ""
         if proc.returncode != 0:
             raise SystemExit(f"bench_pretrain_memory: {' '.join(cmd[2:])} failed:\n{output[-2000:]}")
-    if len(samples) < 2 or samples[-1][0] <= samples[0][0]:
+    if len(samples) < 4 or samples[-1][0] <= samples[0][0]:
         raise SystemExit("bench_pretrain_memory: too few samples after --skip-steps; raise --steps")
-    (s0, m0), (s1, m1) = samples[0], samples[-1]
-    return {"steps": steps, "workers": workers, "from_step": s0, "to_step": s1, "rss_anon_mb_start": round(m0),
-            "rss_anon_mb_end": round(m1), "rss_anon_mb_max": round(max(m for _, m in samples)),
-            "growth_mb_per_100_steps": round(100 * (m1 - m0) / (s1 - s0), 1),
-            "samples": [[s, round(m)] for s, m in samples]}
+    return {"steps": steps, "workers": workers, **summary([[s, round(m)] for s, m in samples])}
+
+
+def summary(samples: list[list[float]]) -> dict:
+    """Growth figures of (step, MB) samples: slope per 100 steps, medians of the first and last quarter, max."""
+    steps, mb = np.array([s for s, _ in samples], float), np.array([m for _, m in samples], float)
+    q = max(1, len(mb) // 4)
+    return {"from_step": int(steps[0]), "to_step": int(steps[-1]),
+            "rss_anon_mb_first_quarter": round(float(np.median(mb[:q]))),
+            "rss_anon_mb_last_quarter": round(float(np.median(mb[-q:]))), "rss_anon_mb_max": round(float(mb.max())),
+            "growth_mb_per_100_steps": round(100 * float(np.polyfit(steps, mb, 1)[0]), 1), "samples": samples}
+
+
+def report(name: str, r: dict) -> None:
+    print(f"{name}: workers' RssAnon {r['rss_anon_mb_first_quarter']} MB (median, first quarter of the samples) -> "
+          f"{r['rss_anon_mb_last_quarter']} MB (last quarter), steps {r['from_step']}-{r['to_step']}, max "
+          f"{r['rss_anon_mb_max']} MB: {r['growth_mb_per_100_steps']:+.1f} MB per 100 steps", flush=True)
 
 
 def main() -> int:
@@ -90,7 +124,15 @@ def main() -> int:
     ap.add_argument("--every", type=float, default=3.0, help="seconds between samples")
     ap.add_argument("--reference-tree", default=None, help="another mirtune checkout, run in the same session")
     ap.add_argument("--json", default=None, help="write the figures here")
+    ap.add_argument("--summarize", default=None, metavar="JSON", help="recompute a result's figures from its samples")
     args = ap.parse_args()
+    if args.summarize:
+        result = json.loads(Path(args.summarize).read_text())
+        for name in result["trees"]:
+            result[name] = {k: result[name][k] for k in ("steps", "workers")} | summary(result[name]["samples"])
+            report(name, result[name])
+        write_result(args.summarize, result)
+        return 0
     corpus = Path(args.corpus).resolve()
     if not (corpus / "samples").is_dir():
         raise SystemExit(f"bench_pretrain_memory: no corpus at {corpus} (build one with `mirtune corpus build`)")
@@ -101,9 +143,7 @@ def main() -> int:
     for name, tree in trees.items():
         r = run(tree, corpus, args.steps, args.workers, args.skip_steps, args.every)
         result[name] = r
-        print(f"{name}: workers' RssAnon {r['rss_anon_mb_start']} MB at step {r['from_step']}, "
-              f"{r['rss_anon_mb_end']} MB at step {r['to_step']}: {r['growth_mb_per_100_steps']:+.1f} MB per 100 "
-              f"steps", flush=True)
+        report(name, r)
     if args.json:
         write_result(args.json, result)
         print(f"wrote {args.json}")

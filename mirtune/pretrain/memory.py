@@ -1,10 +1,11 @@
-"""Give memory that the C allocator holds free back to the system, so that a long training run stays its size.
+"""Give memory that the C allocator holds free back to the system, so that a long training run grows less.
 
 A training step on CPU allocates tensors of a different size every step (files differ in statements and edges).
-glibc keeps what they free in its heap, in pieces that the next steps' sizes do not fit, so a worker's resident
-memory grew by about 2 MB a step (measured: 40 MB a minute per worker, 24 GB exhausted within a few hours), though
-Python held nothing more (tracemalloc). `malloc_trim` hands the free pages back; called every few steps, the same
-loop stayed within 70 MB of its start over 200 steps where it grew by 1.3 GB without it.
+glibc keeps what they free in its heap, in pieces that later steps' sizes may not fit, and the resident memory of
+a worker of the long run grew by about 40 MB a minute though Python objects did not (tracemalloc, in a copy of the
+step loop outside Ray). `malloc_trim` hands the free pages back. Measured on `mirtune pretrain` itself
+(benchmarks/bench_pretrain_memory.py, one worker): growth fell from +199 to +136 MB per 100 steps; the rest has
+another cause, not yet found.
 """
 
 from __future__ import annotations

@@ -562,7 +562,7 @@ def train_loop(config: dict[str, Any]) -> None:
                 send("progress", {"step": state["step"], "steps": tc.steps, "samples_per_s": rate, **mean,
                                   "lr": scheduler.get_last_lr()[0]})
                 window, window_samples, window_start = [], 0, time.perf_counter()
-                release_free_memory()  # else the heap grows ~2 MB a step (mirtune.pretrain.memory)
+                release_free_memory()  # the heap's free pages back to the system (mirtune.pretrain.memory)
                 if not (state["step"] % tc.checkpoint_every == 0 or done):
                     ray.train.report({**_finite(mean), "step": state["step"]})
             paused = time.perf_counter()
