@@ -410,16 +410,27 @@ def run_label(env: dict[str, str]) -> str:
 def probe_runs(exe: Path, args: Sequence[str], files: dict[str, bytes], check, timeout_s: float, label: str,
                cores: int, reference: str | None, rounds: int = PROBE_ROUNDS) -> dict[str, list[float]]:
     """`rounds` rounds of plain runs (no tool), each one on all `cores` at the default configuration and one per
-    probe (PROBES), each checked against the profiled run's answer `reference`: every run's seconds by `run_label`
-    ({} with one core or no rounds: nothing to compare); ProfileError when a run fails or answers otherwise."""
+    probe (PROBES): every run's seconds by `run_label` ({} with one core or no rounds: nothing to compare);
+    ProfileError when a run fails or answers otherwise. The answer the probes are checked against is made, as
+    `tune` makes its reference, from every run of the default configuration so far (the profiled run's answer
+    `reference`, then the plain ones): lines that change between them (a clock, a run time) are left out."""
     if cores <= 1 or rounds < 1:
         return {}
-    envs = {run_label(env): env for env in [{"OMP_NUM_THREADS": str(cores)}, *(p.env(cores) for p in PROBES)]}
+    default = {"OMP_NUM_THREADS": str(cores)}
+    envs = {run_label(env): env for env in [default, *(p.env(cores) for p in PROBES)]}
     runs: dict[str, list[float]] = {what: [] for what in envs}
+    answers = [reference] if reference is not None else []
     for _ in range(rounds):
         for what, env in envs.items():
-            runs[what].append(_run_once(exe, args, env, files, check, timeout_s, label, f"the probe's run on {what}",
-                                        reference).runtimes_s[0])
+            is_default = env is default
+            ref = check.reference(answers) if answers and not is_default else None
+            m = _run_once(exe, args, env, files, check, timeout_s, label, f"the probe's run on {what}", ref)
+            if is_default and m.checksum is not None:
+                answers.append(m.checksum)
+                problem = check.stable_problem(answers)
+                if problem:
+                    raise ProfileError(f"the default configuration's runs disagree: {problem}", label)
+            runs[what].append(m.runtimes_s[0])
     return runs
 
 
