@@ -129,3 +129,30 @@ def test_bad_files_of_one_program_are_one_line(ray_cluster, three_files, tmp_pat
         assert main(["tune", *sources, *options, "--", "100"]) == 2
         err = capsys.readouterr().err.strip()
         assert expected in err and len(err.splitlines()) == 1 and "Traceback" not in err, err
+
+
+MACROS = r"""
+#include <stdio.h>
+static double a[N];
+int main(void) {
+    double s = 0;
+    #pragma omp parallel for reduction(+:s)
+    for (int i = 0; i < N; i++) { a[i] = (i % 11) * SCALE; s += a[i]; }
+    printf("s = %.6e\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_program_whose_macros_come_from_its_build_is_tuned_from_its_seeds(ray_cluster, tmp_path, capsys):
+    """The predictor's seeds read the program's IR compiled with the -D flags of --cflags (as Velvet needs): without
+    them its IR does not compile and no seed could be ranked."""
+    src = tmp_path / "macros.c"
+    src.write_text(MACROS)
+    argv = ["tune", str(src), "--task", "openmp", "--cflags", "-DN=200000 -DSCALE=0.5 -O3", "--budget", "2",
+            "--space", "threads=1,2", "--space", "schedule=static", "--space", "chunk=1", "--repeats", "1",
+            "--warmup", "0", "--confirm", "0", "--top-k", "1", "--out", str(tmp_path / "out"), "--json"]
+    assert main(argv) == 0, capsys.readouterr().err
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["runs_now"] == 2 and [m["status"] for m in answer["measured"]] == ["ok"]
+    assert any("of the predictor's 2 suggestions" in n for n in answer["notes"]), answer["notes"]  # it ranked them
