@@ -20,6 +20,7 @@ import tarfile
 import tempfile
 import urllib.request
 from pathlib import Path, PurePosixPath
+from typing import Callable
 
 POOL = "http://deb.debian.org/debian/pool/main"
 SUFFIXES = (".cl", ".h", ".clh")
@@ -50,20 +51,18 @@ def sha256_of(path: Path) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-def extract_opencl(tarball: Path, folders: list[str], out: Path) -> list[str]:
-    """Copy the OpenCL files directly inside `folders` (globs) of `tarball` to `out`; return their paths.
+def extract_files(tarball: Path, out: Path, wanted: Callable[[tuple[str, ...]], bool]) -> list[str]:
+    """Copy the regular files of `tarball` whose path parts satisfy `wanted` to `out`; return their paths.
 
-    Files keep their path below the tarball's top folder, so headers stay beside their kernels. Only regular
-    files with plain relative names are written: no member can land outside `out`.
+    Files keep their path below the tarball's top folder. Only regular files with plain relative names are
+    written: no member can land outside `out`.
     """
     written = []
     with tarfile.open(tarball) as tar:
         for member in tar:
             parts = PurePosixPath(member.name).parts
-            folder = "/".join(parts[:-1])
-            if (not member.isfile() or not member.name.endswith(SUFFIXES) or len(parts) < 2
-                    or member.name.startswith("/") or ".." in parts
-                    or not any(fnmatch.fnmatchcase(folder, f) for f in folders)):
+            if (not member.isfile() or len(parts) < 2 or member.name.startswith("/") or ".." in parts
+                    or not wanted(parts)):
                 continue
             target = out.joinpath(*parts[1:])
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -72,6 +71,13 @@ def extract_opencl(tarball: Path, folders: list[str], out: Path) -> list[str]:
             target.write_bytes(src.read())
             written.append("/".join(parts[1:]))
     return sorted(written)
+
+
+def extract_opencl(tarball: Path, folders: list[str], out: Path) -> list[str]:
+    """Copy the OpenCL files directly inside `folders` (globs) of `tarball` to `out` (`extract_files`), so that
+    headers stay beside their kernels; return their paths."""
+    return extract_files(tarball, out, lambda parts: parts[-1].endswith(SUFFIXES) and any(
+        fnmatch.fnmatchcase("/".join(parts[:-1]), f) for f in folders))
 
 
 def download(url: str, sha256: str, dest: Path) -> None:

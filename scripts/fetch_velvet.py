@@ -2,8 +2,8 @@
 
     python scripts/fetch_velvet.py [-o build/velvet] [--reads 20000]
 
-Velvet (Zerbino & Birney's short-read assembler, GPL-2.0) is plain C in 30 translation units with OpenMP
-worksharing loops that take their thread count from OMP_NUM_THREADS; its `velveth` (k-mer hashing) is 13 of them.
+Velvet (Zerbino & Birney's short-read assembler, GPL-2.0) is plain C (31 files in src/) with OpenMP
+worksharing loops that take their thread count from OMP_NUM_THREADS; its `velveth` (k-mer hashing) is 12 of them.
 This downloads Debian's pinned source tarball (bookworm), checks its sha256 and extracts it to OUT, and writes
 OUT/reads.fa, the first N reads of the test reads the tarball ships (data/test_reads.fa), so that a run lasts
 seconds. Debian's tarball drops the bundled zlib that src/binarySequences.c includes by a relative path; Debian's
@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tarfile
 import tempfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fetch_opencl_sources import POOL, download  # noqa: E402 (a script beside this one)
+from fetch_opencl_sources import POOL, download, extract_files  # noqa: E402 (a script beside this one)
 
 TARBALL = "v/velvet/velvet_1.2.10+dfsg1.orig.tar.xz"
 SHA256 = "368d760ad56ffa010a2ae72b25d46680ecb7ad8cc573cf6c389848c87b32ee26"
@@ -32,19 +31,9 @@ VELVETH = ["run", "tightString", "recycleBin", "splay", "splayTable", "readSet",
 CFLAGS = "-fgnu89-inline -DMAXKMERLENGTH=31 -DCATEGORIES=2 -lz"
 
 
-def extract(tarball: Path, out: Path) -> None:
-    """Extract the tarball's files under its top folder into `out` (regular files with plain relative names)."""
-    with tarfile.open(tarball) as tar:
-        for member in tar:
-            parts = PurePosixPath(member.name).parts
-            if (not member.isfile() or len(parts) < 2 or parts[0] != TOP or ".." in parts
-                    or member.name.startswith("/")):
-                continue
-            target = out.joinpath(*parts[1:])
-            target.parent.mkdir(parents=True, exist_ok=True)
-            src = tar.extractfile(member)
-            assert src is not None  # a regular file always has a stream
-            target.write_bytes(src.read())
+def extract(tarball: Path, out: Path) -> list[str]:
+    """Extract the tarball's files under its top folder into `out`; return their paths."""
+    return extract_files(tarball, out, lambda parts: parts[0] == TOP)
 
 
 def first_reads(fasta: Path, n: int, out: Path) -> int:

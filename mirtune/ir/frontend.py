@@ -313,11 +313,11 @@ def _compile_failure(stderr: str, returncode: int) -> str:
 
 
 #: flags of a program's own build that decide what its source means (macros, headers, the language dialect), as
-#: opposed to how it is optimised or linked (-O, -march, -l, -L, -W)
+#: opposed to how it is optimised or linked (-O, -march, -l, -L, -W); all but -std= may take their value as the
+#: next word, and those of _PATH_FLAGS name a file or folder
 _MEANING_FLAGS = ("-D", "-U", "-I", "-std=", "-include", "-isystem", "-iquote", "-idirafter")
 _MEANING_SWITCHES = frozenset({"-fgnu89-inline", "-fno-gnu89-inline", "-fsigned-char", "-funsigned-char",
                                "-fcommon", "-fno-common", "-fms-extensions", "-fgnu-keywords", "-fno-gnu-keywords"})
-_TAKES_VALUE = frozenset({"-D", "-U", "-I", "-include", "-isystem", "-iquote", "-idirafter"})
 _PATH_FLAGS = ("-include", "-isystem", "-iquote", "-idirafter", "-I")
 
 
@@ -329,10 +329,12 @@ def source_flags(flags: list[str] | tuple[str, ...]) -> list[str]:
     kept: list[str] = []
     it = iter(flags)
     for flag in it:
-        if flag in _TAKES_VALUE:  # "-I DIR": the value is the next word
+        if flag in _MEANING_SWITCHES:
+            kept.append(flag)
+            continue
+        if flag in _MEANING_FLAGS and flag != "-std=":  # "-I DIR": the value is the next word
             flag += next(it, "")
-        if flag in _MEANING_SWITCHES or not flag.startswith(_MEANING_FLAGS):
-            kept += [flag] if flag in _MEANING_SWITCHES else []
+        if not flag.startswith(_MEANING_FLAGS):
             continue
         path_flag = next((f for f in _PATH_FLAGS if flag.startswith(f)), None)
         if path_flag and len(flag) > len(path_flag):  # a folder or file: absolute, as the IR cache keys it

@@ -211,8 +211,8 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
     read by the task's profile predictor (TASK-profile) where there is one."""
     import numpy as np
 
-    from mirtune.predict.heads import decision_gains
     from mirtune.ir.frontend import source_flags
+    from mirtune.predict.heads import decision_gains
     from mirtune.predict.predictor import program_ir, program_ir_linked
 
     t = registry.get(task)
@@ -221,8 +221,7 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
     files = [Path(p) for p in path] if isinstance(path, (list, tuple)) else [Path(path)]
     if not files:
         raise UsageError("no source file given")
-    meaning = source_flags(list(cflags))
-    linked = len(files) > 1 or bool(include_dirs) or bool(meaning)
+    linked = len(files) > 1 or bool(include_dirs) or bool(source_flags(list(cflags)))
     if linked and not t.links_programs:
         raise UsageError(f"the files of one program (several files, --include, or --cflags with -D/-I) are for "
                          f"--task {' or '.join(registry.names(links_programs=True))}, not {task}")
@@ -237,7 +236,7 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
     if t.launch_options:  # the launch facts are checked before the program compiles
         t.context_features(None, context)
     path = t.program_file(files[0])
-    ir = program_ir_linked(files, include_dirs, cflags=meaning) if linked else program_ir(path)
+    ir = program_ir_linked(files, include_dirs, cflags=cflags) if linked else program_ir(path)
     label = program_label(files) if linked else str(path)
     emb, module = _embedding(ir, None if predictor.features.get("embedding") == "none" else resolved)
     context_x = t.context_features(module, context)

@@ -774,8 +774,9 @@ def default_build(plan: TunePlan, cache_dir: str | None = None) -> dict[str, dic
 
     The source is compiled once more, for the predictor's seeds (`program_ir`, cached by content): IR for no
     particular CPU, at -O2, from the user's text with only those --cflags that decide what it means (-D, -I,
-    -std=: `mirtune.ir.frontend.source_flags`), as the predictor's training programs were compiled. The binary is built with -march=native, the --cflags and the source's folder on the include path
-    (and from the task's rewrite, `Task.tune_sources`, where it has one), so neither compile can stand for the other without
+    -std=: `mirtune.ir.frontend.source_flags`), as the predictor's training programs were compiled. The binary is
+    built with -march=native, the --cflags and the source's folder on the include path (and from the task's
+    rewrite, `Task.tune_sources`, where it has one), so neither compile can stand for the other without
     changing the seeds or the binary that is timed. Both are cached: a rerun of the tuning compiles neither.
     A program of several files: every file is compiled to an object and all are linked (one line naming the file
     that does not compile, or saying that they do not link); its IR is every file's, linked (`program_ir_linked`)."""
