@@ -1,6 +1,7 @@
 """Where a pre-training worker's batches come from.
 
-Two sources, one interface (`epoch(e)` yields (numpy batch, files in the step over all workers)):
+Two sources, one interface (`epoch(e, start)` yields (numpy batch, files in the step over all workers) from
+batch `start` of pass `e` on, so that a resumed run continues the pass where its checkpoint left it):
 
 - `InMemoryCorpus`: a corpus that fits in memory, put in the object store once by the driver; every worker
   holds all of it (zero-copy from the node's object store) and each step takes its share of one global batch,
@@ -80,12 +81,17 @@ class InMemoryCorpus(ArrowRows):
         self.global_batch = batch_size * world
         self.costs = file_costs(self.columns["n_stmt"][0], self.columns["n_edges"][0], max_statements)
 
-    def epoch(self, epoch: int) -> Iterator[tuple[Batch, int]]:
-        """This worker's share of each global batch of one pass, in an order every worker shares; a last
-        global batch too small to give every worker a file is left out."""
+    def batches_per_epoch(self) -> int:
+        """Global batches in one pass (a last one too small to give every worker a file is left out)."""
+        full, rest = divmod(self.n, self.global_batch)
+        return full + (1 if rest >= self.world else 0)
+
+    def epoch(self, epoch: int, start: int = 0) -> Iterator[tuple[Batch, int]]:
+        """This worker's share of each global batch of one pass from batch `start` on, in an order every worker
+        shares; a last global batch too small to give every worker a file is left out."""
         order = np.random.default_rng([self.seed, epoch]).permutation(self.n)
-        for start in range(0, self.n, self.global_batch):
-            chunk = order[start:start + self.global_batch]
+        for first in range(start * self.global_batch, self.n, self.global_batch):
+            chunk = order[first:first + self.global_batch]
             if len(chunk) < self.world:
                 return
             mine = chunk[balanced_split(self.costs[chunk], self.world)[self.rank]]
@@ -105,20 +111,26 @@ class StreamedShard:
         self.shard, self.batch_size, self.limit, self.seed, self.world = shard, batch_size, limit_bytes, seed, world
         self.rows: list[dict[str, Any]] | None = None
 
-    def epoch(self, epoch: int) -> Iterator[tuple[Batch, int]]:
-        """This worker's batches of one pass, with the step's files over all workers (equal shares)."""
+    def batches_per_epoch(self) -> int | None:
+        """Batches in one pass, once the first pass has been kept in memory; None while it streams."""
+        return None if self.rows is None else -(-len(self.rows) // self.batch_size)
+
+    def epoch(self, epoch: int, start: int = 0) -> Iterator[tuple[Batch, int]]:
+        """This worker's batches of one pass from batch `start` on, with the step's files over all workers (equal
+        shares). A streamed pass reads the batches before `start` too (and keeps them), without yielding them."""
         if self.rows is not None:
             order = np.random.default_rng([self.seed, epoch]).permutation(len(self.rows))
-            for i in range(0, len(order), self.batch_size):
+            for i in range(start * self.batch_size, len(order), self.batch_size):
                 chunk = [self.rows[j] for j in order[i:i + self.batch_size]]
                 yield {k: np.array([r[k] for r in chunk] + [None], dtype=object)[:-1] for k in chunk[0]}, \
                     len(chunk) * self.world
             return
         kept: list[dict[str, Any]] | None = []
         size = 0
-        for batch in self.shard.iter_batches(batch_size=self.batch_size, batch_format="numpy", drop_last=False,
-                                             local_shuffle_buffer_size=4 * self.batch_size,
-                                             local_shuffle_seed=self.seed + 1000 * epoch):
+        for index, batch in enumerate(self.shard.iter_batches(batch_size=self.batch_size, batch_format="numpy",
+                                                              drop_last=False,
+                                                              local_shuffle_buffer_size=4 * self.batch_size,
+                                                              local_shuffle_seed=self.seed + 1000 * epoch)):
             n = len(next(iter(batch.values())))
             if kept is not None:
                 kept.extend({k: v[i] for k, v in batch.items()} for i in range(n))
@@ -127,6 +139,7 @@ class StreamedShard:
                             for v in batch.values())
                 if size > self.limit:
                     kept = None
-            yield batch, n * self.world
+            if index >= start:
+                yield batch, n * self.world
         if kept:
             self.rows = kept

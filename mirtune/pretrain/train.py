@@ -79,7 +79,7 @@ class TrainConfig:
     materialize_mb: int = 1024          # a corpus up to this size (MB on disk) is held whole; else streamed
     address: str | None = None
     command: list[str] = field(default_factory=list)
-    trace_dir: str | None = None        # tests: workers write their pid and each executed step here
+    trace_dir: str | None = None        # tests: workers write their pid, each executed step and its files here
     step_delay_s: float = 0.0           # tests: slow each step down
 
     def validate(self) -> None:
@@ -321,6 +321,21 @@ def _restore(reported: Any, storage: Path, net: Any, optimizer: Any) -> dict[str
     return None
 
 
+def _data_position(state: dict[str, Any], per_epoch: int | None) -> int:
+    """The batch of pass `state["epoch"]` a (resumed) run starts at: where its checkpoint left the pass. A
+    checkpoint written before the position was kept resumes where the same run without interruptions would be
+    (its steps in that pass, wrapped into the following passes when the pass length is known); such runs
+    restarted every pass from its first batch, so a run resumed often kept training on the pass's beginning."""
+    position = state.get("epoch_batches")
+    if position is None:
+        position = sum(1 for row in state.get("history", []) if row.get("epoch") == state["epoch"])
+        if per_epoch:
+            state["epoch"] += position // per_epoch
+            position %= per_epoch
+    state["epoch_batches"] = position
+    return position
+
+
 def _lr_factor(step: int, total: int, warmup: int) -> float:
     """Linear warm-up, then cosine decay to 10% of the peak."""
     if step < warmup:
@@ -508,6 +523,11 @@ def train_loop(config: dict[str, Any]) -> None:
     else:
         source = StreamedShard(ray.train.get_dataset_shard("train"), tc.batch_size, tc.cache_mb * 2**20,
                                seed=tc.seed + rank, world=world)
+    position = _data_position(state, source.batches_per_epoch())
+    if restored is not None:
+        per_epoch = source.batches_per_epoch()
+        send("note", {"line": f"mirtune pretrain: taking up pass {state['epoch'] + 1} at batch {position + 1}"
+                              + (f" of {per_epoch}" if per_epoch else "")})
     window: list[tuple[dict[str, float], int]] = []
     window_start = time.perf_counter()
     window_samples = 0
@@ -515,8 +535,9 @@ def train_loop(config: dict[str, Any]) -> None:
     model.train()
     while state["step"] < tc.steps:
         n_batches = 0
-        for batch, n_global in source.epoch(state["epoch"]):
+        for batch, n_global in source.epoch(state["epoch"], start=position):
             n_batches += 1
+            state["epoch_batches"] = position + n_batches  # where a resumed run takes up this pass
             t0 = time.perf_counter()
             step = state["step"]
             rng = np.random.default_rng([tc.seed, rank, step])
@@ -546,9 +567,12 @@ def train_loop(config: dict[str, Any]) -> None:
             window_samples += n_global
             window.append((metrics, 1))
             last_metrics = metrics
-            if trace is not None and rank == 0:
-                with open(trace / "steps.log", "a") as f:
-                    f.write(f"{state['step']}\n")
+            if trace is not None:
+                with open(trace / f"files-{rank}.log", "a") as f:
+                    f.write(f"{state['step']} {' '.join(map(str, batch['id']))}\n")
+                if rank == 0:
+                    with open(trace / "steps.log", "a") as f:
+                        f.write(f"{state['step']}\n")
             state["history"].append({"step": state["step"], "epoch": state["epoch"], "samples": state["samples"],
                                      "time_s": round(state["time_s"], 3), "lr": scheduler.get_last_lr()[0],
                                      "samples_per_s": None, **metrics})
@@ -572,10 +596,11 @@ def train_loop(config: dict[str, Any]) -> None:
             window_start += time.perf_counter() - paused  # rates exclude evaluations and checkpoints
             if done:
                 break
-        if n_batches == 0:
+        if n_batches == 0 and position == 0:
             raise MirtuneError("the training split gave this worker no samples; use fewer workers or a larger corpus")
         if state["step"] < tc.steps:
             state["epoch"] += 1
+            state["epoch_batches"] = position = 0
 
 
 def _finite(metrics: dict[str, float]) -> dict[str, float]:
@@ -680,6 +705,8 @@ class _ProgressPrinter:
                      f"lr {p['lr']:.2e}  {p['samples_per_s']:.1f} samples/s")
             elif kind == "heldout":
                 note(f"held-out at step {p['step']}: {_objective_figures(p, False)}")
+            elif kind == "note":
+                note(p["line"])
 
 
 def _objective_figures(p: dict[str, Any], losses: bool) -> str:

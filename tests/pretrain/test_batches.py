@@ -79,6 +79,29 @@ def test_workers_share_each_global_batch_without_overlap_and_cover_the_pass(worl
     assert [b["id"].tolist() for b, _ in workers[0].epoch(4)] != [b["id"].tolist() for b, _ in passes[0]]
 
 
+@pytest.mark.parametrize("world", [1, 2])
+def test_a_pass_taken_up_at_batch_k_is_the_rest_of_the_same_pass(world):
+    table = _table(50)
+    for rank in range(world):
+        src = InMemoryCorpus(table, batch_size=4, rank=rank, world=world, seed=7, max_statements=16)
+        whole = [b["id"].tolist() for b, _ in src.epoch(2)]
+        assert src.batches_per_epoch() == len(whole)
+        for k in (0, 1, 5, len(whole) - 1, len(whole)):
+            assert [b["id"].tolist() for b, _ in src.epoch(2, start=k)] == whole[k:]
+
+
+def test_data_position_resumes_where_the_checkpoint_left_the_pass():
+    from mirtune.pretrain.train import _data_position
+
+    state = {"epoch": 1, "epoch_batches": 3, "history": [{"step": s, "epoch": 0} for s in range(1, 9)]}
+    assert _data_position(state, 6) == 3 and state["epoch"] == 1
+    # a checkpoint written before the position was kept: where the run would be without interruptions
+    legacy = {"epoch": 0, "history": [{"step": s, "epoch": 0} for s in range(1, 15)]}
+    assert _data_position(legacy, 6) == 2 and legacy["epoch"] == 2 and legacy["epoch_batches"] == 2
+    streamed = {"epoch": 0, "history": [{"step": s, "epoch": 0} for s in range(1, 15)]}
+    assert _data_position(streamed, None) == 14 and streamed["epoch"] == 0  # length unknown: the stream skips
+
+
 def test_two_workers_steps_cost_about_the_same():
     table = _table(400)
     a, b = (InMemoryCorpus(table, batch_size=8, rank=r, world=2, seed=0, max_statements=None) for r in (0, 1))

@@ -264,6 +264,30 @@ def test_resume_past_a_corrupt_checkpoint_really_trains_from_the_older_one(corpu
     assert len(list((out / "checkpoints").glob("corrupt-checkpoints-*/step-00000004"))) == 1
 
 
+def _files_log(trace: Path) -> dict[int, str]:
+    """Step -> the files worker 0 trained on at that step (a step run again keeps its last run)."""
+    return {int(line.split(" ", 1)[0]): line.split(" ", 1)[1] for line in (trace / "files-0.log").read_text().splitlines()}
+
+
+def test_a_resumed_run_takes_up_the_pass_where_its_checkpoint_left_it(corpus, tmp_path, ray_cluster, capsys):
+    """16 files in batches of 4: a run stopped after 3 steps and resumed trains on the same files at steps 4-6 as a
+    run that was never stopped (the 4th batch of the first pass, then the second pass). It used to start the pass
+    over, so a run resumed often kept training on the pass's first files."""
+    whole, trace_a = tmp_path / "whole", tmp_path / "trace-a"
+    pretrain(_config(corpus, whole, workers=1, steps=6, checkpoint_every=3, eval_every=0, trace_dir=str(trace_a)))
+    parts, trace_b = tmp_path / "parts", tmp_path / "trace-b"
+    pretrain(_config(corpus, parts, workers=1, steps=3, checkpoint_every=3, eval_every=0, trace_dir=str(trace_b)))
+    capsys.readouterr()
+    pretrain(_config(corpus, parts, workers=1, steps=6, checkpoint_every=3, eval_every=0, resume=True,
+                     trace_dir=str(trace_b)))
+    assert "taking up pass 1 at batch 4 of 4" in capsys.readouterr().err
+    a, b = _files_log(trace_a), _files_log(trace_b)
+    assert sorted(b) == [1, 2, 3, 4, 5, 6] and b == a
+    assert len({f for step in (1, 2, 3, 4) for f in a[step].split()}) == 16  # the first pass saw every file
+    state = json.loads((parts / "checkpoints" / "pretrain" / "step-00000006" / "trainer_state.json").read_text())
+    assert (state["epoch"], state["epoch_batches"]) == (1, 2)
+
+
 def test_ctrl_c_says_where_the_run_stopped_and_how_to_go_on(corpus, tmp_path):
     """Ctrl-C (SIGINT) during `mirtune pretrain`: Ray Train aborts the run; the command then says which checkpoint
     it kept and that --resume continues, in one line, with exit code 130 (it used to end silently)."""
