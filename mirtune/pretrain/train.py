@@ -9,7 +9,8 @@ checkpoint to the run's storage path. A checkpoint holds only safetensors and JS
 
     model.safetensors      encoder.* and heads.* weights
     optimizer.safetensors  AdamW moments, with optimizer.json (hyper-parameters)
-    trainer_state.json     step, samples seen, the metrics history and held-out evaluations
+    trainer_state.json     step, samples seen, the position in the data, the metrics history and held-out
+                           evaluations
 
 `FailureConfig(max_failures)` replaces a worker that dies: the worker group restarts from the latest
 checkpoint, so at most K steps are lost. `--resume` re-attaches to the same storage path and run name and
@@ -17,9 +18,10 @@ continues from the newest checkpoint that loads: the driver checks them before t
 it uses, and moves the ones that do not load into `corrupt-checkpoints-<time>/` beside the run (never deleted).
 When none loads it stops with one line, unless `--restart` asks to start over from step 0 (the old run is then
 moved into `pretrain-set-aside-<time>/`). At the end the driver writes the model (io.py format),
-metrics.csv, heldout.csv and learning_curves.png into the output folder. Data order after a restart
-is not replayed exactly (each restart starts its pass over the data afresh); the step count, the learning
-rate schedule and the per-step random masks (seeded by step) are.
+metrics.csv, heldout.csv and learning_curves.png into the output folder. A restart continues as if
+never interrupted: the step count, the learning rate schedule, the per-step random masks (seeded by step)
+and the data order (the checkpoint keeps the batches of the current pass already trained on, and the pass is
+taken up there).
 """
 
 from __future__ import annotations
