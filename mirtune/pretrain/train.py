@@ -21,7 +21,8 @@ moved into `pretrain-set-aside-<time>/`). At the end the driver writes the model
 metrics.csv, heldout.csv and learning_curves.png into the output folder. A restart continues as if
 never interrupted: the step count, the learning rate schedule, the per-step random masks (seeded by step)
 and the data order (the checkpoint keeps the batches of the current pass already trained on, and the pass is
-taken up there).
+taken up there; a corpus streamed by Ray Data skips that many batches of its pass, which are the same ones
+as far as Ray Data reads the shard in the same order).
 """
 
 from __future__ import annotations
