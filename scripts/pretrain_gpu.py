@@ -7,7 +7,7 @@
 The GPU machine has PyTorch and PyG but no Ray, no clang and no network, and a call carries at most 64 MiB, so
 the corpus travels as one lzma file of its distinct token rows (statements and node texts repeat across modules:
 each is stored once) plus per-module indices and edges. `train` runs the very model and objectives of
-`mirtune pretrain` (mirtune.pretrain.train's model, held-out evaluation and checkpoint format) in one process,
+`mirtune pretrain` (mirtune.pretrain.train's held-out evaluation, mirtune.pretrain.checkpoints' model and format) in one process,
 bf16 autocast, a DataLoader of CPU workers building the batches, a cosine schedule over the steps that fit the
 time budget (measured on the first steps, recorded so that a resumed run keeps the schedule), a held-out
 evaluation every `--eval-every` steps, and a checkpoint written at the deadline. What comes back is split into
@@ -175,11 +175,11 @@ def _epoch_batches(n: int, batch_size: int, seed: int, epoch: int) -> list[list[
 
 
 def _save(out: Path, net: Any, optimizer: Any, state: dict[str, Any], weights_dtype: str, moments: bool) -> None:
-    """The checkpoint (mirtune.pretrain.train's format) as a tar split into files of at most CHUNK bytes."""
+    """The checkpoint (mirtune.pretrain.checkpoints' format) as a tar split into files of at most CHUNK bytes."""
     import torch
 
     from mirtune.model.io import canonical_state, save_tensors, write_json
-    from mirtune.pretrain.train import save_checkpoint
+    from mirtune.pretrain.checkpoints import save_checkpoint
 
     tmp = out / "ckpt"
     tmp.mkdir(parents=True, exist_ok=True)
@@ -233,7 +233,8 @@ def train(args: argparse.Namespace) -> int:
     import torch
 
     from mirtune.model.config import EncoderConfig, preset
-    from mirtune.pretrain.train import _lr_factor, _make_model, _mean_metrics, evaluate, load_checkpoint
+    from mirtune.pretrain.checkpoints import load_checkpoint, make_model
+    from mirtune.pretrain.train import _lr_factor, _mean_metrics, evaluate
 
     t_start = time.monotonic()
     out = Path(args.out)
@@ -256,7 +257,7 @@ def train(args: argparse.Namespace) -> int:
                               n_special=max(m["pad_id"], m["unk_id"], m["cls_id"], m["sep_id"], m["mask_id"]) + 1)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     torch.manual_seed(args.seed)
-    net = _make_model(cfg)
+    net = make_model(cfg)
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=0.01)
     state: dict[str, Any] = {"step": 0, "samples": 0, "epoch": 0, "time_s": 0.0, "history": [], "heldout": [],
                              "restarts": 0, "planned_steps": 0, "preset": args.preset, "batch_size": args.batch_size,
@@ -385,15 +386,15 @@ def finish(args: argparse.Namespace) -> int:
 
     from mirtune.ir.tokenizer import IRTokenizer
     from mirtune.model.config import preset
-    from mirtune.pretrain.train import (TrainConfig, _count_rows, _finish, _make_model, load_checkpoint,
-                                        save_checkpoint)
+    from mirtune.pretrain.checkpoints import load_checkpoint, make_model, save_checkpoint
+    from mirtune.pretrain.train import TrainConfig, _count_rows, _finish
 
     corpus = Path(args.corpus)
     ckpt = unpack_checkpoint(Path(args.returned), Path(args.out) / "checkpoint")
     state = json.loads((ckpt / "trainer_state.json").read_text())
     tokenizer = IRTokenizer.load(corpus / "tokenizer.json")
     enc_cfg = preset(state["preset"], tokenizer)
-    net = _make_model(enc_cfg)
+    net = make_model(enc_cfg)
     load_checkpoint(ckpt, net, None)  # bf16 weights are cast to the model's fp32 here
     fp32 = Path(args.out) / "checkpoint-fp32"
     save_checkpoint(fp32, net, torch.optim.AdamW(net.parameters()), state)

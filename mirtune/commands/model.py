@@ -1,4 +1,5 @@
-"""`mirtune model info [--preset P | --model DIR]`: the encoder's configuration and parameter counts per part."""
+"""`mirtune model info [--preset P | --model DIR]`: the encoder's configuration, parameter counts per part and
+provenance; `mirtune model export CHECKPOINT --corpus DIR --out DIR`: a model folder from a pre-training checkpoint."""
 
 from __future__ import annotations
 
@@ -19,6 +20,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="size a preset for one modality only (the ablation encoders); default both")
     i.add_argument("--json", action="store_true", help="print JSON")
     i.set_defaults(func=run_info)
+    e = msub.add_parser("export", help="a model folder from a pre-training checkpoint (to try it before the run ends)")
+    e.add_argument("checkpoint", help="a step-NNNNNNNN checkpoint folder, or a run's folder (its newest checkpoint)")
+    e.add_argument("--corpus", required=True, help="the run's corpus folder (its tokenizer and split sizes)")
+    e.add_argument("--out", required=True, help="model folder to write (weights, provenance, metrics, curves)")
+    e.add_argument("--preset", help="the run's preset (default: the one whose shapes the weights have)")
+    e.set_defaults(func=run_export)
 
 
 WEIGHT_CHECKS = {"verified": "sha256 verified against provenance.json, all values finite"}
@@ -69,7 +76,7 @@ def run_info(args: argparse.Namespace) -> int:
         info["weights"] = weights
     if provenance:
         info["provenance"] = {k: provenance.get(k) for k in ("preset", "steps", "corpus", "heldout_metrics",
-                                                             "tokenizer_sha256", "created")}
+                                                             "training", "command", "tokenizer_sha256", "created")}
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
@@ -84,9 +91,22 @@ def run_info(args: argparse.Namespace) -> int:
     if weights is not None:
         print(f"  weights: {WEIGHT_CHECKS[weights['check']]}")
     if provenance:
-        print(f"  trained {provenance.get('steps')} steps; held-out: "
+        seen = (provenance.get("training") or {}).get("samples_seen")
+        print(f"  trained {provenance.get('steps')} steps" + (f" ({seen:,} files seen)" if seen else "") + "; held-out: "
               + ", ".join(f"{k} {v:.3f}" for k, v in (provenance.get("heldout_metrics") or {}).items()
                           if isinstance(v, (int, float))))
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from mirtune.pretrain.train import export_model
+
+    command = ["mirtune", "model", "export", args.checkpoint, "--corpus", args.corpus, "--out", args.out]
+    res = export_model(args.checkpoint, args.corpus, args.out, args.preset,
+                       command=command + (["--preset", args.preset] if args.preset else []))
+    print(f"model folder {res.out} from {res.checkpoint} (step {res.steps}"
+          + (f"; held-out MLM accuracy {res.heldout['mlm_accuracy']:.3f}" if "mlm_accuracy" in res.heldout else "")
+          + ")")
     return 0
 
 

@@ -5,12 +5,7 @@ see samples.py) and starts a `TorchTrainer`. A corpus that fits in memory goes t
 each worker takes a cost-balanced share of every global batch; a larger one streams as Ray Data shards
 (batches.py). Each worker runs the three objectives on its batches under DDP (gloo on CPUs,
 nccl with mixed precision on GPUs), and every K steps rank 0 evaluates the held-out split and reports a
-checkpoint to the run's storage path. A checkpoint holds only safetensors and JSON:
-
-    model.safetensors      encoder.* and heads.* weights
-    optimizer.safetensors  AdamW moments, with optimizer.json (hyper-parameters)
-    trainer_state.json     step, samples seen, the position in the data, the metrics history and held-out
-                           evaluations
+checkpoint to the run's storage path (checkpoints.py: safetensors and JSON only).
 
 `FailureConfig(max_failures)` replaces a worker that dies: the worker group restarts from the latest
 checkpoint, so at most K steps are lost. `--resume` re-attaches to the same storage path and run name and
@@ -18,7 +13,7 @@ continues from the newest checkpoint that loads: the driver checks them before t
 it uses, and moves the ones that do not load into `corrupt-checkpoints-<time>/` beside the run (never deleted).
 When none loads it stops with one line, unless `--restart` asks to start over from step 0 (the old run is then
 moved into `pretrain-set-aside-<time>/`). At the end the driver writes the model (io.py format),
-metrics.csv, heldout.csv and learning_curves.png into the output folder. A restart continues as if
+metrics.csv, heldout.csv and learning_curves.png into the output folder (report.py). A restart continues as if
 never interrupted: the step count, the learning rate schedule, the per-step random masks (seeded by step)
 and the data order (the checkpoint keeps the batches of the current pass already trained on, and the pass is
 taken up there; a corpus streamed by Ray Data skips that many batches of its pass, which are the same ones
@@ -28,7 +23,6 @@ as far as Ray Data reads the shard in the same order).
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
 import json
 import logging
@@ -36,18 +30,17 @@ import math
 import os
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mirtune.errors import Interrupted, MirtuneError, UsageError
+from mirtune.pretrain.checkpoints import (RUN_NAME, checkpoint_dirs, checkpoint_step, latest_checkpoint_dir,
+                                          load_checkpoint, make_model, restore, save_checkpoint, set_aside,
+                                          usable_checkpoint)
+from mirtune.pretrain.report import CSV_FIELDS, METRIC_KEYS, ProgressPrinter, plot_learning_curves, write_metrics_csv
 
-RUN_NAME = "pretrain"
-METRIC_KEYS = ("loss", "mlm_loss", "mlm_accuracy", "recon_loss", "recon_loss_control", "recon_loss_data",
-               "recon_loss_call", "auc_control", "auc_data", "auc_call", "match_loss", "match_accuracy")
-CSV_FIELDS = ("step", "epoch", "samples", "time_s", "samples_per_s", "lr") + METRIC_KEYS
 COLUMNS = ("id", "stmt_ids", "n_stmt", "node_ids", "n_nodes", "node_type", "edges", "n_edges")
 
 
@@ -143,130 +136,7 @@ def config_from_args(args: argparse.Namespace, command: list[str] | None = None)
     return cfg
 
 
-# ===================================================================== checkpoints (no pickle)
-def save_checkpoint(directory: Path, model: Any, optimizer: Any, state: dict[str, Any]) -> None:
-    """model.safetensors, optimizer.safetensors + optimizer.json, trainer_state.json."""
-    import torch
-
-    from mirtune.model.io import canonical_state, save_tensors, write_json
-
-    tensors = canonical_state(model.encoder, "encoder.")
-    tensors.update(canonical_state(model.heads, "heads."))
-    save_tensors(directory / "model.safetensors", tensors)
-    opt_state = optimizer.state_dict()
-    opt_tensors, opt_scalars = {}, {}
-    for idx, slots in opt_state["state"].items():
-        for name, value in slots.items():
-            if isinstance(value, torch.Tensor):
-                opt_tensors[f"state.{idx}.{name}"] = value
-            else:
-                opt_scalars[f"{idx}.{name}"] = value
-    save_tensors(directory / "optimizer.safetensors", opt_tensors)
-    write_json(directory / "optimizer.json", {"param_groups": opt_state["param_groups"], "scalars": opt_scalars})
-    write_json(directory / "trainer_state.json", state)
-
-
-def load_checkpoint(directory: Path, model: Any, optimizer: Any | None) -> dict[str, Any]:
-    """Load what save_checkpoint wrote into `model` (and `optimizer`); returns trainer_state."""
-    from mirtune.model.io import load_into, load_tensors, read_json
-
-    tensors = load_tensors(directory / "model.safetensors")
-    load_into(model.encoder, tensors, "encoder.", str(directory))
-    load_into(model.heads, tensors, "heads.", str(directory))
-    if optimizer is not None:
-        opt_tensors = load_tensors(directory / "optimizer.safetensors")
-        meta = read_json(directory / "optimizer.json", "optimizer state")
-        state: dict[int, dict[str, Any]] = {}
-        for key, value in opt_tensors.items():
-            _, idx, name = key.split(".", 2)
-            state.setdefault(int(idx), {})[name] = value
-        for key, value in meta.get("scalars", {}).items():
-            idx, name = key.split(".", 1)
-            state.setdefault(int(idx), {})[name] = value
-        groups = meta["param_groups"]
-        for g in groups:
-            if "betas" in g:
-                g["betas"] = tuple(g["betas"])
-        optimizer.load_state_dict({"state": state, "param_groups": groups})
-    return read_json(directory / "trainer_state.json", "trainer state")
-
-
-def checkpoint_dirs(storage: Path) -> list[Path]:
-    """Every step-NNNNNNNN folder of the run in `storage`, newest first (complete or not)."""
-    run = storage / RUN_NAME
-    found = [p for p in run.glob("step-*") if p.is_dir()] if run.is_dir() else []
-    return sorted(found, key=_checkpoint_step, reverse=True)
-
-
-def usable_checkpoint(storage: Path, enc_cfg: Any) -> tuple[Path | None, list[tuple[Path, str]]]:
-    """The newest checkpoint that loads whole (weights, optimizer, trainer state), and (folder, reason) for each
-    newer one that does not. A checkpoint of another architecture (WeightsMismatch) stops the run."""
-    import torch
-
-    from mirtune.model.io import WeightsMismatch
-
-    bad: list[tuple[Path, str]] = []
-    for ckpt in checkpoint_dirs(storage):
-        net = _make_model(enc_cfg)
-        try:
-            load_checkpoint(ckpt, net, torch.optim.AdamW(net.parameters()))
-            return ckpt, bad
-        except WeightsMismatch:
-            raise
-        except MirtuneError as exc:
-            bad.append((ckpt, exc.line()))
-        except (ValueError, KeyError, TypeError, RuntimeError) as exc:  # optimizer state of the wrong shape
-            bad.append((ckpt, f"{ckpt}: unreadable optimizer state ({type(exc).__name__}: {exc})"))
-    return None, bad
-
-
-def set_aside(paths: list[Path], storage: Path, label: str) -> Path:
-    """Move `paths` into a new folder `<storage>/<label>-<UTC time>` (never deleting anything); return it."""
-    import shutil
-
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    dest = storage / f"{label}-{stamp}"
-    n = 1
-    while dest.exists():
-        n += 1
-        dest = storage / f"{label}-{stamp}-{n}"
-    dest.mkdir(parents=True)
-    for path in paths:
-        if path.exists():
-            shutil.move(str(path), str(dest / path.name))
-    return dest
-
-
-def latest_checkpoint_dir(storage: Path) -> Path | None:
-    """The newest step-NNNNNNNN checkpoint folder of the run in `storage`, if any (complete ones only)."""
-    run = storage / RUN_NAME
-    if not run.is_dir():
-        return None
-    done = [p for p in run.glob("step-*") if (p / "trainer_state.json").is_file()]
-    return max(done, key=lambda p: int(p.name.split("-")[1])) if done else None
-
-
 # ===================================================================================== worker
-def _make_model(enc_cfg: Any):
-    import torch
-    from torch import nn
-
-    from mirtune.model.encoder import MIREncoder
-    from mirtune.model.objectives import PretrainingHeads
-
-    class PretrainModel(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.encoder = MIREncoder(enc_cfg)
-            self.heads = PretrainingHeads(enc_cfg)
-
-        def forward(self, batch, generator: torch.Generator):
-            res = self.heads.losses(self.encoder, batch, generator)
-            return res.loss, res.metrics
-
-    return PretrainModel()
-
-
 def _rows_to_samples(batch: dict[str, Any], seq_len: int, max_statements: int | None,
                      rng: Any = None) -> list[dict[str, Any]]:
     """Numpy batch from Ray Data -> sample_arrays dicts, statements subsampled (order kept) if too many."""
@@ -284,44 +154,6 @@ def _rows_to_samples(batch: dict[str, Any], seq_len: int, max_statements: int | 
             s["stmt_ids"] = s["stmt_ids"][keep]
         out.append(s)
     return out
-
-
-def _checkpoint_step(path: str | Path) -> int:
-    try:
-        return int(Path(str(path)).name.split("-")[1])
-    except (IndexError, ValueError):
-        return -1
-
-
-def _restore(reported: Any, storage: Path, net: Any, optimizer: Any) -> dict[str, Any] | None:
-    """Load the newest readable checkpoint: the one Ray hands over, or a newer complete one in storage.
-
-    Ray registers a checkpoint when its controller next polls the workers; a worker killed before that
-    poll leaves a checkpoint in storage that Ray does not know about, so storage is checked too. A
-    checkpoint that fails to load (cut short by the failure) is skipped for the one before it; one
-    of another architecture (WeightsMismatch) stops the run rather than silently starting over.
-    """
-    from mirtune.model.io import WeightsMismatch
-    from mirtune.progress import note
-
-    candidates: list[tuple[int, Any]] = []
-    if reported is not None:
-        candidates.append((_checkpoint_step(reported.path), reported))
-    run = storage / RUN_NAME
-    if run.is_dir():
-        for p in run.glob("step-*"):
-            candidates.append((_checkpoint_step(p), p))
-    for step, cand in sorted(candidates, key=lambda c: c[0], reverse=True):
-        try:
-            if isinstance(cand, Path):
-                return load_checkpoint(cand, net, optimizer)
-            with cand.as_directory() as d:
-                return load_checkpoint(Path(d), net, optimizer)
-        except WeightsMismatch:
-            raise
-        except MirtuneError as exc:
-            note(f"mirtune pretrain: skipping checkpoint at step {step}: {exc.line()}")
-    return None
 
 
 def _data_position(state: dict[str, Any], per_epoch: int | None) -> int:
@@ -429,14 +261,14 @@ def train_loop(config: dict[str, Any]) -> None:
         torch.set_num_threads(max(1, int(tc.cpus_per_worker)))
     device = ray.train.torch.get_device()
     torch.manual_seed(tc.seed)
-    net = _make_model(enc_cfg)
+    net = make_model(enc_cfg)
     optimizer = torch.optim.AdamW(net.parameters(), lr=tc.lr, weight_decay=tc.weight_decay)
     warmup = tc.warmup_steps if tc.warmup_steps is not None else max(1, tc.steps // 20)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: _lr_factor(s, tc.steps, warmup))
 
     state: dict[str, Any] = {"step": 0, "samples": 0, "epoch": 0, "time_s": 0.0, "history": [], "heldout": [],
                              "restarts": 0}
-    restored = _restore(ray.train.get_checkpoint(), Path(config["storage"]), net, optimizer)
+    restored = restore(ray.train.get_checkpoint(), Path(config["storage"]), net, optimizer)
     if restored is not None:
         state = restored
         state["restarts"] = state.get("restarts", 0) + 1
@@ -645,157 +477,6 @@ def _count_rows(folder: Path) -> int:
     return sum(pq.ParquetFile(p).metadata.num_rows for p in sorted(folder.glob("*.parquet")))
 
 
-class _ProgressPrinter:
-    """Drains the (kind, payload) messages rank 0 puts on a Ray queue: prints progress lines and keeps
-    OUT/metrics.csv up to date while training runs (a restarted step replaces its earlier row)."""
-
-    def __init__(self, queue: Any, metrics_csv: Path, history: list[dict[str, Any]]) -> None:
-        self.queue, self.metrics_csv = queue, metrics_csv
-        self.rows: dict[int, dict[str, Any]] = {int(r["step"]): r for r in history}
-        self.dirty = False
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.last_rate: float | None = None
-
-    def __enter__(self) -> "_ProgressPrinter":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.stop.set()
-        self.thread.join(timeout=5)
-        self._drain()
-        self._flush()
-
-    def _run(self) -> None:
-        last = time.monotonic()
-        while not self.stop.is_set():
-            self._drain()
-            if time.monotonic() - last > 10:
-                self._flush()
-                last = time.monotonic()
-            self.stop.wait(1.0)
-
-    def _flush(self) -> None:
-        if self.dirty:
-            rows = [self.rows[k] for k in sorted(self.rows)]
-            tmp = self.metrics_csv.with_name(self.metrics_csv.name + ".tmp")
-            try:
-                write_metrics_csv(tmp, rows, CSV_FIELDS)
-                os.replace(tmp, self.metrics_csv)
-            except OSError:
-                return
-            self.dirty = False
-
-    def _drain(self) -> None:
-        from mirtune.progress import note
-
-        try:
-            items = self.queue.get_nowait_batch(self.queue.qsize()) if self.queue.qsize() else []
-        except Exception:
-            return
-        for kind, p in items:
-            if kind == "rows":
-                for r in p["rows"]:
-                    step = int(r["step"])
-                    for later in [k for k in self.rows if k > step]:  # a restart went back: drop the future
-                        del self.rows[later]
-                    self.rows[step] = r
-                self.dirty = True
-            elif kind == "progress":
-                self.last_rate = p.get("samples_per_s")
-                note(f"step {p['step']}/{p['steps']}  loss {p['loss']:.3f}  {_objective_figures(p, True)}  "
-                     f"lr {p['lr']:.2e}  {p['samples_per_s']:.1f} samples/s")
-            elif kind == "heldout":
-                note(f"held-out at step {p['step']}: {_objective_figures(p, False)}")
-            elif kind == "note":
-                note(p["line"])
-
-
-def _objective_figures(p: dict[str, Any], losses: bool) -> str:
-    """The figures of the objectives a run has (a single-modality encoder has one), for progress lines."""
-    def has(key: str) -> bool:
-        v = p.get(key)
-        return isinstance(v, (int, float)) and math.isfinite(v)
-
-    parts = []
-    if has("mlm_accuracy"):
-        parts.append(f"mlm {p['mlm_loss']:.3f} (acc {p['mlm_accuracy']:.3f})" if losses and has("mlm_loss")
-                     else f"mlm acc {p['mlm_accuracy']:.3f}")
-    if has("auc_control"):
-        aucs = f"{p['auc_control']:.3f}/{p.get('auc_data', float('nan')):.3f}/{p.get('auc_call', float('nan')):.3f}"
-        parts.append(f"recon {p['recon_loss']:.3f} (auc c/d/k {aucs})" if losses and has("recon_loss")
-                     else f"auc c/d/k {aucs}")
-    if has("match_accuracy"):
-        parts.append(f"match {p['match_loss']:.3f} (acc {p['match_accuracy']:.3f})" if losses and has("match_loss")
-                     else f"match acc {p['match_accuracy']:.3f}")
-    return "  ".join(parts)
-
-
-def write_metrics_csv(path: Path, rows: list[dict[str, Any]], fields: tuple[str, ...]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(fields), extrasaction="ignore")
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: ("" if r.get(k) is None or (isinstance(r.get(k), float) and math.isnan(r[k]))
-                            else r.get(k)) for k in fields})
-
-
-def plot_learning_curves(path: Path, history: list[dict[str, Any]], heldout: list[dict[str, Any]]) -> Path:
-    """A PNG with the losses, MLM accuracy, matching accuracy and per-flow reconstruction AUC."""
-    from mirtune.figures import pyplot, save
-
-    plt = pyplot()
-
-    def series(rows: list[dict[str, Any]], key: str) -> tuple[list[int], list[float]]:
-        xs, ys = [], []
-        for r in rows:
-            v = r.get(key)
-            if isinstance(v, (int, float)) and math.isfinite(v):
-                xs.append(r["step"])
-                ys.append(v)
-        return xs, ys
-
-    def smooth(ys: list[float], k: int) -> list[float]:
-        if k <= 1 or len(ys) < k:
-            return ys
-        out, acc = [], 0.0
-        for i, y in enumerate(ys):
-            acc += y
-            if i >= k:
-                acc -= ys[i - k]
-            out.append(acc / min(i + 1, k))
-        return out
-
-    k = max(1, len(history) // 100)
-    panels = [("losses", ["loss", "mlm_loss", "recon_loss", "match_loss"]),
-              ("MLM accuracy", ["mlm_accuracy"]),
-              ("IR-graph matching accuracy", ["match_accuracy"]),
-              ("reconstruction AUC per flow", ["auc_control", "auc_data", "auc_call"])]
-    fig, axes = plt.subplots(2, 2, figsize=(11, 7.5))
-    for ax, (title, keys) in zip(axes.flat, panels):
-        for key in keys:
-            xs, ys = series(history, key)
-            if xs:
-                line, = ax.plot(xs, smooth(ys, k), label=f"{key} (train)", linewidth=1.2)
-                hx, hy = series(heldout, key)
-                if hx:
-                    ax.plot(hx, hy, "o--", color=line.get_color(), label=f"{key} (held-out)", markersize=4)
-        ax.set_title(title)
-        ax.set_xlabel("step")
-        ax.grid(alpha=0.3)
-        if ax.get_lines():
-            ax.legend(fontsize=7)
-        else:  # an objective this encoder does not have (a single-modality run)
-            ax.text(0.5, 0.5, "not trained in this run", ha="center", va="center", transform=ax.transAxes)
-    fig.suptitle("MIREncoder pre-training" + (f" (train curves smoothed over {k} steps)" if k > 1 else ""))
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save(fig, path, dpi=110)
-    return path
-
-
 def pretrain(tc: TrainConfig) -> PretrainResult:
     """Run (or resume) a pre-training run and write the model and its logs to tc.out."""
     import ray
@@ -887,7 +568,7 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
             history = json.loads((latest / "trainer_state.json").read_text()).get("history", [])
         except (OSError, json.JSONDecodeError):
             history = []
-    with _ProgressPrinter(queue, out / "metrics.csv", history) as printer:
+    with ProgressPrinter(queue, out / "metrics.csv", history) as printer:
         try:
             result = trainer.fit()
         except (KeyboardInterrupt, SystemExit):  # Ctrl-C: Ray Train aborts the run, then exits or raises
@@ -935,7 +616,7 @@ def _prepare_run(tc: TrainConfig, storage: Path, enc_cfg: Any) -> Path | None:
                 aside = set_aside([b for b, _ in bad] + [snapshot], storage, "corrupt-checkpoints")
                 note(f"mirtune pretrain: {len(bad)} newer checkpoint(s) do not load "
                      f"({'; '.join(reason for _, reason in bad)}); moved them to {aside}")
-            note(f"mirtune pretrain: resuming from {usable.name} (step {_checkpoint_step(usable)})")
+            note(f"mirtune pretrain: resuming from {usable.name} (step {checkpoint_step(usable)})")
             return usable
         reasons = "; ".join(reason for _, reason in bad)
         if not tc.restart:
@@ -961,10 +642,13 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _finish(tc: TrainConfig, enc_cfg: Any, tokenizer: Any, corpus: Path, n_train: int, n_heldout: int,
-            final: Path, out: Path, wall: float, rate: float | None) -> PretrainResult:
+            final: Path, out: Path, wall: float, rate: float | None, exported: bool = False) -> PretrainResult:
+    """The model folder OUT from checkpoint `final`: weights, provenance, metrics.csv, heldout.csv, curves.
+    `exported`: made by `export_model` from a checkpoint of a run it did not drive, whose hyper-parameters
+    it does not know (provenance names the checkpoint instead)."""
     from mirtune.model.io import make_provenance, save_model
 
-    net = _make_model(enc_cfg)
+    net = make_model(enc_cfg)
     state = load_checkpoint(final, net, None)
     history, heldout = state.get("history", []), state.get("heldout", [])
     metrics_csv = out / "metrics.csv"
@@ -982,17 +666,52 @@ def _finish(tc: TrainConfig, enc_cfg: Any, tokenizer: Any, corpus: Path, n_train
             corpus_desc["description"] = json.loads(desc_file.read_text())
         except (OSError, json.JSONDecodeError):
             pass
-    prov = make_provenance(
-        enc_cfg, tokenizer, corpus=corpus_desc, steps=state["step"], heldout=last_eval,
-        command=tc.command or None,
-        training={"workers": tc.workers, "gpus": tc.gpus, "batch_size_per_worker": tc.batch_size, "lr": tc.lr,
-                  "samples_seen": state.get("samples"), "epochs": state.get("epoch"),
-                  "restarts": state.get("restarts", 0), "seed": tc.seed,
-                  "median_samples_per_s": sorted(rates)[len(rates) // 2] if rates else None,
-                  "wall_s_this_session": round(wall, 1)})
+    seen = {"samples_seen": state.get("samples"), "epochs": state.get("epoch"), "restarts": state.get("restarts", 0),
+            "median_samples_per_s": sorted(rates)[len(rates) // 2] if rates else None}
+    training = ({"exported_from": str(final.resolve()), **seen} if exported else
+                {"workers": tc.workers, "gpus": tc.gpus, "batch_size_per_worker": tc.batch_size, "lr": tc.lr,
+                 "seed": tc.seed, **seen, "wall_s_this_session": round(wall, 1)})
+    prov = make_provenance(enc_cfg, tokenizer, corpus=corpus_desc, steps=state["step"], heldout=last_eval,
+                           command=tc.command or None, training=training)
     save_model(out, net.encoder, enc_cfg, tokenizer, prov, heads=net.heads)
     return PretrainResult(out, state["step"], last_eval, metrics_csv, plot, final, wall,
                           sorted(rates)[len(rates) // 2] if rates else rate)
+
+
+def export_model(checkpoint: str | os.PathLike, corpus: str | os.PathLike, out: str | os.PathLike,
+                 preset_name: str | None = None, command: list[str] | None = None) -> PretrainResult:
+    """A model folder from a checkpoint of a run, finished or not, to try an encoder before its run ends.
+    `checkpoint`: a step-NNNNNNNN folder, a run's storage path or its OUT folder (then its newest checkpoint);
+    `corpus`: the run's corpus (tokenizer and split sizes). The preset is the one whose shapes the weights have,
+    unless `preset_name` says."""
+    from mirtune.ir.tokenizer import IRTokenizer
+    from mirtune.model.config import MODALITIES, PRESETS, preset
+    from mirtune.model.io import WeightsMismatch
+
+    ckpt = Path(checkpoint)
+    if not (ckpt / "trainer_state.json").is_file():
+        newest = latest_checkpoint_dir(ckpt) or latest_checkpoint_dir(ckpt / "checkpoints")
+        if newest is None:
+            raise UsageError("no checkpoint here (a step-NNNNNNNN folder, or a run's folder holding them)", str(ckpt))
+        ckpt = newest
+    corpus = Path(corpus)
+    train_dir, heldout_dir = _corpus_info(corpus)
+    tokenizer = IRTokenizer.load(corpus / "tokenizer.json")
+    tried = []
+    for name in [preset_name] if preset_name else list(PRESETS):
+        for modality in MODALITIES:
+            cfg = preset(name, tokenizer, modality)
+            try:
+                load_checkpoint(ckpt, make_model(cfg), None)
+            except WeightsMismatch:
+                tried.append(f"{name}/{modality}")
+                continue
+            tc = TrainConfig(corpus=str(corpus), out=str(out), preset=name, modality=modality, command=command or [])
+            Path(out).mkdir(parents=True, exist_ok=True)
+            return _finish(tc, cfg, tokenizer, corpus, _count_rows(train_dir),
+                           _count_rows(heldout_dir) if heldout_dir else 0, ckpt, Path(out), 0.0, None, exported=True)
+    raise UsageError(f"the checkpoint's weights fit no preset with this corpus's tokenizer (tried {', '.join(tried)})",
+                     str(ckpt))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1016,5 +735,4 @@ def summary(res: PretrainResult) -> str:
             + (f"; held-out: {held}" if held else ""))
 
 
-__all__ = ["TrainConfig", "pretrain", "add_arguments", "config_from_args", "plot_learning_curves",
-           "save_checkpoint", "load_checkpoint", "latest_checkpoint_dir", "main"]
+__all__ = ["TrainConfig", "pretrain", "add_arguments", "config_from_args", "export_model", "main", "summary"]

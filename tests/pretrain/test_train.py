@@ -14,7 +14,8 @@ import pytest
 
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.model.io import load_model
-from mirtune.pretrain.train import TrainConfig, latest_checkpoint_dir, load_checkpoint, pretrain
+from mirtune.pretrain.checkpoints import latest_checkpoint_dir, load_checkpoint
+from mirtune.pretrain.train import TrainConfig, pretrain
 
 def _config(corpus: Path, out: Path, **kw) -> TrainConfig:
     base = dict(corpus=str(corpus), out=str(out), preset="tiny", workers=2, steps=6, batch_size=4,
@@ -152,18 +153,18 @@ def test_bad_corpus_and_corrupt_checkpoint_are_clear_errors(corpus, tmp_path):
     # a truncated checkpoint cannot be loaded and says so in one line
     from mirtune.model.config import preset
     from mirtune.ir.tokenizer import IRTokenizer
-    from mirtune.pretrain.train import _make_model, save_checkpoint
+    from mirtune.pretrain.checkpoints import make_model, save_checkpoint
     import torch
 
     cfg = preset("tiny", IRTokenizer.load(corpus / "tokenizer.json"))
-    net = _make_model(cfg)
+    net = make_model(cfg)
     opt = torch.optim.AdamW(net.parameters())
     ck = tmp_path / "ck"
     save_checkpoint(ck, net, opt, {"step": 1})
     data = (ck / "model.safetensors").read_bytes()
     (ck / "model.safetensors").write_bytes(data[:100])
     with pytest.raises(MirtuneError) as err:
-        load_checkpoint(ck, _make_model(cfg), None)
+        load_checkpoint(ck, make_model(cfg), None)
     assert "corrupt or truncated" in err.value.line() and "\n" not in err.value.line()
 
 
@@ -174,12 +175,12 @@ def _fake_run(corpus: Path, storage: Path, steps: tuple[int, ...]) -> list[Path]
 
     from mirtune.ir.tokenizer import IRTokenizer
     from mirtune.model.config import preset
-    from mirtune.pretrain.train import _make_model, save_checkpoint
+    from mirtune.pretrain.checkpoints import make_model, save_checkpoint
 
     cfg = preset("tiny", IRTokenizer.load(corpus / "tokenizer.json"))
     dirs = []
     for step in steps:
-        net = _make_model(cfg)
+        net = make_model(cfg)
         d = storage / "pretrain" / f"step-{step:08d}"
         save_checkpoint(d, net, torch.optim.AdamW(net.parameters()), {"step": step, "history": []})
         dirs.append(d)
@@ -190,6 +191,36 @@ def _corrupt(ckpt: Path) -> bytes:
     path = ckpt / "model.safetensors"
     path.write_bytes(path.read_bytes()[:200])
     return path.read_bytes()
+
+
+def test_model_export_makes_a_model_folder_from_a_checkpoint_of_an_unfinished_run(corpus, tmp_path, capsys):
+    import numpy as np
+
+    from mirtune.cli import main
+    from mirtune.model.io import load_tensors
+
+    dirs = _fake_run(corpus, tmp_path / "run" / "checkpoints", (2, 4))
+    out = tmp_path / "model"
+    assert main(["model", "export", str(tmp_path / "run"), "--corpus", str(corpus), "--out", str(out)]) == 0
+    assert "step-00000004 (step 4" in capsys.readouterr().out
+    loaded = load_model(out)
+    assert loaded.config.preset == "tiny" and loaded.provenance["steps"] == 4
+    assert loaded.provenance["training"]["exported_from"] == str(dirs[1].resolve())
+    assert "model export" in loaded.provenance["command"]
+    ckpt = load_tensors(dirs[1] / "model.safetensors")
+    mine = loaded.encoder.state_dict()
+    name = next(k for k in mine if k.endswith("weight"))
+    assert np.array_equal(mine[name].numpy(), ckpt[f"encoder.{name}"].numpy())
+    # bad input: one line and exit 2, nothing written
+    assert main(["model", "export", str(tmp_path / "nothing"), "--corpus", str(corpus), "--out",
+                 str(tmp_path / "m2")]) == 2
+    err = capsys.readouterr().err
+    assert "no checkpoint here" in err and err.count("\n") == 1
+    assert main(["model", "export", str(dirs[0]), "--corpus", str(corpus), "--out", str(tmp_path / "m3"),
+                 "--preset", "small"]) == 2
+    err = capsys.readouterr().err
+    assert "fit no preset" in err and err.count("\n") == 1
+    assert not (tmp_path / "m2").exists() and not (tmp_path / "m3").exists()
 
 
 def test_resume_with_every_checkpoint_corrupt_stops_and_keeps_them(corpus, tmp_path, capsys):
