@@ -47,13 +47,16 @@ def balanced_split(costs: np.ndarray, parts: int) -> list[np.ndarray]:
 
 class ArrowRows:
     """An Arrow table's rows in Ray Data's numpy batch form, decoded once (a list column as flat values and
-    row offsets, sliced per row without copying)."""
+    row offsets, sliced per row without copying). A column of one chunk is read in place: a
+    table from the object store then stays in shared memory instead of being copied into every worker (a
+    column of several chunks is joined, a copy)."""
 
     def __init__(self, table: Any) -> None:
         self.n = table.num_rows
         self.columns: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
         for name in table.column_names:
-            col = table.column(name).combine_chunks()
+            col = table.column(name)
+            col = col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
             if hasattr(col, "offsets"):
                 self.columns[name] = (col.values.to_numpy(zero_copy_only=False),
                                       col.offsets.to_numpy(zero_copy_only=False))

@@ -528,8 +528,9 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
+        # one chunk per column: workers read it in place from the object store (batches.ArrowRows)
         tables = {name: ray.put(pa.concat_tables([pq.read_table(f, columns=columns)
-                                                  for f in sorted(folder.glob("*.parquet"))]))
+                                                  for f in sorted(folder.glob("*.parquet"))]).combine_chunks())
                   for name, folder in splits.items()}
     else:
         datasets = {name: ray.data.read_parquet(str(folder), partitioning=None).select_columns(columns)

@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from mirtune.pretrain.batches import InMemoryCorpus, balanced_split, file_costs
+from mirtune.pretrain.batches import ArrowRows, InMemoryCorpus, balanced_split, file_costs
 
 
 def test_balanced_split_gives_equal_counts_and_near_equal_costs():
@@ -56,6 +56,23 @@ def test_rows_are_the_tables_rows_in_ray_datas_numpy_form():
     assert rows["stmt_ids"].dtype == object
     assert rows["stmt_ids"][0].tolist() == table.column("stmt_ids")[3].as_py()
     assert rows["edges"][1].tolist() == table.column("edges")[0].as_py()
+
+
+def test_rows_of_a_one_chunk_table_are_read_in_place_not_copied():
+    """A worker holds the corpus from the object store; copying it (as joining its chunks does) cost every worker
+    a private copy of the whole corpus."""
+    import pyarrow as pa
+
+    table = pa.concat_tables([_table(10), _table(10)]).combine_chunks()
+    rows = ArrowRows(table)
+    values, offsets = rows.columns["stmt_ids"]
+    col = table.column("stmt_ids").chunk(0)
+    assert values.ctypes.data == col.values.buffers()[1].address
+    assert offsets.ctypes.data == col.buffers()[1].address
+    assert rows.columns["n_stmt"][0].ctypes.data == table.column("n_stmt").chunk(0).buffers()[1].address
+    chunked = ArrowRows(pa.concat_tables([_table(10), _table(10)]))  # several chunks: joined, the same rows
+    index = np.array([3, 17, 0])
+    assert [r.tolist() for r in chunked.rows(index)["stmt_ids"]] == [r.tolist() for r in rows.rows(index)["stmt_ids"]]
 
 
 @pytest.mark.parametrize("world", [1, 2, 3])
