@@ -41,8 +41,6 @@ def make_model(enc_cfg: Any) -> Any:
     return PretrainModel()
 
 
-
-
 def save_checkpoint(directory: Path, model: Any, optimizer: Any, state: dict[str, Any]) -> None:
     """model.safetensors, optimizer.safetensors + optimizer.json, trainer_state.json."""
     import torch
@@ -142,10 +140,11 @@ def latest_checkpoint_dir(storage: Path) -> Path | None:
     if not run.is_dir():
         return None
     done = [p for p in run.glob("step-*") if (p / "trainer_state.json").is_file()]
-    return max(done, key=lambda p: int(p.name.split("-")[1])) if done else None
+    return max(done, key=checkpoint_step) if done else None
 
 
 def checkpoint_step(path: str | Path) -> int:
+    """The step a step-NNNNNNNN folder was written at (-1 for another name)."""
     try:
         return int(Path(str(path)).name.split("-")[1])
     except (IndexError, ValueError):
@@ -163,13 +162,8 @@ def restore(reported: Any, storage: Path, net: Any, optimizer: Any) -> dict[str,
     from mirtune.model.io import WeightsMismatch
     from mirtune.progress import note
 
-    candidates: list[tuple[int, Any]] = []
-    if reported is not None:
-        candidates.append((checkpoint_step(reported.path), reported))
-    run = storage / RUN_NAME
-    if run.is_dir():
-        for p in run.glob("step-*"):
-            candidates.append((checkpoint_step(p), p))
+    candidates: list[tuple[int, Any]] = [(checkpoint_step(reported.path), reported)] if reported is not None else []
+    candidates += [(checkpoint_step(p), p) for p in checkpoint_dirs(storage)]
     for step, cand in sorted(candidates, key=lambda c: c[0], reverse=True):
         try:
             if isinstance(cand, Path):

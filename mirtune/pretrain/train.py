@@ -358,9 +358,9 @@ def train_loop(config: dict[str, Any]) -> None:
     else:
         source = StreamedShard(ray.train.get_dataset_shard("train"), tc.batch_size, tc.cache_mb * 2**20,
                                seed=tc.seed + rank, world=world)
-    position = _data_position(state, source.batches_per_epoch())
+    per_epoch = source.batches_per_epoch()
+    position = _data_position(state, per_epoch)
     if restored is not None:
-        per_epoch = source.batches_per_epoch()
         send("note", {"line": f"mirtune pretrain: taking up pass {state['epoch'] + 1} at batch {position + 1}"
                               + (f" of {per_epoch}" if per_epoch else "")})
     window: list[tuple[dict[str, float], int]] = []
