@@ -137,7 +137,7 @@ def profiled_answer(prog: ProgramRun, heads: str | None) -> dict:
     from dataclasses import asdict
 
     from mirtune.measure.check import OutputCheck
-    from mirtune.predict.tune import Program
+    from mirtune.measure.program import Program
     from mirtune.profile.ompt import profile_program
 
     program = Program(prog.source, tuple(prog.args), tuple(str(f) for f in prog.inputs),

@@ -40,7 +40,8 @@ from collectors.inputs import ensure_inputs  # noqa: E402
 from mirtune.measure.build import build  # noqa: E402
 from mirtune.measure.measurement import measure  # noqa: E402
 from mirtune.measure.sandbox import RunLimits  # noqa: E402
-from mirtune.predict.tune import Program, TunePlan, all_configs, make_plan, prepare_program, tune_program  # noqa: E402
+from mirtune.measure.program import Program, prepare_program  # noqa: E402
+from mirtune.predict.tune import TunePlan, all_configs, make_plan, tune_program  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402
 from mirtune.tasks.openmp import TASK as OPENMP  # noqa: E402
 

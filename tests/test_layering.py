@@ -1,7 +1,8 @@
 """Dependencies point one way (README, Layout): the IR layer knows nothing of models or tasks, tasks say what a task
 is and know no heads (no import of mirtune.predict), mirtune's library (everything but the command line) never
 imports the collectors, which sit on it and below the command line (they import no command), and the experiments
-(mirtune.experiments) sit above the product and below the command line: only `mirtune evaluate` imports them, and they import no command."""
+(mirtune.experiments) sit above the product and below the command line: only `mirtune evaluate` imports them, and they import no command;
+the measurement layer and the profiler know no predictor."""
 
 from __future__ import annotations
 
@@ -98,3 +99,14 @@ def test_the_experiments_import_no_command():
     assert {f"mirtune/experiments/{m}.py" for m in ("published_eval", "measured_eval", "data_efficiency", "finetune",
                                                     "tune_replay")} <= set(found)
     assert offenders(found, ("mirtune.commands", "mirtune.cli")) == []
+
+
+def test_measurement_and_profiling_know_no_predictor():
+    """The user's program, its builds and runs (mirtune.measure) and the profiling run (mirtune.profile) sit below
+    the predictors and the tuner that use them."""
+    found = {**imports("measure"), **imports("profile")}
+    assert {"mirtune/measure/program.py", "mirtune/profile/ompt.py"} <= set(found)
+    # the check reads their imports of mirtune: the profiler builds with the measurement layer
+    assert offenders({"ompt": found["mirtune/profile/ompt.py"]}, ("mirtune.measure",))
+    assert offenders(found, ("mirtune.predict", "mirtune.model", "mirtune.pretrain", "mirtune.commands")) == []
+

@@ -93,7 +93,8 @@ def _print_tuning(src: Path, budget: int, out: Path) -> None:
     second demo reads them back instead of measuring again)."""
     from mirtune.commands.tune import print_result
     from mirtune.errors import MirtuneError
-    from mirtune.predict.tune import Program, tune_program
+    from mirtune.measure.program import Program
+    from mirtune.predict.tune import tune_program
     from mirtune.tasks.openmp import TASK
 
     shown = _shown(src)

@@ -133,10 +133,10 @@ def print_profile(prof) -> None:
 
 
 def profile_request(args: argparse.Namespace):
-    """The program that --profile runs (a `mirtune.predict.tune.Program`); UsageError when the options do not
+    """The program that --profile runs (a `mirtune.measure.program.Program`); UsageError when the options do not
     apply: --profile with another task, several inputs or one that is not a C/C++ source, or the run's options
     without --profile."""
-    from mirtune.predict.tune import SOURCE_SUFFIXES
+    from mirtune.measure.program import SOURCE_SUFFIXES
     from mirtune.profile.ompt import program_to_profile
 
     given = [n for n in PROFILE_OPTIONS if getattr(args, n[2:].replace("-", "_")) is not None]

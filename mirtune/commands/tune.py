@@ -94,7 +94,8 @@ def print_result(res) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mirtune.measure.check import OutputCheck
-    from mirtune.predict.tune import Program, tune_program
+    from mirtune.measure.program import Program
+    from mirtune.predict.tune import tune_program
 
     task = registry.get(args.task, tunes=True)
     if args.line is not None and not task.takes_line:

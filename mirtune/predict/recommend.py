@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from mirtune.errors import MirtuneError, UsageError
+from mirtune.measure.program import program_label
 from mirtune.paths import ASSETS_DIR
 from mirtune.tasks import registry
 
@@ -184,15 +185,6 @@ def _host_notes(task, trained_on: dict[str, Any]) -> tuple[list[str], int | None
                      + ("level with them within the timing noise" if beaten else "it does not beat them there")
                      + "; check it with real runs (`mirtune tune`)")
     return notes, trained_cores, here
-
-
-def program_label(sources: Sequence[str | os.PathLike]) -> str:
-    """A program in messages: its one source, else its sources joined by ' + ' (the first 3, then how many more
-    beyond 4)."""
-    names = [str(s) for s in sources]
-    if len(names) <= 4:
-        return " + ".join(names)
-    return " + ".join(names[:3]) + f" + {len(names) - 3} more files"
 
 
 def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str = registry.DEFAULT, top: int = 5,

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from mirtune.errors import MirtuneError
-from mirtune.predict.tune import Program
+from mirtune.measure.program import Program
 from mirtune.profile.features import PROBE_ROUNDS, PROBES
 
 TOOL_SOURCE = Path(__file__).with_name("ompt_tool.c")
@@ -339,7 +339,7 @@ def profile_program(program: Program, cache: str | None = None, probe_rounds: in
     run it once under the OMPT tool with OMP_NUM_THREADS = this machine's cores, read the profile, then run the
     probes' `probe_rounds` rounds; ProfileError (one line) when there is none."""
     from mirtune.measure.openmp import rewrite_for_runtime_schedule
-    from mirtune.predict.tune import build_include_dirs, headers_digest, prepare_program, program_spec, program_units
+    from mirtune.measure.program import build_include_dirs, headers_digest, prepare_program, program_spec, program_units
 
     program, files, notes = prepare_program(program)
     src = program.source

@@ -11,7 +11,8 @@ import pytest
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.measure.check import OutputCheck
 from mirtune.measure.records import read_parts, read_rows
-from mirtune.predict.tune import Program, all_configs, tune_program
+from mirtune.measure.program import Program
+from mirtune.predict.tune import all_configs, tune_program
 from mirtune.tasks import registry
 
 # Each configuration's fault is chosen by the program itself from OMP_SCHEDULE: dynamic crashes, guided hangs,
@@ -99,7 +100,8 @@ def test_the_live_measurer_drives_tunes_search_in_this_process(tmp_path):
     timed alone and becomes the reference; the faults score 0 with their status, the right configuration its
     speedup; each record's row is the point's dataset row, as `mirtune tune` writes it."""
     from mirtune.measure.sandbox import RunLimits
-    from mirtune.predict.tune import LiveMeasurer, columns, make_plan, prepare_program, search
+    from mirtune.measure.program import prepare_program
+    from mirtune.predict.tune import LiveMeasurer, columns, make_plan, search
 
     program, files, _ = prepare_program(Program(_write(tmp_path, "faulty.c", FAULTY), args=("20000",), timeout_s=1.0))
     plan = make_plan("openmp", program, files, 2, ["chunk=1,8", "threads=2"])
@@ -417,7 +419,8 @@ def test_a_program_of_three_files(ray_cluster, three_files, tmp_path):
 def test_the_build_key_changes_when_only_the_second_file_changes(three_files):
     """Editing solver.c alone, or the header in include/, changes the build's key (so the program is rebuilt);
     the program's identity in the rows follows every file too."""
-    from mirtune.predict.tune import make_plan, prepare_program
+    from mirtune.measure.program import prepare_program
+    from mirtune.predict.tune import make_plan
 
     def plan():
         prog, files, _ = prepare_program(_three(three_files))

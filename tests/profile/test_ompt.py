@@ -18,7 +18,7 @@ import pytest
 from mirtune.cli import main
 from mirtune.measure.host import logical_cores
 from mirtune.paths import REPO_DIR
-from mirtune.predict.tune import Program
+from mirtune.measure.program import Program
 from mirtune.profile.features import PROBE_ROUNDS
 from mirtune.profile import ompt
 from mirtune.profile.ompt import ProfileError, profile_program, tool_library
