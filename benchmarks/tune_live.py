@@ -41,7 +41,8 @@ from mirtune.measure.build import build  # noqa: E402
 from mirtune.measure.measurement import measure  # noqa: E402
 from mirtune.measure.sandbox import RunLimits  # noqa: E402
 from mirtune.measure.program import Program, prepare_program  # noqa: E402
-from mirtune.predict.tune import TunePlan, all_configs, make_plan, tune_program  # noqa: E402
+from mirtune.predict.search import all_configs  # noqa: E402
+from mirtune.predict.tune import TunePlan, make_plan, tune_program  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402
 from mirtune.tasks.openmp import TASK as OPENMP  # noqa: E402
 

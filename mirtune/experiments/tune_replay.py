@@ -18,7 +18,7 @@ application is tuned by each strategy:
   ranking that reads no code: the configurations' mean log speedup over the training applications (what a gain
   head falls back to with no program features). The control that says whether the program helps.
 
-The searches are `mirtune tune`'s own (`mirtune.predict.tune.make_searcher`: Ray Tune's OptunaSearch behind tune's
+The searches are `mirtune tune`'s own (`mirtune.predict.search.make_searcher`: Ray Tune's OptunaSearch behind tune's
 known-points searcher), driven in this process (`tune.search`) over a `RecordedMeasurer` that looks each
 configuration up in the group's row of the table, where `mirtune tune` drives them from a Ray Tune `Tuner` over
 real runs. The default always runs first: a real tuner measures it as the reference answer. A suggestion already
@@ -114,10 +114,10 @@ def fixed_runs(row: np.ndarray, order: Sequence[int], budget: int) -> list[float
 
 
 def optuna_runs(row: np.ndarray, space: Space, budget: int, seed: int, first: Sequence[int] = ()) -> list[float]:
-    """The values of a tuning run by `mirtune tune`'s own search (`mirtune.predict.tune.search`: OptunaSearch behind
+    """The values of a tuning run by `mirtune tune`'s own search (`mirtune.predict.search.search`: OptunaSearch behind
     tune's known-points wrapper, the columns `first` its first points) over the recorded row: the default first."""
     from mirtune.measure.measurer import Record, RecordedMeasurer
-    from mirtune.predict.tune import search
+    from mirtune.predict.search import search
 
     measurer = RecordedMeasurer(space.names, {k: Record(run_value(row, c), "ok" if run_value(row, c) else "failed")
                                               for k, c in space.column.items()})
@@ -128,7 +128,7 @@ def optuna_runs(row: np.ndarray, space: Space, budget: int, seed: int, first: Se
 def tune_seeds(ranking: Sequence[int], space: Space, top_k: int) -> list[int]:
     """The columns `mirtune tune` measures first given a predictor's ranking of columns (best first): its own
     `seed_configs` (the best at each thread count, then the top-k)."""
-    from mirtune.predict.tune import seed_configs
+    from mirtune.predict.search import seed_configs
 
     configs = [dict(zip(space.names, key)) for key in space.keys(ranking)]
     return [space.column[space.key(c)] for c in seed_configs(configs, space.as_dict(), top_k)]
@@ -218,7 +218,7 @@ def replay(table, gains: np.ndarray, budget: int = 20, seeds: Sequence[int] = ra
            note: Callable[[str], None] | None = None, progress: Callable | None = None) -> dict[str, Any]:
     """Replay every strategy on every group of `table`, ranking configurations by `gains` (each row predicted
     without its application); returns the figures (see the module doc)."""
-    from mirtune.predict.tune import REPEAT_ASKS
+    from mirtune.predict.search import REPEAT_ASKS
     from mirtune.tasks.measured import leave_one_app_out
 
     seeds = list(seeds)

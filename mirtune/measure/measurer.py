@@ -6,7 +6,7 @@ measurement, the dataset row. Two implementations:
 
 - `LiveMeasurer` (in `mirtune.predict.tune`, where the plan of a tuning lives) builds the configuration and
   times it against the default in interleaved rounds, on this node: what a Ray Tune trial of `mirtune tune` runs,
-  and what `mirtune.predict.tune.search` can drive in-process;
+  and what `mirtune.predict.search.search` can drive in-process;
 - `RecordedMeasurer` looks configurations up in a recorded dataset (one group's rows, or its gain-table row):
   what the replay of tuning on the datasets (`mirtune evaluate tuning`) feeds to the very same search.
 

@@ -1,5 +1,5 @@
 """The one measurement interface: a recorded dataset replays its measurements exactly, and `mirtune tune`'s own
-search (`tune.make_searcher`, driven by `tune.search`) is what `evaluate tuning` replays, reproducibly."""
+search (`mirtune.predict.search.make_searcher`, driven by its `search`) is what `evaluate tuning` replays, reproducibly."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 
 from mirtune.measure.measurer import MISSING, Record, RecordedMeasurer
 from mirtune.measure.records import read_rows
-from mirtune.predict import tune
+from mirtune.predict import search as tune_search
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -44,14 +44,14 @@ def _space_and_measurer(seed: int = 0):
 
 def test_tunes_search_is_reproducible_and_never_measures_twice():
     space, m = _space_and_measurer()
-    seeds = tune.seed_configs([{"threads": 2, "schedule": "static", "chunk": 8}], space, 3)
+    seeds = tune_search.seed_configs([{"threads": 2, "schedule": "static", "chunk": 8}], space, 3)
     assert seeds == [{"threads": 2, "schedule": "static", "chunk": 8}, {"threads": 1, "schedule": "static", "chunk": 8}]
-    runs = tune.search(m, space, 25, seeds, seed=5)
+    runs = tune_search.search(m, space, 25, seeds, seed=5)
     assert runs[0][0] is None and [c for c, _ in runs[1:3]] == seeds  # the default, then the seeds
     keys = [m.key(c) for c, _ in runs[1:]]
     assert len(keys) == len(set(keys)) == 24  # the whole space, each configuration once
-    again = tune.search(m, space, 12, seeds, seed=5)
-    other = tune.search(m, space, 12, seeds, seed=6)
+    again = tune_search.search(m, space, 12, seeds, seed=5)
+    other = tune_search.search(m, space, 12, seeds, seed=6)
     assert [c for c, _ in again] == [c for c, _ in runs[:12]]  # OptunaSearch's seed makes a run reproducible
     assert [c for c, _ in other] != [c for c, _ in again]
 
@@ -60,13 +60,13 @@ def test_the_replay_drives_tunes_own_searcher_with_tunes_seeds(monkeypatch):
     from mirtune.experiments import tune_replay
 
     made = []
-    real = tune.make_searcher
+    real = tune_search.make_searcher
 
     def spy(space, seeds=(), known=None, seed=0):
         made.append((dict(space), [dict(s) for s in seeds], seed))
         return real(space, seeds, known, seed)
 
-    monkeypatch.setattr(tune, "make_searcher", spy)
+    monkeypatch.setattr(tune_search, "make_searcher", spy)
     space, m = _space_and_measurer()
     configs = [{}] + [dict(zip(space, v)) for v in itertools.product(*space.values())]
     row = np.array([1.0] + [m.measure(c).score or np.nan for c in configs[1:]])
@@ -74,8 +74,8 @@ def test_the_replay_drives_tunes_own_searcher_with_tunes_seeds(monkeypatch):
     ranking = [5, 1, 2, 3]
     runs = tune_replay.optuna_runs(row, sp, 10, 7, tune_replay.tune_seeds(ranking, sp, 3))
     ranked = [dict(zip(sp.names, k)) for k in sp.keys(ranking)]
-    assert made == [(sp.as_dict(), tune.seed_configs(ranked, sp.as_dict(), 3), 7)]
+    assert made == [(sp.as_dict(), tune_search.seed_configs(ranked, sp.as_dict(), 3), 7)]
     # the same searcher driven directly over the recorded measurer proposes the same configurations
-    direct = tune.search(RecordedMeasurer.from_speedups(sp.names, configs, row), sp.as_dict(), 10,
-                         tune.seed_configs(ranked, sp.as_dict(), 3), 7)
+    direct = tune_search.search(RecordedMeasurer.from_speedups(sp.names, configs, row), sp.as_dict(), 10,
+                         tune_search.seed_configs(ranked, sp.as_dict(), 3), 7)
     assert runs == [r.score for _, r in direct]

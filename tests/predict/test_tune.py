@@ -12,7 +12,8 @@ from mirtune.errors import MirtuneError, UsageError
 from mirtune.measure.check import OutputCheck
 from mirtune.measure.records import read_parts, read_rows
 from mirtune.measure.program import Program
-from mirtune.predict.tune import all_configs, tune_program
+from mirtune.predict.search import all_configs
+from mirtune.predict.tune import tune_program
 from mirtune.tasks import registry
 
 # Each configuration's fault is chosen by the program itself from OMP_SCHEDULE: dynamic crashes, guided hangs,
@@ -101,7 +102,8 @@ def test_the_live_measurer_drives_tunes_search_in_this_process(tmp_path):
     speedup; each record's row is the point's dataset row, as `mirtune tune` writes it."""
     from mirtune.measure.sandbox import RunLimits
     from mirtune.measure.program import prepare_program
-    from mirtune.predict.tune import LiveMeasurer, columns, make_plan, search
+    from mirtune.predict.search import search
+    from mirtune.predict.tune import LiveMeasurer, columns, make_plan
 
     program, files, _ = prepare_program(Program(_write(tmp_path, "faulty.c", FAULTY), args=("20000",), timeout_s=1.0))
     plan = make_plan("openmp", program, files, 2, ["chunk=1,8", "threads=2"])
