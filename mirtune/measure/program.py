@@ -1,6 +1,6 @@
 """A user's program as mirtune builds and runs it: its source files, include folders, arguments, input files,
 flags and output check; the checks made before anything runs, and how it becomes a build (`BuildSpec`) and a
-dataset identity. `mirtune tune`, `recommend --profile` and the collectors' runs of user programs share it.
+dataset identity. `mirtune tune` and `recommend --profile` share it.
 """
 
 from __future__ import annotations
