@@ -307,13 +307,14 @@ def train(args: argparse.Namespace) -> int:
     stop = False
     while not stop:
         batches = _epoch_batches(packed.count("train"), args.batch_size, args.seed, state["epoch"])
-        loader = torch.utils.data.DataLoader(batches, batch_size=None, collate_fn=make, num_workers=args.workers,
+        # where the checkpoint left this pass (mirtune.pretrain.train's `epoch_batches`; `batch_in_epoch` in
+        # checkpoints of this script before 2026-12-03); the batches before it are not built again
+        skip = state.pop("batch_in_epoch", state.get("epoch_batches", 0))
+        state["epoch_batches"] = skip
+        loader = torch.utils.data.DataLoader(batches[skip:], batch_size=None, collate_fn=make, num_workers=args.workers,
                                              prefetch_factor=4 if args.workers else None,
                                              persistent_workers=False)
-        skip = state.pop("batch_in_epoch", 0)
-        for k, b in enumerate(loader):
-            if k < skip:
-                continue
+        for k, b in enumerate(loader, start=skip):
             t0 = time.perf_counter()
             step = state["step"]
             if profiler is None and args.profile_steps and step == first_step + args.profile_from:
@@ -332,6 +333,7 @@ def train(args: argparse.Namespace) -> int:
             torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
             optimizer.step()
             state["step"] = step + 1
+            state["epoch_batches"] = k + 1
             state["samples"] += b.num_files
             state["time_s"] += time.perf_counter() - t0
             if profiler is not None and state["step"] == profiled_from + args.profile_steps:
@@ -367,11 +369,11 @@ def train(args: argparse.Namespace) -> int:
                     f"match_acc {ev.get('match_accuracy', float('nan')):.3f}")
                 last_eval = time.monotonic()
             if done or late:
-                state["batch_in_epoch"] = k + 1
                 stop = True
                 break
         if not stop:
             state["epoch"] += 1
+            state["epoch_batches"] = 0
     if profiler is not None:  # the run ended inside the profiled steps: what was profiled
         stop_profile()
     state["wall_s"] = round(time.monotonic() - t_start, 1)

@@ -53,6 +53,11 @@ def test_train_resume_and_finish_make_a_model_folder_that_loads(corpus: Path, tm
         "--no-moments", *common)
     state_b = json.loads(_member(tmp_path / "b", "trainer_state.json"))
     assert state_b["step"] > state_a["step"] and state_b["restarts"] == 1
+    # one step is one batch: each checkpoint's place in the passes over the data accounts for every step, so the
+    # resumed run took up the pass where the first left it (the position mirtune pretrain --resume reads too)
+    per_pass = len(pretrain_gpu._epoch_batches(pretrain_gpu.Packed(pack).count("train"), 4, 0, 0))
+    for state in (state_a, state_b):
+        assert state["epoch"] * per_pass + state["epoch_batches"] == state["step"], state
     run("finish", str(tmp_path / "b"), "--corpus", str(corpus), "--out", str(tmp_path / "model"))
     from mirtune.model.io import load_model
 
