@@ -7,8 +7,8 @@
    within a tolerance, lines that change between the default's own runs left out).
 2. The default configuration is measured first, on a node that may time runs: its answer is the reference every
    other configuration must reproduce, and a program that fails there stops the tuning with one line.
-3. A Ray Tune `Tuner` then spends the rest of the budget: the predictor's top-K (`mirtune recommend`) are the
-   first trials (`points_to_evaluate`), then Optuna's TPE (through `OptunaSearch`) proposes the others. A
+3. A Ray Tune `Tuner` then spends the rest of the budget on `mirtune.predict.search`: the predictor's top-K
+   (`mirtune recommend`) are the first trials, then Optuna's TPE (through `OptunaSearch`) proposes the others. A
    configuration is measured against the default in interleaved rounds (default, candidate, candidate, default,
    ...), and its score is the median of the per-round ratios default time / its time, so that drift over minutes
    cancels. A configuration that crashes, hangs or answers wrongly scores 0 and can never win.
