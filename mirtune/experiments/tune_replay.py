@@ -18,10 +18,10 @@ application is tuned by each strategy:
   ranking that reads no code: the configurations' mean log speedup over the training applications (what a gain
   head falls back to with no program features). The control that says whether the program helps.
 
-The searches are `mirtune tune`'s own (`mirtune.predict.search.make_searcher`: Ray Tune's OptunaSearch behind tune's
-known-points searcher), driven in this process (`tune.search`) over a `RecordedMeasurer` that looks each
-configuration up in the group's row of the table, where `mirtune tune` drives them from a Ray Tune `Tuner` over
-real runs. The default always runs first: a real tuner measures it as the reference answer. A suggestion already
+The searches are `mirtune tune`'s own (`mirtune.predict.search.make_searcher`: Ray Tune's OptunaSearch behind
+tune's known-points searcher), driven in this process (`mirtune.predict.search.search`) over a `RecordedMeasurer`
+that looks each configuration up in the group's row of the table, where `mirtune tune` drives them from a Ray Tune
+`Tuner` over real runs. The default always runs first: a real tuner measures it as the reference answer. A suggestion already
 measured costs no run (the search is told the known value again), one the table lacks costs a run and scores 0.
 After k runs, the share of the oracle is the best speedup found so far over the group's best speedup. Curves are
 geometric means over groups and seeds; the headline is the median number of runs to reach 0.95 of the oracle over

@@ -1,5 +1,6 @@
 """The one measurement interface: a recorded dataset replays its measurements exactly, and `mirtune tune`'s own
-search (`mirtune.predict.search.make_searcher`, driven by its `search`) is what `evaluate tuning` replays, reproducibly."""
+search (`mirtune.predict.search.make_searcher`, driven by its `search`) is what `evaluate tuning` replays,
+reproducibly."""
 
 from __future__ import annotations
 
@@ -77,5 +78,5 @@ def test_the_replay_drives_tunes_own_searcher_with_tunes_seeds(monkeypatch):
     assert made == [(sp.as_dict(), tune_search.seed_configs(ranked, sp.as_dict(), 3), 7)]
     # the same searcher driven directly over the recorded measurer proposes the same configurations
     direct = tune_search.search(RecordedMeasurer.from_speedups(sp.names, configs, row), sp.as_dict(), 10,
-                         tune_search.seed_configs(ranked, sp.as_dict(), 3), 7)
+                                tune_search.seed_configs(ranked, sp.as_dict(), 3), 7)
     assert runs == [r.score for _, r in direct]
