@@ -15,6 +15,7 @@ predictor.json and head.safetensors, with the encoder's fingerprint.
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rule", default="best", choices=("best", "one-se"),
                    help="how the inner cross-validation picks the head: the best score (default), or one-se, the "
                         "linear gain head unless another kind beats it by more than one standard error")
+    p.add_argument("--risk", type=float, default=0.0, metavar="R",
+                   help="gain heads: each configuration's predicted log gain less R times its downside (the "
+                        "semi-deviation of its training residuals) when the head decides, so that a configuration "
+                        "that costs as often as it pays is chosen only on strong evidence (default 0; "
+                        "docs/profile.md)")
     p.add_argument("--embedding", default=None, choices=("mirencoder", "none"),
                    help=registry.listing("the program features besides the task's context: the frozen MIREncoder "
                                          "embedding, or none, the context features alone (default: none for "
@@ -150,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
     if args.profiles and args.evaluate:
         raise UsageError("--evaluate runs the leave-one-application-out study without profiles; for one with them, "
                          "run benchmarks/openmp_profile_eval.py")
+    if not (math.isfinite(args.risk) and args.risk >= 0):
+        raise UsageError(f"--risk takes a number of at least 0; got {args.risk}")
     profiles = read_profiles(args.profiles) if args.profiles else None
     heads = [h.strip() for h in args.heads.split(",") if h.strip()]
     bad = [h for h in heads if h not in FIT_HEADS]
@@ -188,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
             predictor = fit_predictor(args.task, table, X, embedder, heads=heads, use_ray=use_ray,
                                       n_configs=args.configs, note=note,
                                       data_paths=args.data or [str(args.data_dir or "published data")],
-                                      profile_columns=profile_columns, rule=args.rule)
+                                      profile_columns=profile_columns, rule=args.rule, risk=args.risk)
             if profile_columns:
                 predictor.trained_on["profiles"] = str(args.profiles)
             if args.evaluate and not published:

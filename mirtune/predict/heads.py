@@ -75,6 +75,7 @@ class GainConfig(_Config):
     alpha: float = 100.0  # ridge strength on standardised features; large -> the one choice best on average
     margin: float = 0.0   # how much another choice's predicted gain must exceed the anchor's to win
     anchor: str = "default"  # the choice kept without evidence: "default" (choice 0) or "best" (best on average)
+    risk: float = 0.0     # how many times its downside (`downside`) a choice's predicted gain loses before deciding
     pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
 
 
@@ -88,6 +89,7 @@ class KNNConfig(_Config):
     context_weight: float = 1.0  # weight of the trailing context columns against the embedding in the distance
     margin: float = 0.0   # how much another choice's predicted gain must exceed the anchor's to win
     anchor: str = "default"  # the choice kept without evidence: "default" (choice 0) or "best" (best on average)
+    risk: float = 0.0     # how many times its downside (`downside`) a choice's predicted gain loses before deciding
     pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
     statistic: str = "mean"  # how the neighbours' gains are combined: "mean", or "median" (a choice must help
                              # most of them, not a few a lot)
@@ -103,6 +105,7 @@ class ForestConfig(_Config):
     max_features: float = 0.5   # share of the columns each split may choose from
     margin: float = 0.0   # how much another choice's predicted gain must exceed the anchor's to win
     anchor: str = "default"  # the choice kept without evidence: "default" (choice 0) or "best" (best on average)
+    risk: float = 0.0     # how many times its downside (`downside`) a choice's predicted gain loses before deciding
     pca: int = 0  # > 0: the head sees the embedding's first `pca` principal components
 
 
@@ -285,10 +288,19 @@ class GBTHead:
 
 class _GainHeadBase:
     """What the gain heads share: a choice is made from their `predict_gains` by `decide`, the head's anchor kept
-    unless another choice beats it by the margin."""
+    unless another choice beats it by the margin, each choice's predicted gain less `risk` times its downside."""
 
-    config: "GainConfig | KNNConfig"
+    config: "GainConfig | KNNConfig | ForestConfig"
     mean_: np.ndarray
+    downside_: np.ndarray
+
+    def _fit_downside(self, X: np.ndarray, gains: np.ndarray) -> None:
+        """Each choice's downside on the training rows (`downside`), from the fitted head's own predictions."""
+        self.downside_ = downside(gains, self.predict_gains(X))
+
+    def penalty(self) -> np.ndarray:
+        """What each choice's predicted gain loses before deciding: `risk` times its downside."""
+        return float(self.config.risk) * self.downside_
 
     def _check_anchor(self) -> None:
         if self.config.anchor not in ANCHORS:
@@ -299,7 +311,7 @@ class _GainHeadBase:
         return anchor_index(self.config.anchor, self.mean_)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        return decide(self.predict_gains(X), self.config.margin, self.anchor_index())
+        return decide(self.predict_gains(X), self.config.margin, self.anchor_index(), self.penalty())
 
 
 class GainHead(_GainHeadBase):
@@ -328,6 +340,7 @@ class GainHead(_GainHeadBase):
             raise ValueError(f"gains must be finite, [{len(A)}, {self.n_classes}]; got {G.shape}")
         self.mean_ = G.mean(axis=0)  # the features are centred, so this is the intercept
         self.coef_ = np.linalg.solve(A.T @ A + self.config.alpha * np.eye(A.shape[1]), A.T @ (G - self.mean_))
+        self._fit_downside(X, G)
         return self
 
     def predict_gains(self, X: np.ndarray) -> np.ndarray:
@@ -382,6 +395,7 @@ class KNNGainHead(_GainHeadBase):
         self.scaler.fit(X)
         self.rows_ = self._space(X).astype(np.float32)
         self.gains_, self.mean_ = G, G.mean(axis=0)
+        self._fit_downside(X, G)
         return self
 
     def ranking(self, X: np.ndarray) -> np.ndarray:
@@ -442,6 +456,7 @@ class ForestGainHead(_GainHeadBase):
             forest.fit(X, G)
         self.mean_ = G.mean(axis=0)
         self._flatten([est.tree_ for est in forest.estimators_])
+        self._fit_downside(X, G)
         return self
 
     def _flatten(self, trees: list) -> None:
@@ -507,18 +522,33 @@ def anchor_index(anchor: str, mean_gains: np.ndarray) -> int:
     raise ValueError(f"unknown anchor {anchor!r}; choose from {', '.join(ANCHORS)}")
 
 
-def decision_gains(gains: np.ndarray, margin: float = 0.0, anchor: int = 0) -> np.ndarray:
-    """Predicted gains with `margin` added to choice `anchor` (by default 0, the default configuration): what
-    choices are ranked by."""
+def downside(gains: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+    """Each choice's downside: the root mean square of the shortfalls of its training rows' log gains under what
+    the head predicts for them (the lower semi-deviation of the residuals), [n_classes]. A choice whose gain the
+    features explain (one thread, with the thread probe) has little; one that helps a few rows a lot and costs many
+    more (two threads, static,1) has much. From the rows the head was fitted on, so a knn or forest head, which
+    partly remembers them, understates it."""
+    short = np.minimum(np.asarray(gains, dtype=np.float64) - np.asarray(predicted, dtype=np.float64), 0.0)
+    return np.sqrt(np.mean(short ** 2, axis=0))
+
+
+def decision_gains(gains: np.ndarray, margin: float = 0.0, anchor: int = 0,
+                   penalty: np.ndarray | None = None) -> np.ndarray:
+    """Predicted gains less each choice's `penalty` (risk times downside; none by default), with `margin` added
+    to choice `anchor` (by default 0, the default configuration): what choices are ranked by."""
     g = np.array(gains, dtype=np.float64)
+    if penalty is not None:
+        g -= np.asarray(penalty, dtype=np.float64)
     g[:, anchor] += margin
     return g
 
 
-def decide(gains: np.ndarray, margin: float = 0.0, anchor: int = 0) -> np.ndarray:
-    """The choice with the highest predicted gain, choice `anchor` winning unless another beats it by more than
-    `margin`: where a wrong move costs more than staying put, a predictor should need some evidence."""
-    return decision_gains(gains, margin, anchor).argmax(axis=1)
+def decide(gains: np.ndarray, margin: float = 0.0, anchor: int = 0, penalty: np.ndarray | None = None
+           ) -> np.ndarray:
+    """The choice with the highest predicted gain less its `penalty`, choice `anchor` winning unless another beats
+    it by more than `margin`: where a wrong move costs more than staying put, a predictor should need some
+    evidence."""
+    return decision_gains(gains, margin, anchor, penalty).argmax(axis=1)
 
 
 def _unit_rows(A: np.ndarray) -> np.ndarray:
@@ -570,14 +600,14 @@ def as_config(config: AnyConfig | dict | None) -> AnyConfig:
 
 
 def fit_key(config: AnyConfig | dict) -> Hashable:
-    """What a fitted head depends on: configurations with the same key share one fit. A gain head's margin and
-    anchor only decide from its predicted gains, and a knn head's k, weight and statistic only combine one ranking
+    """What a fitted head depends on: configurations with the same key share one fit. A gain head's margin, anchor
+    and risk only decide from its predicted gains, and a knn head's k, weight and statistic only combine one ranking
     of the neighbours (`fit_predict_many`)."""
     config = as_config(config)
     if isinstance(config, (GainConfig, ForestConfig)):
-        return replace(config, margin=0.0, anchor="default")
+        return replace(config, margin=0.0, anchor="default", risk=0.0)
     if isinstance(config, KNNConfig):
-        return replace(config, margin=0.0, anchor="default", k=1, weight=1.0, statistic="mean")
+        return replace(config, margin=0.0, anchor="default", risk=0.0, k=1, weight=1.0, statistic="mean")
     return config
 
 
@@ -612,6 +642,7 @@ def fit_predict_many(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarra
         ranking = base.ranking(X) if isinstance(base, KNNGainHead) else None
         gains = None if ranking is not None else base.predict_gains(X)
         combined: dict[tuple, np.ndarray] = {}
+        down, train_ranking = base.downside_, None
         for i in members:
             c = parsed[i]
             if ranking is not None:
@@ -619,8 +650,13 @@ def fit_predict_many(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarra
                 if how not in combined:
                     combined[how] = base.combine(ranking, *how)
                 gains = combined[how]
+                if c.risk:  # the downside of this member's way of combining the neighbours, not the first's
+                    if train_ranking is None:
+                        train_ranking = base.ranking(head.reducer.transform(X_train)
+                                                     if isinstance(head, ReducedHead) else X_train)
+                    down = downside(base.gains_, base.combine(train_ranking, *how))
             total = gains if offsets_test is None else gains + offsets_test
-            out[i] = decide(total, c.margin, anchor_index(c.anchor, base.mean_))
+            out[i] = decide(total, c.margin, anchor_index(c.anchor, base.mean_), c.risk * down)
     return out
 
 

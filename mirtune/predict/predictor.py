@@ -298,8 +298,9 @@ def head_arrays(head) -> dict[str, np.ndarray]:
     from mirtune.predict.heads import ForestGainHead, GainHead, KNNGainHead
 
     if isinstance(head, ForestGainHead):
-        return {"gain_mean": head.mean_, **head.arrays()}
-    base = {"scaler_mean": head.scaler.mean_, "scaler_std": head.scaler.std_, "gain_mean": head.mean_}
+        return {"gain_mean": head.mean_, "downside": head.downside_, **head.arrays()}
+    base = {"scaler_mean": head.scaler.mean_, "scaler_std": head.scaler.std_, "gain_mean": head.mean_,
+            "downside": head.downside_}
     if isinstance(head, GainHead):
         return {**base, "coef": head.coef_}
     if isinstance(head, KNNGainHead):
@@ -308,10 +309,14 @@ def head_arrays(head) -> dict[str, np.ndarray]:
 
 
 def head_from_arrays(n_classes: int, config: dict[str, Any], arrays: dict[str, np.ndarray], keep: int = 0):
-    """Rebuild a fitted gain, knn or forest head from its configuration and arrays (`keep`: its context columns)."""
+    """Rebuild a fitted gain, knn or forest head from its configuration and arrays (`keep`: its context columns;
+    a predictor saved before heads had a downside has none: its risk must be 0)."""
     from mirtune.predict.heads import make_head
 
     head = make_head(n_classes, config, keep=keep)
+    head.downside_ = arrays.get("downside", np.zeros(n_classes))
+    if config.get("risk") and "downside" not in arrays:
+        raise KeyError("downside (the head's risk needs it)")
     if config["head"] == "forest":
         head.mean_ = arrays["gain_mean"]
         return head.set_arrays(arrays)
@@ -396,9 +401,11 @@ def code_free_scores(problem, n_inner: int) -> dict[str, float]:
 def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str] = FIT_HEADS,
                   n_inner: int = N_INNER, use_ray: bool = True, n_configs: int | None = None,
                   note: Callable[[str], None] | None = None, data_paths: Sequence[str] = (),
-                  profile_columns: Sequence[str] = (), rule: str = "best") -> Predictor:
+                  profile_columns: Sequence[str] = (), rule: str = "best", risk: float = 0.0) -> Predictor:
     """Choose the head by inner cross-validation over applications (Ray Tune; `rule`: how, see
-    `select.SELECTION_RULES`) and fit it on every group.
+    `select.SELECTION_RULES`) and fit it on every group; `risk`: how many times each configuration's downside
+    (`heads.downside`) its predicted gain loses when the head decides (chosen on programs never seen, not by the
+    inner cross-validation, which sees only the training distribution).
     `profile_columns`: the names of X's last columns when they come from a profiled run
     (`mirtune.profile.features`): the predictor then needs a profile to answer (`recommend --profile`)."""
     from mirtune.predict.heads import make_head
@@ -426,6 +433,8 @@ def fit_predictor(task: str, table, X: np.ndarray, embedder, heads: Sequence[str
     chosen = select_configs([problem], configs, n_inner=min(n_inner, len(set(table.apps))), use_ray=use_ray,
                             note=note, rule=rule)[(task, 0)]
     head_cfg = {k: v for k, v in chosen.items() if k != "inner_score"}
+    if risk:
+        head_cfg["risk"] = float(risk)
     head = make_head(len(table.labels), head_cfg, keep=n_context).fit(X, problem.y, problem.gains)
     cores = sorted({h.get("logical_cores") for h in table.hosts if h.get("logical_cores")})
     fixed = best_fixed(table.speedups, rows)

@@ -243,8 +243,9 @@ def recommend(path: str | os.PathLike | Sequence[str | os.PathLike], task: str =
     x = np.concatenate(parts)[None, :]
     log_gains = predictor.predict_log_gains(x)[0]
     decision = decision_gains(log_gains[None, :], float(predictor.head_config.get("margin", 0.0)),
-                              predictor.head.anchor_index())[0]
-    order = np.argsort(-decision, kind="stable")  # the head's own rule: its anchor needs beating by the margin
+                              predictor.head.anchor_index(), predictor.head.penalty())[0]
+    order = np.argsort(-decision, kind="stable")  # the head's own rule: its anchor needs beating by the margin, each
+    # choice losing its risk times its downside first
     speedups = np.exp(log_gains)
     notes, trained_cores, here = _host_notes(t, predictor.trained_on)
     if profile is not None:

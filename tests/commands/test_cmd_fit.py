@@ -65,13 +65,15 @@ def test_fit_with_profiles_gives_a_predictor_that_recommend_feeds_a_profiled_run
 
     out = tmp_path / "heads" / "openmp-profile"
     assert main(["fit", "--task", "openmp", "--data", str(REPO_DIR / "datasets" / "openmp"), "--profiles",
-                 str(PROFILES), "--heads", "gain,forest", "-o", str(out), "--no-ray", "--configs", "2"]) == 0
+                 str(PROFILES), "--heads", "gain,forest", "-o", str(out), "--no-ray", "--configs", "2",
+                 "--risk", "0.5"]) == 0
     printed, err = capsys.readouterr()
     assert "groups have a profile" in err
     meta = json.loads((out / "predictor.json").read_text())
     assert meta["features"]["profile"] == list(FITTED_COLUMNS) == [*PROFILE_COLUMNS, *IR_COLUMNS, *PROBE_COLUMNS]
     assert meta["features"]["dim"] == len(meta["features"]["context"]) == 6 + len(FITTED_COLUMNS)
     assert meta["trained_on"]["profiles"] == str(PROFILES) and meta["head"]["head"] in ("gain", "forest")
+    assert meta["head"]["risk"] == 0.5  # chosen by the user, not by the inner cross-validation
     src = tmp_path / "short.c"
     src.write_text("#include <stdlib.h>\n" + SHORT_REGIONS)
     assert main(["recommend", str(src), "--task", "openmp", "--heads", str(out)]) == 2  # no profile: refused
@@ -104,6 +106,8 @@ def test_fit_with_profiles_gives_a_predictor_that_recommend_feeds_a_profiled_run
     (["--task", "openmp", "--heads", "mlp"], "--heads takes gain, knn"),
     (["--task", "openmp", "--data", "/nonexistent"], "no such file"),
     (["--task", "vectorize", "--embedding", "none"], "vectorize has no context features"),
+    (["--task", "openmp", "--risk", "-1"], "--risk takes a number of at least 0"),
+    (["--task", "openmp", "--risk", "nan"], "--risk takes a number of at least 0"),
 ])
 def test_bad_fit_arguments(tmp_path, capsys, argv, fragment):
     base = ["fit", "--data", str(REPO_DIR / "datasets" / "openmp"), "-o", str(tmp_path / "o"), "--no-ray"]

@@ -237,7 +237,7 @@ def test_gain_head_through_selection_and_outer_fits():
 
 def test_shared_fits_give_every_candidate_its_own_labels():
     """fit_predict_many fits once per fit_key yet answers as fit_predict does for each candidate: every head kind,
-    margin, anchor and neighbour rule, with PCA, context columns, and tied (duplicated) rows."""
+    margin, anchor, risk and neighbour rule, with PCA, context columns, and tied (duplicated) rows."""
     from mirtune.predict.heads import fit_key, fit_predict_many
     from mirtune.predict.predictor import candidate_configs
 
@@ -247,7 +247,8 @@ def test_shared_fits_give_every_candidate_its_own_labels():
     y = G.argmax(axis=1)
     configs = candidate_configs(("gain", "knn"), 4, anchors=("default", "best")) + [
         dict(c, pca=3) for c in candidate_configs(("gain", "knn"), 2)] + [
-        {"head": "forest", "n_trees": 5, "margin": m} for m in (0.0, 0.1)] + [{"head": "gbt", "max_iter": 20}]
+        {"head": "forest", "n_trees": 5, "margin": m} for m in (0.0, 0.1)] + [{"head": "gbt", "max_iter": 20}] + [
+        dict(c, risk=r) for c in candidate_configs(("gain", "knn"), 2) for r in (0.5, 2.0)]
     assert len({fit_key(c) for c in configs}) < len(configs) / 3  # the point: far fewer fits than candidates
     tr, te = np.arange(0, 100, 2), np.arange(1, 100, 2)
     many = fit_predict_many(X[tr], y[tr], X[te], 3, configs, 0, keep=2, gains_train=G[tr])
@@ -425,3 +426,27 @@ def test_head_selection_on_ray_chooses_as_in_process():
     configs = candidate_configs(("gain", "knn"), 2)
     assert select_configs([prob], configs, n_inner=3, use_ray=True) == \
         select_configs([prob], configs, n_inner=3, use_ray=False)
+
+
+def test_risk_weighs_each_choice_by_the_shortfalls_of_its_training_rows():
+    """A choice that pays a lot on a few rows and costs on many others (two threads, static,1) can lead on average;
+    its downside (the root mean square shortfall of its rows under the head's prediction) is large, that of a steady
+    choice small. With `risk` the steady choice wins; without, the volatile one; `risk` shares the fit."""
+    from mirtune.predict.heads import decide, downside, fit_key
+
+    rng = np.random.RandomState(2)
+    X = rng.randn(60, 2)
+    volatile = np.where(np.arange(60) % 4 == 0, 0.9, -0.2)  # mean 0.075, unpredictable from X
+    G = np.stack([np.zeros(60), volatile, np.full(60, 0.05)], axis=1)
+    for cfg in ({"head": "gain", "alpha": 1e6}, {"head": "knn", "k": 60, "weight": 1.0},
+                {"head": "forest", "n_trees": 10, "min_samples_leaf": 30}):
+        calm = make_head(3, cfg).fit(X, None, G)
+        careful = make_head(3, dict(cfg, risk=1.0)).fit(X, None, G)
+        assert fit_key(dict(cfg, risk=1.0)) == fit_key(cfg)
+        d = careful.downside_
+        assert d[0] == pytest.approx(0.0, abs=1e-9) and d[2] < 0.02 and d[1] > 0.2, (cfg, d)
+        assert set(calm.predict(X[:5])) == {1} and set(careful.predict(X[:5])) == {2}, cfg
+    assert np.allclose(downside(G, G), 0.0)
+    assert np.allclose(downside(np.array([[0.0, -1.0]]), np.zeros((1, 2))), [0.0, 1.0])  # gains over go uncounted
+    assert np.allclose(downside(np.array([[0.0, 1.0]]), np.zeros((1, 2))), 0.0)
+    assert list(decide(np.array([[0.0, 0.3, 0.2]]), penalty=np.array([0.0, 0.2, 0.0]))) == [2]

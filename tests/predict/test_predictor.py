@@ -104,6 +104,10 @@ def test_fit_save_load_and_refusals(omp, tmp_path):
     again = load_predictor(out, fingerprint=embedder.meta["fingerprint"])
     assert np.allclose(again.predict_speedups(X), speedups)
     assert again.labels == predictor.labels
+    assert np.allclose(again.head.downside_, predictor.head.downside_) and again.head.downside_.shape == (25,)
+    careful = fit_predictor("openmp", table, X, embedder, use_ray=False, n_configs=2, risk=1.0)
+    assert careful.head_config["risk"] == 1.0
+    assert np.allclose(load_predictor(careful.save(tmp_path / "careful")).head.penalty(), careful.head.downside_)
     # fitted on another encoder: refused with one line naming both
     with pytest.raises(MirtuneError, match="fitted on encoder .* refit"):
         load_predictor(out, fingerprint="0123456789abcdef")
