@@ -23,7 +23,9 @@ Time it alone on the machine: a 2-thread run beside another job can be 10x slowe
 
 With `--profile`, each program is also run once under the OMPT tool (`mirtune recommend --profile`, before its
 rounds) and the profile predictor (mirtune/assets/heads/openmp-profile, or --profile-heads) answers from the IR and
-that run: its pick is scored as `recommended_profile`. `--answers-only` measures nothing but those profiled runs and
+that run: its pick is scored as `recommended_profile`, and what the probes of that run alone point to (the fastest
+of the default, one thread and guided,1 by their own timings: `mirtune.profile.features.probes_choice`, the
+code-free baseline a profile predictor has to beat) as `probes`. `--answers-only` measures nothing but those profiled runs and
 writes every predictor's answers (the preregistration of a blind set); `--answers FILE` then scores the answers FILE
 holds instead of asking again, so the figures are those of the answers committed before the set was measured.
 
@@ -59,6 +61,7 @@ from mirtune.measure.build import BuildSpec, build  # noqa: E402
 from mirtune.measure.sandbox import RunLimits, run_once  # noqa: E402
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
 from mirtune.predict.recommend import load_task_predictor, recommend  # noqa: E402
+from mirtune.profile.features import probes_choice  # noqa: E402
 from mirtune.source.openmp import make_schedule_runtime  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402
 
@@ -101,9 +104,12 @@ def split_round_share(runs: list[list[float]]) -> float | None:
 
 
 def methods_of(programs: list[dict]) -> tuple[str, ...]:
-    """The methods the entries score: the profile predictor's only where every program has its pick."""
+    """The methods the entries score: the profile predictor's only where every program has its pick, and the
+    probes' own pick (`probes_choice`, the code-free baseline of a profiled run) where every program has that."""
     profiled = bool(programs) and all("share_recommended_profile" in p for p in programs)
-    return ("default", "best_fixed", "recommended", *(("recommended_profile",) if profiled else ()), "oracle")
+    probes = profiled and all("share_probes" in p for p in programs)
+    return ("default", "best_fixed", "recommended", *(("probes",) if probes else ()),
+            *(("recommended_profile",) if profiled else ()), "oracle")
 
 
 ONE_THREAD_WINS = 1.25  # issue 34: where one thread is at least this much faster than the default, no method
@@ -205,16 +211,18 @@ def rescore(path: Path, sources: dict[str, Path], heads: str | None, predictor,
                 raise SystemExit(f"--rescore: {prev['name']}: {exc.line()}") from None
             entry.update(recommended_profile=profiled.label, profile=prev["profile"])
             picks["recommended_profile"] = labels.index(profiled.label)
+            picks["probes"] = probes_choice(prev["profile"], predictor.configs)
         programs.append(score(entry, med, labels, picks))
     return programs, {"rescored_from": str(path), "measured": old["date"], "rounds": old["rounds"]}
 
 
 def measure(manifest: list[ProgramRun], heads: str | None, space: list[dict], labels: list[str],
             fixed: int, rounds: int, given: dict | None = None, profile_heads: str | None = None,
-            profile: bool = False) -> list[dict]:
+            profile: bool = False, configs: list[dict] | None = None) -> list[dict]:
     """Every configuration of every program run in `rounds` interleaved rounds (a fresh random order each round,
     stdout checked against the default's), beside the predictors' answers (`given`: answers preregistered by
-    `answers`, else asked now, after one profiled run where `profile`); one scored entry per program."""
+    `answers`, else asked now, after one profiled run where `profile`) and, where there is a profiled run, what its
+    probes alone point to (`configs`: the predictor's, `probes_choice`); one scored entry per program."""
     rng = random.Random(0)
     programs = []
     for prog in manifest:
@@ -235,6 +243,8 @@ def measure(manifest: list[ProgramRun], heads: str | None, space: list[dict], la
         picks = {"default": 0, "best_fixed": fixed, "recommended": chosen}
         if "recommended_profile" in mine:
             picks["recommended_profile"] = labels.index(mine["recommended_profile"]["label"])
+            if configs is not None:
+                picks["probes"] = probes_choice(mine["recommended_profile"]["profile"], configs)
         rewritten = make_schedule_runtime(src.read_text())
         spec = BuildSpec(name=prog.name, source=rewritten.source, openmp=True, opt=2,
                          include_dirs=(str(src.parent),))
@@ -371,7 +381,7 @@ def main() -> int:
         times_from = Path(args.rescore).name
     else:
         programs = measure(manifest, args.heads, space, labels, fixed, args.rounds, given, args.profile_heads,
-                           args.profile)
+                           args.profile, predictor.configs)
         extra, times_from = {"rounds": args.rounds, "answers": args.answers}, out.name
     summary = summarise(programs)
     split = [p["split_round_oracle"] for p in programs if p.get("split_round_oracle") is not None]

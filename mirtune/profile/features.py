@@ -140,6 +140,18 @@ def probe_config(probe: Probe, configs: Sequence[Mapping[str, Any]]) -> int | No
     return max(cands)[1] if cands else None
 
 
+def probes_choice(profile: Mapping[str, Any], configs: Sequence[Mapping[str, Any]]) -> int:
+    """The configuration a profiled run's probes alone point to, the code-free baseline of `recommend --profile`:
+    of the default (index 0) and the configurations nearest the probes' runs (`probe_config`), the fastest by the
+    probes' measured speedups over the default (`profile`: ProfileFeatures as a dict)."""
+    pick, best = 0, 1.0
+    for probe in PROBES:
+        j, speedup = probe_config(probe, configs), profile.get(probe.feature)
+        if j is not None and speedup is not None and math.isfinite(speedup) and speedup > best:
+            pick, best = j, float(speedup)
+    return pick
+
+
 def probe_column(table: Any) -> np.ndarray:
     """PROBE_COLUMNS of each group of a gain table, [n, len(PROBES)], from its cells' first untimed runs
     (`GainTable.warmups`): the default's over the probe configuration's, one run each as at recommend time, and
