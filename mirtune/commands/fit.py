@@ -204,7 +204,8 @@ def run(args: argparse.Namespace) -> int:
             predictor.save(folder)
             t = predictor.trained_on
             print(f"wrote {folder}: {args.task} predictor, head {predictor.head_config}, inner-CV share of the "
-                  f"oracle {t['inner_score']:.3f} (rule {t['selection_rule']}; {t['groups']} groups, "
+                  f"oracle {t['inner_score']:.3f}{' before its risk' if args.risk else ''} "
+                  f"(rule {t['selection_rule']}; {t['groups']} groups, "
                   f"{t['applications']} applications, "
                   f"{time.monotonic() - t0:.0f} s)")
     return 0

@@ -69,6 +69,7 @@ def test_fit_with_profiles_gives_a_predictor_that_recommend_feeds_a_profiled_run
                  "--risk", "0.5"]) == 0
     printed, err = capsys.readouterr()
     assert "groups have a profile" in err
+    assert "before its risk" in printed  # the inner cross-validation scored the head without it
     meta = json.loads((out / "predictor.json").read_text())
     assert meta["features"]["profile"] == list(FITTED_COLUMNS) == [*PROFILE_COLUMNS, *IR_COLUMNS, *PROBE_COLUMNS]
     assert meta["features"]["dim"] == len(meta["features"]["context"]) == 6 + len(FITTED_COLUMNS)
