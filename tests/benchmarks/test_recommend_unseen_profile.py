@@ -3,7 +3,6 @@ programs where one thread wins are counted with the methods that end below 0.8 o
 
 from __future__ import annotations
 
-import json
 import math
 
 import pytest
@@ -47,23 +46,9 @@ def test_the_profile_method_is_left_out_unless_every_program_has_it(script):
     assert not script.one_thread_wins(programs[0])
 
 
-def test_the_probes_own_pick_is_the_fastest_of_what_they_ran(script):
-    """`probes`: of the default, one thread (static, the largest chunk: what one thread runs as the plain loop) and
-    guided,1 on the most threads, the fastest by the probes' own speedups; the default when neither beats it, or
-    when a probe is missing. Scored beside the others only where every program has it."""
-    from mirtune.paths import REPO_DIR
-    from mirtune.profile.features import probes_choice
-
-    configs = json.loads((REPO_DIR / "mirtune" / "assets" / "heads" / "openmp-profile" / "predictor.json")
-                         .read_text())["configs"]  # the shipped predictor's 25: the default first
-    one = max((c.get("chunk") or 0, i) for i, c in enumerate(configs)
-              if c.get("threads") == 1 and c.get("schedule") in (None, "static"))[1]
-    guided = next(i for i, c in enumerate(configs) if c.get("threads") == 2 and (c.get("schedule"), c.get("chunk"))
-                  == ("guided", 1))
-    assert probes_choice({"one_thread_speedup": 1.6, "guided_speedup": 1.1}, configs) == one
-    assert probes_choice({"one_thread_speedup": 0.5, "guided_speedup": 1.1}, configs) == guided
-    assert probes_choice({"one_thread_speedup": 0.5, "guided_speedup": 0.97}, configs) == 0
-    assert probes_choice({"one_thread_speedup": None, "guided_speedup": float("nan")}, configs) == 0
+def test_the_probes_own_pick_is_scored_where_every_program_has_it(script):
+    """`probes` (`probes_choice`, tested in tests/profile) is a method of the summary only where every program has
+    it, between the IR-only and the profile predictor."""
     times = {"default": 1.0, "threads=1,schedule=static,chunk=1": 2.0, "threads=2,schedule=guided,chunk=1": 0.8}
     picks = {"default": "default", "best_fixed": "default", "recommended": "default",
              "recommended_profile": "default"}

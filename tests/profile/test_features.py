@@ -135,3 +135,22 @@ def test_a_row_with_the_probe_needs_a_profile_that_ran_it(tmp_path):
         profile_row(PROBE_COLUMNS, SHORT_REGIONS, "")
     with pytest.raises(MirtuneError, match="log2_guided_speedup"):  # a profile of before the schedule probe
         profile_row(PROBE_COLUMNS, dict(SHORT_REGIONS, one_thread_speedup=4.0), "")
+
+
+def test_the_probes_own_pick_is_the_fastest_of_what_they_ran():
+    """`probes_choice`: of the default, one thread (static, the largest chunk: what one thread runs as the plain
+    loop) and guided,1 on the most threads, the fastest by the probes' own speedups; the default when neither beats
+    it or a probe is missing."""
+    import json
+
+    from mirtune.paths import REPO_DIR
+    from mirtune.profile.features import probes_choice
+
+    configs = json.loads((REPO_DIR / "mirtune" / "assets" / "heads" / "openmp-profile" / "predictor.json")
+                         .read_text())["configs"]  # the shipped predictor's 25, the default first
+    where = [(c.get("threads"), c.get("schedule"), c.get("chunk")) for c in configs]
+    one, guided = where.index((1, "static", 512)), where.index((2, "guided", 1))
+    assert probes_choice({"one_thread_speedup": 1.6, "guided_speedup": 1.1}, configs) == one
+    assert probes_choice({"one_thread_speedup": 0.5, "guided_speedup": 1.1}, configs) == guided
+    assert probes_choice({"one_thread_speedup": 0.5, "guided_speedup": 0.97}, configs) == 0
+    assert probes_choice({"one_thread_speedup": None, "guided_speedup": float("nan")}, configs) == 0
