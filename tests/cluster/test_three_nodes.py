@@ -140,7 +140,12 @@ def test_ray_job_submit_as_the_readme_says(loopback_cluster, cluster_figures, tm
         "--", "python", "jobs/collect_openmp.py", "--programs", *[str(Path(p).relative_to(REPO)) for p in PROGRAMS],
         "--out", str(out), *SPACE, "--sizes", "1", "--repeats", "1", "--warmup", "0", "--no-progress"]
     t0 = time.monotonic()
-    run = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=400)
+    for attempt in range(3):  # Ray's job API answers "No available agent ... please try again later" when the head's
+        # job agent does not answer its lookup in 10 s (seen once, with another test run on the 2-core VM): as Ray says, try again
+        run = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=400)
+        if run.returncode == 0 or "No available agent to submit job" not in run.stdout + run.stderr:
+            break
+        time.sleep(10)
     took = time.monotonic() - t0
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert re.search(r"Job '[^']+' succeeded", run.stdout + run.stderr)
