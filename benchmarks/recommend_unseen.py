@@ -217,8 +217,8 @@ def rescore(path: Path, sources: dict[str, Path], heads: str | None, predictor,
 
 
 def measure(manifest: list[ProgramRun], heads: str | None, space: list[dict], labels: list[str],
-            fixed: int, rounds: int, given: dict | None = None, profile_heads: str | None = None,
-            profile: bool = False, configs: list[dict] | None = None) -> list[dict]:
+            configs: list[dict], fixed: int, rounds: int, given: dict | None = None,
+            profile_heads: str | None = None, profile: bool = False) -> list[dict]:
     """Every configuration of every program run in `rounds` interleaved rounds (a fresh random order each round,
     stdout checked against the default's), beside the predictors' answers (`given`: answers preregistered by
     `answers`, else asked now, after one profiled run where `profile`) and, where there is a profiled run, what its
@@ -243,8 +243,7 @@ def measure(manifest: list[ProgramRun], heads: str | None, space: list[dict], la
         picks = {"default": 0, "best_fixed": fixed, "recommended": chosen}
         if "recommended_profile" in mine:
             picks["recommended_profile"] = labels.index(mine["recommended_profile"]["label"])
-            if configs is not None:
-                picks["probes"] = probes_choice(mine["recommended_profile"]["profile"], configs)
+            picks["probes"] = probes_choice(mine["recommended_profile"]["profile"], configs)
         rewritten = make_schedule_runtime(src.read_text())
         spec = BuildSpec(name=prog.name, source=rewritten.source, openmp=True, opt=2,
                          include_dirs=(str(src.parent),))
@@ -380,8 +379,8 @@ def main() -> int:
         programs, extra = rescore(Path(args.rescore), sources, args.heads, predictor, labels, args.profile_heads)
         times_from = Path(args.rescore).name
     else:
-        programs = measure(manifest, args.heads, space, labels, fixed, args.rounds, given, args.profile_heads,
-                           args.profile, predictor.configs)
+        programs = measure(manifest, args.heads, space, labels, predictor.configs, fixed, args.rounds, given,
+                           args.profile_heads, args.profile)
         extra, times_from = {"rounds": args.rounds, "answers": args.answers}, out.name
     summary = summarise(programs)
     split = [p["split_round_oracle"] for p in programs if p.get("split_round_oracle") is not None]

@@ -295,8 +295,9 @@ class _GainHeadBase:
     downside_: np.ndarray
 
     def _fit_downside(self, X: np.ndarray, gains: np.ndarray) -> None:
-        """Each choice's downside on the training rows (`downside`), from the fitted head's own predictions."""
-        self.downside_ = downside(gains, self.predict_gains(X))
+        """Each choice's downside on the training rows (`downside`), from the fitted head's own predictions; zeros
+        without a risk (nothing reads it then, and a knn head would rank every training row for it)."""
+        self.downside_ = downside(gains, self.predict_gains(X)) if self.config.risk else np.zeros(gains.shape[1])
 
     def penalty(self) -> np.ndarray:
         """What each choice's predicted gain loses before deciding: `risk` times its downside."""
@@ -642,21 +643,26 @@ def fit_predict_many(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarra
         ranking = base.ranking(X) if isinstance(base, KNNGainHead) else None
         gains = None if ranking is not None else base.predict_gains(X)
         combined: dict[tuple, np.ndarray] = {}
-        down, train_ranking = base.downside_, None
+        downs: dict[tuple, np.ndarray] = {}  # each way of predicting's downside, computed for the members with a risk
+        fitted_on = head.reducer.transform(X_train) if isinstance(head, ReducedHead) else X_train
+        train_ranking = None
         for i in members:
             c = parsed[i]
+            how = (c.k, c.weight, c.statistic) if ranking is not None else ()
             if ranking is not None:
-                how = (c.k, c.weight, c.statistic)
                 if how not in combined:
                     combined[how] = base.combine(ranking, *how)
                 gains = combined[how]
-                if c.risk:  # the downside of this member's way of combining the neighbours, not the first's
-                    if train_ranking is None:
-                        train_ranking = base.ranking(head.reducer.transform(X_train)
-                                                     if isinstance(head, ReducedHead) else X_train)
-                    down = downside(base.gains_, base.combine(train_ranking, *how))
+            penalty = None
+            if c.risk:
+                if how not in downs:
+                    if ranking is not None and train_ranking is None:
+                        train_ranking = base.ranking(fitted_on)
+                    downs[how] = downside(gains_train, base.combine(train_ranking, *how) if ranking is not None
+                                          else base.predict_gains(fitted_on))
+                penalty = c.risk * downs[how]
             total = gains if offsets_test is None else gains + offsets_test
-            out[i] = decide(total, c.margin, anchor_index(c.anchor, base.mean_), c.risk * down)
+            out[i] = decide(total, c.margin, anchor_index(c.anchor, base.mean_), penalty)
     return out
 
 

@@ -313,10 +313,10 @@ def head_from_arrays(n_classes: int, config: dict[str, Any], arrays: dict[str, n
     a predictor saved before heads had a downside has none: its risk must be 0)."""
     from mirtune.predict.heads import make_head
 
-    head = make_head(n_classes, config, keep=keep)
-    head.downside_ = arrays.get("downside", np.zeros(n_classes))
     if config.get("risk") and "downside" not in arrays:
         raise KeyError("downside (the head's risk needs it)")
+    head = make_head(n_classes, config, keep=keep)
+    head.downside_ = arrays.get("downside", np.zeros(n_classes))
     if config["head"] == "forest":
         head.mean_ = arrays["gain_mean"]
         return head.set_arrays(arrays)
