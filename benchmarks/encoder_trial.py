@@ -11,7 +11,8 @@ no embedding at all (the task's context features alone). Protocols:
   (benchmarks/devmap_signal.py's), context features ++ the representation; accuracy.
 - vectorize (the 354 generated loop kernels), vectorize-gcc (GCC's vectorizer tests, datasets/vectorize-gcc: folds
   hold out whole source-file families, `mirtune.tasks.vectorize.source_family`; vectorize-gcc-xeon: the same loops
-  measured on an Intel Xeon, where LLVM's choice leaves more room), openmp (the 108 applications),
+  measured on an Intel Xeon, where LLVM's choice leaves more room; vectorize-gcc-xeon2: on the Xeon of CPU tag
+  6263ef7eafe6), openmp (the 108 applications),
   cuda_blocks (the generated kernels on the H200): the gain-table protocol of `mirtune evaluate` (gain and kNN heads chosen by inner cross-validation,
   `--configs` candidates each, no Ray), with 10 outer folds grouped by program: every (program, input) group of a
   program on one side, so a held-out program's siblings (same template, application or kernel family) can be in
@@ -52,6 +53,8 @@ GAIN_TASKS = {  # trial name -> (task, data folders, program folders, what the f
     "vectorize-gcc": ("vectorize", [REPO / "datasets" / "vectorize-gcc"], [REPO / "out" / "gccvect"], "family"),
     "vectorize-gcc-xeon": ("vectorize", [REPO / "datasets" / "vectorize-gcc-xeon"], [REPO / "out" / "gccvect"],
                            "family"),
+    "vectorize-gcc-xeon2": ("vectorize", [REPO / "datasets" / "vectorize-gcc-xeon2"], [REPO / "out" / "gccvect"],
+                            "family"),
     "openmp": ("openmp", [REPO / "datasets" / d for d in ("openmp-epyc", "openmp-gen", "openmp-apps-epyc",
                                                           "openmp-ordinary-epyc")], [], "program"),
     "cuda_blocks": ("cuda_blocks", [REPO / "datasets" / "cuda-h200"], [REPO / "build" / "cudagen"], "program"),
