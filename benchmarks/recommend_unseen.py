@@ -202,6 +202,7 @@ def rescore(path: Path, sources: dict[str, Path], heads: str | None, predictor,
         rec = recommend(src, "openmp", heads=heads)
         med = np.array([np.inf if prev["times_s"][lab] is None else prev["times_s"][lab] for lab in labels])
         entry = {k: prev[k] for k in ("name", "args", "tunable_loops", "times_s", "wrong_or_failed")}
+        entry.update({k: prev[k] for k in ("runs_s", "split_round_oracle") if k in prev})  # the timing's own noise
         entry.update(recommended=rec.label, predicted_speedup=rec.predicted_speedup, best_fixed=labels[fixed])
         picks = {"default": 0, "best_fixed": fixed, "recommended": labels.index(rec.label)}
         if prev.get("profile"):

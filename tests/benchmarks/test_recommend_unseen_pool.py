@@ -74,13 +74,14 @@ def test_a_result_of_another_predictor_or_host_is_refused(script, predictor, tmp
 
 
 def test_rescore_asks_the_profile_predictor_again_from_the_recorded_profiles(script, tmp_path):
-    """--rescore with a result that recorded each program's profile and both probes (the tenth blind set): the
-    profile predictor answers again from that very profile, and its pick is scored on the recorded times, as the
-    static one's is."""
+    """--rescore with a result that recorded each program's profile, both probes and its rounds (the thirteenth
+    blind set): the profile predictor answers again from that very profile, its pick is scored on the recorded
+    times, as the static one's is, and the timing's own noise (the split-round oracle) is carried over, so a pool of
+    rescored sets counts every program in its noise line."""
     from mirtune.predict.recommend import load_task_predictor, recommend
 
-    path = _here_copy(tmp_path, "recommend_unseen10.json")
-    folder = ROOT / "benchmarks" / "programs" / "openmp_unseen10"
+    path = _here_copy(tmp_path, "recommend_unseen13.json")
+    folder = ROOT / "benchmarks" / "programs" / "openmp_unseen13"
     sources = {p["name"]: folder / f"{p['name']}.c" for p in json.loads(path.read_text())["programs"]}
     predictor, _ = load_task_predictor("openmp", None)
     programs, extra = script.rescore(path, sources, None, predictor, list(predictor.labels))
@@ -92,6 +93,9 @@ def test_rescore_asks_the_profile_predictor_again_from_the_recorded_profiles(scr
         assert math.isclose(p["share_recommended_profile"],
                             min(t for t in times.values() if t) / times[again.label], rel_tol=1e-3)
     assert "recommended_profile" in script.summarise(programs)
+    measured = {p["name"]: p for p in json.loads(path.read_text())["programs"]}
+    assert all(p["split_round_oracle"] == measured[p["name"]]["split_round_oracle"] for p in programs)
+    assert sum(p["split_round_oracle"] is not None for p in programs) == 9  # one program had a failing configuration
 
 
 def test_rescoring_profiles_recorded_before_the_schedule_probe_is_one_line(script, tmp_path):
