@@ -644,8 +644,7 @@ def fit_predict_many(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarra
         gains = None if ranking is not None else base.predict_gains(X)
         combined: dict[tuple, np.ndarray] = {}
         downs: dict[tuple, np.ndarray] = {}  # each way of predicting's downside, computed for the members with a risk
-        fitted_on = head.reducer.transform(X_train) if isinstance(head, ReducedHead) else X_train
-        train_ranking = None
+        fitted_on, train_ranking = None, None  # the training rows as the head sees them, once a risk needs them
         for i in members:
             c = parsed[i]
             how = (c.k, c.weight, c.statistic) if ranking is not None else ()
@@ -656,6 +655,8 @@ def fit_predict_many(X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarra
             penalty = None
             if c.risk:
                 if how not in downs:
+                    if fitted_on is None:
+                        fitted_on = head.reducer.transform(X_train) if isinstance(head, ReducedHead) else X_train
                     if ranking is not None and train_ranking is None:
                         train_ranking = base.ranking(fitted_on)
                     downs[how] = downside(gains_train, base.combine(train_ranking, *how) if ranking is not None
