@@ -121,7 +121,8 @@ PATTERN = re.compile(r"(?<![\w./-])(" + "|".join(NAMES) + r")(?![\w-])")
 REMAINDER = {
     "mirtune/commands/collect.py": "the collectors' sweep sub-commands, named as the sweeps the rows record",
     "mirtune/commands/evaluate.py": "the published experiments in English (device mapping, thread coarsening) in "
-                                    "help built before any task module loads, and in the tables' titles",
+                                    "help built before any task module loads",
+    "mirtune/experiments/published_report.py": "the published experiments' tables' and charts' titles, in English",
     "mirtune/commands/inspect.py": "its --openmp compile flag and the JSON key saying whether -fopenmp was used",
     "mirtune/measure/build.py": "the build key's JSON field for -fopenmp",
     "mirtune/paths.py": "the published data's folder layout (devmap/ under the data directory)",
