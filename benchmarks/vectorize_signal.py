@@ -71,9 +71,10 @@ def nearest_transfer(sim: np.ndarray, other: np.ndarray, gains: np.ndarray, shar
 
 
 def spearman(a: np.ndarray, b: np.ndarray) -> float:
-    """Rank correlation of two equal-length vectors (ties broken by position: the values are continuous)."""
-    ra, rb = np.argsort(np.argsort(a)), np.argsort(np.argsort(b))
-    return float(np.corrcoef(ra, rb)[0, 1])
+    """Rank correlation of two equal-length vectors (scipy's, ties given their mean rank)."""
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(a, b).statistic)
 
 
 def analyse(data: str, programs: list[str], reps: dict[str, object]) -> dict:
