@@ -227,57 +227,105 @@ class VectorCache:
             pass
 
 
+def embed_jobs(jobs: int | None = None) -> int:
+    """How many processes `mirtune embed` embeds in: `jobs`, else $MIRTUNE_EMBED_JOBS, else the CPUs this process
+    may use; UsageError below 1."""
+    from mirtune.batch_pool import available_cpus
+
+    chosen = jobs if jobs is not None else os.environ.get("MIRTUNE_EMBED_JOBS", "").strip() or available_cpus()
+    try:
+        chosen = int(chosen)
+    except ValueError:
+        chosen = 0
+    if chosen < 1:
+        raise UsageError(f"the number of embedding processes must be a whole number of at least 1, not {jobs!r}"
+                         if jobs is not None else "$MIRTUNE_EMBED_JOBS must be a whole number of at least 1")
+    return chosen
+
+
+def _one_thread_per_worker() -> None:
+    """A worker process's start: the processes are the parallelism, so each encodes statements on one thread (and
+    never touches the parent's thread pool, which did not survive the fork)."""
+    os.environ["MIRTUNE_EMBED_THREADS"] = "1"
+
+
+def _embed_files(paths: list[Path], model_dir: str, opt: int, openmp: bool | None, precision: str, readout: str,
+                 engine: str) -> list[tuple[np.ndarray | None, str | None]]:
+    """(vector, None) or (None, reason) for each of `paths`, in order: each parsed (sources compiled first), and the
+    ones that parse encoded as one batch (their repeated statements once)."""
+    from mirtune.ir.inputs import load_ir
+    from mirtune.model.samples import module_to_sample, sample_arrays
+
+    model = load_engine(model_dir, precision, engine)
+    samples, reasons = [], []
+    for path in paths:
+        try:
+            module = load_ir(path, opt=opt, openmp=openmp)
+            with gc_paused():
+                samples.append(sample_arrays(module_to_sample(module, model.tokenizer), model.config.seq_len))
+            reasons.append(None)
+        except MirtuneError as exc:
+            reasons.append(exc.line())
+    with gc_paused():
+        vectors = iter(_embed_samples(model, samples, readout)) if samples else iter(())
+    return [(next(vectors), None) if reason is None else (None, reason) for reason in reasons]
+
+
+def _died(path: Path) -> tuple[None, str]:
+    return None, (f"{path}: the process embedding it died (a crash in the IR reader or the compiler, or the "
+                  "out-of-memory killer); the other inputs were embedded")
+
+
 def iter_embeddings(paths: Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None,
                     batch_files: int = BATCH_FILES, opt: int = 2, openmp: bool | None = None,
                     precision: str | None = None, readout: str = "mean", engine: str = "torch",
-                    cache: bool = False) -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
+                    cache: bool = False, jobs: int = 1) -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
     """Yield (path, vector, None) or (path, None, reason) for every input, in input order.
 
     Directories are expanded (sorted, recursively); sources are compiled first, with -fopenmp when `openmp` is
     True or, when it is None (the default), when the source uses OpenMP. With `cache`, IR files' vectors are read
-    from and written to the on-disk VectorCache.
+    from and written to the on-disk VectorCache. With `jobs` above 1 (numpy engine only), batches are parsed and
+    encoded in that many forked processes (mirtune.batch_pool); the vectors are the same.
     """
-    from mirtune.ir.inputs import expand_inputs, load_ir
-    from mirtune.model.samples import module_to_sample, sample_arrays
+    from functools import partial
+
+    from mirtune.batch_pool import map_batches
+    from mirtune.ir.inputs import expand_inputs
 
     check_readout(readout)
+    precision = resolve_precision(precision)
     model = load_engine(model_dir, precision, engine)
-    vector_cache = VectorCache(model, resolve_precision(precision), readout) if cache else None
-    # (path, sample to embed, vector already known, reason it failed, the sha256 to keep its vector under)
-    pending: list[tuple[Path, dict | None, np.ndarray | None, str | None, str | None]] = []
+    vector_cache = VectorCache(model, precision, readout) if cache else None
+    work = partial(_embed_files, model_dir=str(model.directory), opt=opt, openmp=openmp, precision=precision,
+                   readout=readout, engine=engine)
 
-    def flush() -> Iterator[tuple[Path, np.ndarray | None, str | None]]:
-        good = [s for _, s, _, _, _ in pending if s is not None]
-        with gc_paused():
-            vectors = iter(_embed_samples(model, good, readout)) if good else iter(())
-        for path, sample, known, reason, keep in pending:
-            if sample is not None:
-                known = next(vectors)
-                if keep is not None:
+    def batches() -> Iterator[tuple[list[tuple[Path, np.ndarray | None, str | None, str | None]], list[Path]]]:
+        """(every input since the last batch as (path, vector known, reason it failed, sha256 to keep its vector
+        under), the inputs among them to embed), each time batch_files of them are to be embedded (or 16 times as
+        many inputs were found in the cache)."""
+        entries, todo = [], []
+        for path, reason in expand_inputs(list(paths)):
+            keep = known = None
+            if reason is None and vector_cache is not None:
+                keep, known = vector_cache.get(path)
+            entries.append((path, known, reason and f"{path}: {reason}", keep))
+            if reason is None and known is None:
+                todo.append(path)
+            if len(todo) >= batch_files or len(entries) >= 16 * batch_files:  # cached files stream too
+                yield entries, todo
+                entries, todo = [], []
+        if entries:
+            yield entries, todo
+
+    workers = jobs if engine == "numpy" else 1  # torch in a forked child is not safe
+    for entries, results in map_batches(work, batches(), workers, _died, _one_thread_per_worker):
+        found = iter(results)
+        for path, known, reason, keep in entries:
+            if known is None and reason is None:
+                known, reason = next(found)
+                if known is not None and keep is not None:
                     vector_cache.put(keep, known)
             yield (path, known, None) if known is not None else (path, None, reason)
-        pending.clear()
-
-    for path, reason in expand_inputs(list(paths)):
-        keep = None
-        if reason is None and vector_cache is not None:
-            keep, known = vector_cache.get(path)
-            if known is not None:
-                pending.append((path, None, known, None, None))
-                continue
-        if reason is None:
-            try:
-                module = load_ir(path, opt=opt, openmp=openmp)
-                with gc_paused():
-                    sample = sample_arrays(module_to_sample(module, model.tokenizer), model.config.seq_len)
-                pending.append((path, sample, None, None, keep))
-            except MirtuneError as exc:
-                pending.append((path, None, None, exc.line(), None))
-        else:
-            pending.append((path, None, None, f"{path}: {reason}", None))
-        if sum(1 for _, s, _, _, _ in pending if s is not None) >= batch_files:
-            yield from flush()
-    yield from flush()
 
 
 def embed(paths: str | os.PathLike | Iterable[str | os.PathLike], model_dir: str | os.PathLike | None = None,

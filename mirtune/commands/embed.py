@@ -22,6 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--openmp", action=argparse.BooleanOptionalAction, default=None,
                    help="compile sources with -fopenmp (default: when a source uses OpenMP, e.g. `#pragma omp`)")
     p.add_argument("--batch", type=int, default=16, help="files per encoder batch (default 16)")
+    p.add_argument("-j", "--jobs", type=int, default=None,
+                   help="processes that parse and encode batches side by side (default: $MIRTUNE_EMBED_JOBS, else "
+                        "the CPUs this process may use; 1 embeds in this process); the vectors are the same")
     p.add_argument("--precision", choices=("fp32", "bf16"), default=None,
                    help="statement Transformer arithmetic (default: $MIRTUNE_PRECISION or fp32); bf16 is faster on "
                         "CPUs with AMX or AVX512-BF16, within about 1e-2 of fp32")
@@ -39,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from mirtune.embedding import iter_embeddings, load_engine, native_bf16, resolve_precision
+    from mirtune.embedding import embed_jobs, iter_embeddings, load_engine, native_bf16, resolve_precision
     from mirtune.ir.inputs import expand_inputs, note_openmp
     from mirtune.model.numpy_encoder import embedding_dim
     from mirtune.progress import note, progress
@@ -51,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         check_output(out, "file")  # before any vector is computed, so none is lost at the write
     if args.batch < 1:
         raise UsageError("--batch must be at least 1")
+    jobs = embed_jobs(args.jobs)
     precision = resolve_precision(args.precision)
     if precision == "bf16" and not native_bf16():
         note("mirtune embed: this CPU has no bfloat16 hardware (AMX or AVX512-BF16); bf16 may be slower than fp32")
@@ -62,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     paths, vectors, failed = [], [], 0
     for path, vector, reason in progress(iter_embeddings(args.inputs, args.model, args.batch, args.opt,
                                                          args.openmp, precision, args.readout, engine,
-                                                         args.cache),
+                                                         args.cache, jobs),
                                          total=total, desc="embedding"):
         if vector is None:
             note(f"mirtune embed: {reason}")

@@ -317,3 +317,28 @@ def test_vector_cache_serves_a_second_run_and_follows_the_bytes(files, model_dir
     shutil.rmtree(own_cache)
     assert main(["embed", str(ll), "--model", str(model_dir), "-o", str(second), "--no-cache"]) == 0
     assert not own_cache.exists()
+
+
+def test_jobs_give_the_same_rows_in_the_same_order(files, model_dir, tmp_path, capsys, cli):
+    """--jobs 2 parses and encodes batches in two worker processes: the same vectors, rows and failures as one."""
+    names = ["a.ll", "junk.ll", "b.c", "c.ll", "broken.c", "b.ll", "a.c"]
+    outs = {}
+    for jobs in ("1", "2"):
+        outs[jobs] = tmp_path / f"j{jobs}.npy"
+        assert main(["embed", *(str(files[n]) for n in names), "--model", str(model_dir), "-o", str(outs[jobs]),
+                     "--batch", "1", "--jobs", jobs, "--no-cache"]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and "2 input(s) failed" in err
+        assert sum("junk.ll" in ln or "broken.c" in ln for ln in err.splitlines()) == 2
+    np.testing.assert_allclose(np.load(outs["2"]), np.load(outs["1"]), atol=1e-6, rtol=1e-5)
+    assert np.load(outs["2"]).shape == (5, 64)
+
+
+def test_a_bad_job_count_is_one_line(files, model_dir, tmp_path, capsys, cli, monkeypatch):
+    out = tmp_path / "x.npy"
+    assert main(["embed", str(files["a.ll"]), "--model", str(model_dir), "-o", str(out), "--jobs", "0"]) == 2
+    monkeypatch.setenv("MIRTUNE_EMBED_JOBS", "many")
+    assert main(["embed", str(files["a.ll"]), "--model", str(model_dir), "-o", str(out)]) == 2
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(lines) == 2 and "at least 1" in lines[0] and "MIRTUNE_EMBED_JOBS" in lines[1], lines
+    assert not out.exists()
