@@ -49,10 +49,13 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.paths import DirLock, cache_dir, write_atomic
+
+if TYPE_CHECKING:
+    from mirtune.ir.tokenizer import IRTokenizer
 
 STAGE1_VERSION = 1
 STAGE3_VERSION = 1
@@ -564,6 +567,40 @@ def _run_ray_map(items: list[dict[str, Any]], fn: Any, fn_kwargs: dict[str, Any]
     yield from ds.iter_rows()
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """One build's checked arguments and what follows from them, as the stages read them."""
+
+    out: Path
+    generate_n: int
+    seed: int
+    langs: tuple[str, ...]
+    sources: list[str]
+    levels: list[int]
+    pipelines: list[str]  # those this machine's opt can run
+    heldout_fraction: float
+    batch_size: int
+    max_batches: int | None
+    vocab_size: int
+    min_frequency: int
+    max_tokenizer_statements: int
+    address: str | None
+    progress: bool
+    command: str | None
+    include_evaluation: bool
+    data: Path | None  # the evaluation data folder
+    guarded: Path | None  # the folder whose kernels are kept out, if any
+    versions: dict[str, str]
+    settings: dict[str, Any]  # what every stage-1 task runs with
+    settings_key: str  # part of every stage-1 batch's key
+    notes: list[str]
+
+    @property
+    def stage1(self) -> Path:
+        """CORPUS/stage1: one Parquet file of rows per batch of programs."""
+        return self.out / "stage1"
+
+
 def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int = 0,
                  langs: tuple[str, ...] = ("c", "opencl", "cuda"), sources: Iterable[str | os.PathLike] = (),
                  vocab_size: int = 8000, min_frequency: int = 2, opt_levels: Iterable[int] = DEFAULT_OPT_LEVELS,
@@ -576,14 +613,75 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
     batches of this run (the summary then says complete=False and a rerun continues). `include_evaluation`
     lets the evaluation kernels in, on purpose and recorded in corpus.json: a transductive diagnostic (how much
     would seeing the target programs' IR, without labels, help?), never a corpus to ship."""
-    from mirtune.cluster import init_ray
-    from mirtune.paths import data_dir as find_data_dir
     from mirtune.progress import note
-    from mirtune.progress import progress as bar
 
     t_start = time.monotonic()
     out = Path(out_dir)
     sources = [str(s) for s in sources]
+    levels, wanted_pipelines = _checked_variants(opt_levels, pipelines)
+    langs = tuple(langs)
+    _check_arguments(generate_n, langs, sources, heldout_fraction, vocab_size, batch_size, levels,
+                     wanted_pipelines)
+    data, guarded = _evaluation_folders(data_dir, include_evaluation, sources, out)
+    notes: list[str] = []
+    if include_evaluation:
+        notes.append("evaluation kernels included on purpose: a transductive diagnostic, not a corpus to ship")
+    opt, wanted_pipelines = _usable_pipelines(levels, wanted_pipelines, notes)
+    versions = tool_versions()
+    settings, settings_key = _stage1_settings(levels, wanted_pipelines, opt, max_statements, opt_timeout, versions)
+    plan = _Plan(out=out, generate_n=generate_n, seed=seed, langs=langs, sources=sources, levels=levels,
+                 pipelines=wanted_pipelines, heldout_fraction=heldout_fraction, batch_size=batch_size,
+                 max_batches=max_batches, vocab_size=vocab_size, min_frequency=min_frequency,
+                 max_tokenizer_statements=max_tokenizer_statements, address=address, progress=progress,
+                 command=command, include_evaluation=include_evaluation, data=data, guarded=guarded,
+                 versions=versions, settings=settings, settings_key=settings_key, notes=notes)
+
+    out.mkdir(parents=True, exist_ok=True)
+    with DirLock(out, LOCK_NAME, "corpus build"):
+        specs, source_notes = _programs(plan)
+        notes.extend(source_notes)
+        batches = _batches(specs, batch_size, settings_key)
+        plan.stage1.mkdir(parents=True, exist_ok=True)
+        todo = [(k, chunk) for k, chunk in batches if not (plan.stage1 / f"{k}.parquet").exists()]
+        run_now = todo if max_batches is None else todo[:max_batches]
+        summary = CorpusSummary(out, complete=False, programs=len(specs), batches=len(batches),
+                                batches_reused=len(batches) - len(todo), batches_built=len(run_now),
+                                batches_left=len(todo) - len(run_now), notes=notes)
+        for line in notes:
+            note(f"mirtune corpus: {line}")
+
+        t1 = time.monotonic()
+        summary.variants_built = _compile_and_analyse(plan, run_now, summary.batches_reused)
+        if summary.batches_left:
+            summary.seconds = time.monotonic() - t_start
+            return summary
+        timing = {"stage1_this_run": time.monotonic() - t1}
+
+        eval_hashes = evaluation_hashes(guarded)
+        manifest = _read_manifest(plan.stage1, batches, specs)
+        kept = _exclude_and_deduplicate(manifest, eval_hashes)
+        _write_manifest(out, manifest)  # before any refusal below, which points to it
+        train_rows, stride, n_statements = _tokenizer_sample(kept, max_tokenizer_statements, out)
+
+        t_tok = time.monotonic()
+        tok, tokenizer_info = _tokenizer(plan, batches, kept, train_rows, stride, n_statements)
+        timing["tokenizer"] = time.monotonic() - t_tok
+        t3 = time.monotonic()
+        shards = _tokenise_into_rows(plan, batches, kept, tok)
+        timing["stage3_this_run"] = time.monotonic() - t3
+        stats = _shard_stats(out / "stage3", shards)
+
+        _complete_summary(summary, specs, manifest, kept, stats, tok.vocab_size)
+        summary.seconds = time.monotonic() - t_start
+        _write_record(plan, summary, specs, manifest, len(eval_hashes), tokenizer_info, len(shards), stats, timing)
+        return summary
+
+
+# --------------------------------------------------------------------------------------------- driver: arguments
+
+
+def _checked_variants(opt_levels: Iterable[int], pipelines: Iterable[str] | None) -> tuple[list[int], list[str]]:
+    """The optimisation levels and opt pipelines asked for, refusing a level or pipeline that does not exist."""
     levels = sorted(set(int(x) for x in opt_levels))
     for lv in levels:
         if not 0 <= lv <= 3:
@@ -592,11 +690,16 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
     for p in wanted_pipelines:
         if p not in PIPELINES:
             raise UsageError(f"unknown opt pipeline {p!r}; choose from {', '.join(PIPELINES)}")
-    if generate_n < 0:
-        raise UsageError("--generate must be >= 0")
+    return levels, wanted_pipelines
+
+
+def _check_arguments(generate_n: int, langs: tuple[str, ...], sources: list[str], heldout_fraction: float,
+                     vocab_size: int, batch_size: int, levels: list[int], pipelines: list[str]) -> None:
+    """Refuse, before any work, arguments that cannot make a corpus (the message names the option)."""
     from mirtune.pretrain.generator import LANGS as GENERATED_LANGS
 
-    langs = tuple(langs)
+    if generate_n < 0:
+        raise UsageError("--generate must be >= 0")
     if generate_n and (not langs or any(lang not in GENERATED_LANGS for lang in langs)):
         raise UsageError(f"--langs must name some of {', '.join(GENERATED_LANGS)}")
     if not generate_n and not sources:
@@ -607,281 +710,350 @@ def build_corpus(out_dir: str | os.PathLike, *, generate_n: int = 0, seed: int =
         raise UsageError("--vocab-size must be at least 100")
     if batch_size < 1:
         raise UsageError("the batch size must be >= 1")
-    if not levels and not wanted_pipelines:
+    if not levels and not pipelines:
         raise UsageError("no variants: give at least one optimisation level or opt pipeline")
+
+
+def _evaluation_folders(data_dir: str | os.PathLike | None, include_evaluation: bool, sources: list[str],
+                        out: Path) -> tuple[Path | None, Path | None]:
+    """The evaluation data folder and the one kept out (none if let in); pre-training must never see its kernels."""
+    from mirtune.paths import data_dir as find_data_dir
+
     data = Path(data_dir) if data_dir else find_data_dir(required=False)
-    guarded = None if include_evaluation else data  # the folder whose kernels are kept out, if any
+    guarded = None if include_evaluation else data
     check_sources_allowed(sources, guarded)
     if data is not None and _inside(out.resolve(), data.resolve()):
         raise UsageError(f"refusing to write a corpus inside the evaluation data folder {data}")
+    return data, guarded
 
-    notes: list[str] = []
-    if include_evaluation:
-        notes.append("evaluation kernels included on purpose: a transductive diagnostic, not a corpus to ship")
+
+def _usable_pipelines(levels: list[int], pipelines: list[str], notes: list[str]) -> tuple[str | None, list[str]]:
+    """`opt` and the pipelines it can run (none, said in `notes`, without one); refuses a build left with no variant."""
     opt = find_opt()
-    if wanted_pipelines and opt is None:
+    if pipelines and opt is None:
         notes.append("no opt of clang's LLVM version found (Debian: apt-get install llvm-14); "
                      "opt pipelines skipped")
-        wanted_pipelines = []
-    if not levels and not wanted_pipelines:
+        pipelines = []
+    if not levels and not pipelines:
         raise UsageError("no variants left: opt is not installed and no optimisation level was given")
-    versions = tool_versions()
-    settings = {"opt_levels": levels, "pipelines": wanted_pipelines, "opt": opt,
+    return opt, pipelines
+
+
+def _stage1_settings(levels: list[int], pipelines: list[str], opt: str | None, max_statements: int,
+                     opt_timeout: float, versions: dict[str, str]) -> tuple[dict[str, Any], str]:
+    """What every stage-1 task runs with, and the key that makes a batch built with other settings or tools stale."""
+    settings = {"opt_levels": levels, "pipelines": pipelines, "opt": opt,
                 "max_statements": max_statements, "opt_timeout": opt_timeout}
     settings_key = json.dumps({"v": STAGE1_VERSION, "levels": levels,
-                               "pipelines": {p: PIPELINES[p] for p in wanted_pipelines},
+                               "pipelines": {p: PIPELINES[p] for p in pipelines},
                                "max_statements": max_statements, "clang": versions["clang"],
                                "opt": versions["opt"], "llvmlite": versions["llvmlite"]}, sort_keys=True)
+    return settings, settings_key
 
-    out.mkdir(parents=True, exist_ok=True)
-    with DirLock(out, LOCK_NAME, "corpus build"):
-        specs = _generated_specs(generate_n, seed, tuple(langs)) if generate_n else []
-        src_specs, src_notes = _source_specs(sources, guarded)
-        specs += src_specs
-        notes += src_notes
-        if not specs:
-            raise UsageError("no programs found in the given --sources")
-        for s in specs:
-            s["split"] = split_of(s["program_id"], heldout_fraction)
-        batches = _batches(specs, batch_size, settings_key)
-        stage1 = out / "stage1"
-        stage1.mkdir(parents=True, exist_ok=True)
-        todo = [(k, chunk) for k, chunk in batches if not (stage1 / f"{k}.parquet").exists()]
-        reused = len(batches) - len(todo)
-        run_now = todo if max_batches is None else todo[:max_batches]
-        summary = CorpusSummary(out, complete=False, programs=len(specs), batches=len(batches),
-                                batches_reused=reused, notes=notes)
-        for line in notes:
-            note(f"mirtune corpus: {line}")
 
-        # ---------------------------------------------------------------- stage 1
-        t1 = time.monotonic()
-        if run_now:
-            init_ray(address)
-            n_progs = sum(len(c) for _, c in run_now)
-            if progress:
-                note(f"mirtune corpus: stage 1: {n_progs} programs in {len(run_now)} batches "
-                     f"({reused} batches already built) x {len(levels) + len(wanted_pipelines)} variants")
-            items = [{"key": k, "programs": json.dumps([{x: v for x, v in s.items() if x != "split"}
-                                                        for s in chunk])} for k, chunk in run_now]
-            done = 0
-            stream = _run_ray_map(items, _stage1_task, {"settings": settings})
-            for res in bar(stream, total=len(items), desc="compiling") if progress else stream:
-                write_atomic(stage1 / f"{res['key']}.parquet", res["payload"])
-                summary.variants_built += int(res["n_rows"])
-                done += 1
-                summary.batches_built = done
-                every = max(1, len(items) // 20)
-                if progress and not sys.stderr.isatty() and (done % every == 0 or done == len(items)):
-                    note(f"mirtune corpus: stage 1: {done}/{len(items)} batches "
-                         f"({time.monotonic() - t1:.0f}s)")
-        summary.batches_built = len(run_now)
-        summary.batches_left = len(todo) - len(run_now)
-        if summary.batches_left:
-            summary.seconds = time.monotonic() - t_start
-            return summary
-        stage1_s = time.monotonic() - t1
+# --------------------------------------------------------------------------------------------- driver: stages
 
-        # ---------------------------------------------------------------- stage 2
-        import pyarrow as pa
-        import pyarrow.parquet as pq
 
-        eval_hashes = evaluation_hashes(guarded)
-        split_of_program = {s["program_id"]: s["split"] for s in specs}
-        meta_cols = ["program_id", "origin", "kind", "lang", "variant", "status", "reason", "content_hash",
-                     "seconds", "n_stmt", "n_nodes", "n_edges"]
-        manifest: list[dict[str, Any]] = []
-        for b, (key, _) in enumerate(batches):
-            t = pq.read_table(stage1 / f"{key}.parquet", columns=meta_cols)
-            for i, r in enumerate(t.to_pylist()):
-                r.update(batch=key, row=i, split=split_of_program[r["program_id"]], order=len(manifest))
-                manifest.append(r)
-        # Exclusions, then duplicates: the kept copy is a train one when there is one, else the first.
-        first: dict[str, dict[str, Any]] = {}
-        for r in sorted((r for r in manifest if r["status"] == "ok"),
-                        key=lambda r: (r["split"] != "train", r["order"])):
-            h = r["content_hash"]
-            if h in eval_hashes:
-                r.update(status="excluded", reason=f"same IR as the evaluation kernel {eval_hashes[h]}")
-            elif h in first:
-                k = first[h]
-                r.update(status="duplicate", reason=f"same IR as {k['origin']}@{k['variant']}")
-            else:
-                first[h] = r
-        kept = [r for r in manifest if r["status"] == "ok"]
+def _programs(plan: _Plan) -> tuple[list[dict[str, Any]], list[str]]:
+    """Every program to build (generated, then --sources) with its split, and notes on the files passed over."""
+    specs = _generated_specs(plan.generate_n, plan.seed, plan.langs) if plan.generate_n else []
+    src_specs, notes = _source_specs(plan.sources, plan.guarded)
+    specs += src_specs
+    if not specs:
+        raise UsageError("no programs found in the given --sources")
+    for s in specs:
+        s["split"] = split_of(s["program_id"], plan.heldout_fraction)
+    return specs, notes
 
-        # ---------------------------------------------------------------- tokenizer
-        from mirtune.ir.tokenizer import IRTokenizer
 
-        train_rows = defaultdict(list)
-        for r in kept:
-            if r["split"] == "train":
-                train_rows[r["batch"]].append(r["row"])
-        n_train_stmt = sum(r["n_stmt"] for r in kept if r["split"] == "train")
-        stride = max(1, -(-n_train_stmt // max_tokenizer_statements))
+def _compile_and_analyse(plan: _Plan, run_now: list[tuple[str, list]], reused: int) -> int:
+    """Stage 1 on Ray Data: build the batches of `run_now`, each written as it arrives; the variants built."""
+    from mirtune.cluster import init_ray
+    from mirtune.progress import note
+    from mirtune.progress import progress as bar
 
-        def train_statements() -> Iterable[str]:
-            for key, _ in batches:
-                rows = train_rows.get(key)
-                if not rows:
-                    continue
-                col = pq.read_table(stage1 / f"{key}.parquet", columns=["statements"]).column("statements")
-                for i in rows:
-                    for j, st in enumerate(col[i].as_py()):
-                        if (j % stride) == 0:
-                            yield st
+    if not run_now:
+        return 0
+    t1 = time.monotonic()
+    init_ray(plan.address)
+    if plan.progress:
+        n_progs = sum(len(c) for _, c in run_now)
+        note(f"mirtune corpus: stage 1: {n_progs} programs in {len(run_now)} batches "
+             f"({reused} batches already built) x {len(plan.levels) + len(plan.pipelines)} variants")
+    items = [{"key": k, "programs": json.dumps([{x: v for x, v in s.items() if x != "split"}
+                                                for s in chunk])} for k, chunk in run_now]
+    variants = done = 0
+    every = max(1, len(items) // 20)
+    stream = _run_ray_map(items, _stage1_task, {"settings": plan.settings})
+    for res in bar(stream, total=len(items), desc="compiling") if plan.progress else stream:
+        write_atomic(plan.stage1 / f"{res['key']}.parquet", res["payload"])
+        variants += int(res["n_rows"])
+        done += 1
+        if plan.progress and not sys.stderr.isatty() and (done % every == 0 or done == len(items)):
+            note(f"mirtune corpus: stage 1: {done}/{len(items)} batches "
+                 f"({time.monotonic() - t1:.0f}s)")
+    return variants
 
-        if not train_rows:
-            raise MirtuneError("no module of the train split compiled; nothing to train the tokenizer on "
-                               f"(see {out / 'manifest.parquet'})")
-        _write_manifest(out, manifest, pa, pq)
-        t_tok = time.monotonic()
-        # HF's WordPiece trainer is not deterministic (huggingface/tokenizers#1794: sub-word ids follow hash-map
-        # order), so a tokenizer already trained on exactly this train split is reused, never retrained:
-        # a rerun then keeps every shard it wrote.
-        fingerprint = _sha(json.dumps([sorted(r["content_hash"] for r in kept if r["split"] == "train"),
-                                       vocab_size, min_frequency, stride]))
-        tok_path, state_path = out / "tokenizer.json", out / "tokenizer.state.json"
-        tok = None
-        if tok_path.exists() and state_path.exists():
-            try:
-                state = json.loads(state_path.read_text())
-                loaded = IRTokenizer.load(tok_path)
-                if state.get("train_fingerprint") == fingerprint and state.get("sha256") == loaded.sha256:
-                    tok = loaded
-            except (OSError, ValueError, MirtuneError):
-                tok = None
-        tokenizer_reused = tok is not None
-        if tok is None:
-            if progress:
-                note(f"mirtune corpus: training the tokenizer on {n_train_stmt // stride} statements "
-                     f"of {sum(len(v) for v in train_rows.values())} train modules")
-            tok = IRTokenizer.train(train_statements(), vocab_size=vocab_size, min_frequency=min_frequency)
-            tmp_tok = out / ".tokenizer.json.tmp"
-            tok.save(tmp_tok)
-            os.replace(tmp_tok, tok_path)
-            write_atomic(state_path, json.dumps({"train_fingerprint": fingerprint, "sha256": tok.sha256}))
-        tok_json = tok.tk.to_str()
-        tok_s = time.monotonic() - t_tok
 
-        # ---------------------------------------------------------------- stage 3
-        t3 = time.monotonic()
-        samples_dir = out / "samples"
-        marks = out / "stage3"
-        marks.mkdir(parents=True, exist_ok=True)
-        by_batch: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for r in kept:
-            by_batch[r["batch"]].append(r)
-        expected: dict[str, dict[str, Any]] = {}
-        for key, _ in batches:
-            rows = by_batch.get(key)
-            if not rows:
-                continue
-            keep = {str(r["row"]): [r["split"], f"{r['origin']}@{r['variant']}"] for r in rows}
-            skey = _sha(json.dumps([STAGE3_VERSION, key, tok.sha256, keep], sort_keys=True), 24)
-            expected[skey] = {"key": key, "keep": keep}
-        # Remove stale shards (another tokenizer, other rows) so that samples/ is exactly this corpus.
-        for split in ("train", "heldout"):
-            d = samples_dir / f"split={split}"
-            if d.is_dir():
-                for p in d.glob("part-*.parquet"):
-                    if p.stem[len("part-"):] not in expected:
-                        p.unlink()
-        for p in marks.glob("*.json"):
-            if p.stem not in expected:
-                p.unlink()
-        pending = [s for s in expected if not (marks / f"{s}.json").exists()]
-        if pending:
-            init_ray(address)
-            if progress:
-                note(f"mirtune corpus: stage 3: tokenising {sum(len(expected[s]['keep']) for s in pending)} "
-                     f"modules in {len(pending)} shards ({len(expected) - len(pending)} already written)")
-            items = [{"key": s, "keep": json.dumps(expected[s]["keep"]),
-                      "payload": (stage1 / f"{expected[s]['key']}.parquet").read_bytes()} for s in pending]
-            stream = _run_ray_map(items, _stage3_task, {"tokenizer_json": tok_json})
-            for res in bar(stream, total=len(items), desc="tokenising") if progress else stream:
-                skey = res["key"]
-                for split in ("train", "heldout"):
-                    if res[f"n_{split}"]:
-                        write_atomic(samples_dir / f"split={split}" / f"part-{skey}.parquet", res[split])
-                write_atomic(marks / f"{skey}.json", json.dumps(
-                    {k: res[k] for k in ("n_stmt", "tokens", "at_limit", "n_train", "n_heldout")}))
-        stage3_s = time.monotonic() - t3
-        stats = Counter()
-        for s in expected:
-            stats.update(json.loads((marks / f"{s}.json").read_text()))
+def _read_manifest(stage1: Path, batches: list[tuple[str, list]],
+                   specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per (program, variant) from the stage-1 batches, without the payload columns, with its split."""
+    import pyarrow.parquet as pq
 
-        # ---------------------------------------------------------------- summary
-        summary.complete = True
-        summary.by_status = dict(Counter(r["status"] for r in manifest))
-        by_lang: dict[str, Counter] = defaultdict(Counter)
-        for r in manifest:
-            by_lang[r["lang"]][r["status"]] += 1
-        summary.by_lang = {k: dict(v) for k, v in by_lang.items()}
-        for split in ("train", "heldout"):
-            summary.splits[split] = {
-                "programs": sum(1 for s in specs if s["split"] == split),
-                "modules": sum(1 for r in kept if r["split"] == split),
-                "statements": sum(r["n_stmt"] for r in kept if r["split"] == split),
-                "nodes": sum(r["n_nodes"] for r in kept if r["split"] == split),
-            }
-        if stats["n_stmt"]:
-            summary.tokens_per_statement = (stats["tokens"] - 2 * stats["n_stmt"]) / stats["n_stmt"]
-            summary.at_limit_fraction = stats["at_limit"] / stats["n_stmt"]
-        summary.vocab_size = tok.vocab_size
-        summary.seconds = time.monotonic() - t_start
-        info = {
-            "format": "mirtune-corpus-1",
-            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-            "command": command or " ".join(sys.argv),
-            "generator": {"n": generate_n, "seed": seed, "langs": list(langs)} if generate_n else None,
-            "sources": [str(Path(s).resolve()) for s in sources],
-            "variants": {"opt_levels": levels, "pipelines": {p: PIPELINES[p] for p in wanted_pipelines},
-                         "o0": "clang -O0 -Xclang -disable-O0-optnone (the base of the opt pipelines)"},
-            "heldout_fraction": heldout_fraction,
-            "split_rule": "sha256('split:' + program_id) < heldout_fraction; program_id hashes the original "
-                          "source (generated: language + text; files: their bytes)",
-            "tools": versions,
-            "counts": {
-                "programs": len(specs),
-                "programs_by_lang": dict(Counter(s["lang"] for s in specs)),
-                "variants": len(manifest),
-                "by_status": summary.by_status,
-                "by_lang": summary.by_lang,
-                "by_variant": {v: dict(c) for v, c in _by(manifest, "variant").items()},
-            },
-            "splits": summary.splits,
-            "excluded_evaluation_kernels": {"data_dir": str(data) if data else None,
-                                            "included_on_purpose": include_evaluation,
-                                            "hashes_checked": len(eval_hashes),
-                                            "modules_excluded": summary.by_status.get("excluded", 0)},
-            "tokenizer": {"path": "tokenizer.json", "vocab_size": tok.vocab_size, "sha256": tok.sha256,
-                          "min_frequency": min_frequency, "requested_vocab_size": vocab_size,
-                          "trained_on_statements": n_train_stmt // stride, "reused": tokenizer_reused,
-                          "train_fingerprint": fingerprint},
-            "tokens_per_statement": summary.tokens_per_statement,
-            "statements_at_64_token_limit": summary.at_limit_fraction,
-            "samples": {"dir": "samples", "shards": len(expected), "train": stats["n_train"],
-                        "heldout": stats["n_heldout"]},
-            "timing_s": {"total_this_run": round(summary.seconds, 1), "stage1_this_run": round(stage1_s, 1),
-                         "tokenizer": round(tok_s, 1), "stage3_this_run": round(stage3_s, 1),
-                         "compile_cpu_s_all_variants": round(sum(r["seconds"] or 0 for r in manifest), 1)},
-            "batches": {"total": len(batches), "built_this_run": summary.batches_built, "reused": reused,
-                        "batch_size": batch_size},
-            "notes": notes,
+    split_of_program = {s["program_id"]: s["split"] for s in specs}
+    meta_cols = ["program_id", "origin", "kind", "lang", "variant", "status", "reason", "content_hash",
+                 "seconds", "n_stmt", "n_nodes", "n_edges"]
+    manifest: list[dict[str, Any]] = []
+    for key, _ in batches:
+        t = pq.read_table(stage1 / f"{key}.parquet", columns=meta_cols)
+        for i, r in enumerate(t.to_pylist()):
+            r.update(batch=key, row=i, split=split_of_program[r["program_id"]], order=len(manifest))
+            manifest.append(r)
+    return manifest
+
+
+def _exclude_and_deduplicate(manifest: list[dict[str, Any]], eval_hashes: dict[str, str]) -> list[dict[str, Any]]:
+    """Mark evaluation kernels `excluded` and repeated IR `duplicate` (in place); the rows left `ok`."""
+    # Exclusions, then duplicates: the kept copy is a train one when there is one, else the first.
+    first: dict[str, dict[str, Any]] = {}
+    for r in sorted((r for r in manifest if r["status"] == "ok"),
+                    key=lambda r: (r["split"] != "train", r["order"])):
+        h = r["content_hash"]
+        if h in eval_hashes:
+            r.update(status="excluded", reason=f"same IR as the evaluation kernel {eval_hashes[h]}")
+        elif h in first:
+            k = first[h]
+            r.update(status="duplicate", reason=f"same IR as {k['origin']}@{k['variant']}")
+        else:
+            first[h] = r
+    return [r for r in manifest if r["status"] == "ok"]
+
+
+def _tokenizer_sample(kept: list[dict[str, Any]], max_statements: int,
+                      out: Path) -> tuple[dict[str, list[int]], int, int]:
+    """The train rows by batch, the stride that keeps the tokenizer under `max_statements`, and what it reads."""
+    train_rows: dict[str, list[int]] = defaultdict(list)
+    for r in kept:
+        if r["split"] == "train":
+            train_rows[r["batch"]].append(r["row"])
+    n_train_stmt = sum(r["n_stmt"] for r in kept if r["split"] == "train")
+    stride = max(1, -(-n_train_stmt // max_statements))
+    if not train_rows:
+        raise MirtuneError("no module of the train split compiled; nothing to train the tokenizer on "
+                           f"(see {out / 'manifest.parquet'})")
+    return train_rows, stride, n_train_stmt // stride
+
+
+def _train_statements(stage1: Path, batches: list[tuple[str, list]], train_rows: dict[str, list[int]],
+                      stride: int) -> Iterator[str]:
+    """Every `stride`-th statement of each train module, read batch by batch from stage 1 (the tokenizer's input)."""
+    import pyarrow.parquet as pq
+
+    for key, _ in batches:
+        rows = train_rows.get(key)
+        if not rows:
+            continue
+        col = pq.read_table(stage1 / f"{key}.parquet", columns=["statements"]).column("statements")
+        for i in rows:
+            for j, st in enumerate(col[i].as_py()):
+                if (j % stride) == 0:
+                    yield st
+
+
+def _reused_tokenizer(tok_path: Path, state_path: Path, fingerprint: str) -> IRTokenizer | None:
+    """The saved tokenizer when it was trained on exactly this train split (`fingerprint`), else None."""
+    from mirtune.ir.tokenizer import IRTokenizer
+
+    if not (tok_path.exists() and state_path.exists()):
+        return None
+    try:
+        state = json.loads(state_path.read_text())
+        loaded = IRTokenizer.load(tok_path)
+        if state.get("train_fingerprint") == fingerprint and state.get("sha256") == loaded.sha256:
+            return loaded
+    except (OSError, ValueError, MirtuneError):
+        pass
+    return None
+
+
+def _tokenizer(plan: _Plan, batches: list[tuple[str, list]], kept: list[dict[str, Any]],
+               train_rows: dict[str, list[int]], stride: int,
+               n_statements: int) -> tuple[IRTokenizer, dict[str, Any]]:
+    """The tokenizer of the train split, reused or trained and saved, and its entry in corpus.json."""
+    from mirtune.ir.tokenizer import IRTokenizer
+    from mirtune.progress import note
+
+    # HF's WordPiece trainer is not deterministic (huggingface/tokenizers#1794: sub-word ids follow hash-map
+    # order), so a tokenizer already trained on exactly this train split is reused, never retrained:
+    # a rerun then keeps every shard it wrote.
+    fingerprint = _sha(json.dumps([sorted(r["content_hash"] for r in kept if r["split"] == "train"),
+                                   plan.vocab_size, plan.min_frequency, stride]))
+    tok_path, state_path = plan.out / "tokenizer.json", plan.out / "tokenizer.state.json"
+    tok = _reused_tokenizer(tok_path, state_path, fingerprint)
+    reused = tok is not None
+    if tok is None:
+        if plan.progress:
+            note(f"mirtune corpus: training the tokenizer on {n_statements} statements "
+                 f"of {sum(len(v) for v in train_rows.values())} train modules")
+        tok = IRTokenizer.train(_train_statements(plan.stage1, batches, train_rows, stride),
+                                vocab_size=plan.vocab_size, min_frequency=plan.min_frequency)
+        tmp_tok = plan.out / ".tokenizer.json.tmp"
+        tok.save(tmp_tok)
+        os.replace(tmp_tok, tok_path)
+        write_atomic(state_path, json.dumps({"train_fingerprint": fingerprint, "sha256": tok.sha256}))
+    info = {"path": "tokenizer.json", "vocab_size": tok.vocab_size, "sha256": tok.sha256,
+            "min_frequency": plan.min_frequency, "requested_vocab_size": plan.vocab_size,
+            "trained_on_statements": n_statements, "reused": reused, "train_fingerprint": fingerprint}
+    return tok, info
+
+
+def _expected_shards(batches: list[tuple[str, list]], kept: list[dict[str, Any]],
+                     tokenizer_sha: str) -> dict[str, dict[str, Any]]:
+    """Shard key -> its stage-1 batch and kept rows; the key hashes both and the tokenizer, so a right shard stays."""
+    by_batch: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in kept:
+        by_batch[r["batch"]].append(r)
+    expected: dict[str, dict[str, Any]] = {}
+    for key, _ in batches:
+        rows = by_batch.get(key)
+        if not rows:
+            continue
+        keep = {str(r["row"]): [r["split"], f"{r['origin']}@{r['variant']}"] for r in rows}
+        skey = _sha(json.dumps([STAGE3_VERSION, key, tokenizer_sha, keep], sort_keys=True), 24)
+        expected[skey] = {"key": key, "keep": keep}
+    return expected
+
+
+def _remove_stale_shards(samples_dir: Path, marks: Path, expected: dict[str, dict[str, Any]]) -> None:
+    """Delete the shards and marks of no expected shard (another tokenizer, other rows): samples/ is this corpus."""
+    for split in ("train", "heldout"):
+        d = samples_dir / f"split={split}"
+        if d.is_dir():
+            for p in d.glob("part-*.parquet"):
+                if p.stem[len("part-"):] not in expected:
+                    p.unlink()
+    for p in marks.glob("*.json"):
+        if p.stem not in expected:
+            p.unlink()
+
+
+def _tokenise_into_rows(plan: _Plan, batches: list[tuple[str, list]], kept: list[dict[str, Any]],
+                        tok: IRTokenizer) -> list[str]:
+    """Stage 3 on Ray Data: the kept modules as samples/ shards, writing only those missing; all the shard keys."""
+    from mirtune.cluster import init_ray
+    from mirtune.progress import note
+    from mirtune.progress import progress as bar
+
+    samples_dir = plan.out / "samples"
+    marks = plan.out / "stage3"
+    marks.mkdir(parents=True, exist_ok=True)
+    expected = _expected_shards(batches, kept, tok.sha256)
+    _remove_stale_shards(samples_dir, marks, expected)
+    pending = [s for s in expected if not (marks / f"{s}.json").exists()]
+    if pending:
+        init_ray(plan.address)
+        if plan.progress:
+            note(f"mirtune corpus: stage 3: tokenising {sum(len(expected[s]['keep']) for s in pending)} "
+                 f"modules in {len(pending)} shards ({len(expected) - len(pending)} already written)")
+        items = [{"key": s, "keep": json.dumps(expected[s]["keep"]),
+                  "payload": (plan.stage1 / f"{expected[s]['key']}.parquet").read_bytes()} for s in pending]
+        stream = _run_ray_map(items, _stage3_task, {"tokenizer_json": tok.tk.to_str()})
+        for res in bar(stream, total=len(items), desc="tokenising") if plan.progress else stream:
+            skey = res["key"]
+            for split in ("train", "heldout"):
+                if res[f"n_{split}"]:
+                    write_atomic(samples_dir / f"split={split}" / f"part-{skey}.parquet", res[split])
+            write_atomic(marks / f"{skey}.json", json.dumps(
+                {k: res[k] for k in ("n_stmt", "tokens", "at_limit", "n_train", "n_heldout")}))
+    return list(expected)
+
+
+def _shard_stats(marks: Path, shards: list[str]) -> Counter:
+    """The statement, token and sample counts of all the shards, summed from the marks stage 3 wrote."""
+    stats: Counter = Counter()
+    for s in shards:
+        stats.update(json.loads((marks / f"{s}.json").read_text()))
+    return stats
+
+
+# --------------------------------------------------------------------------------------------- driver: record
+
+
+def _complete_summary(summary: CorpusSummary, specs: list[dict[str, Any]], manifest: list[dict[str, Any]],
+                      kept: list[dict[str, Any]], stats: Counter, vocab_size: int) -> None:
+    """Fill in a finished build's counts by status, language and split, and its tokens per statement."""
+    summary.complete = True
+    summary.by_status = dict(Counter(r["status"] for r in manifest))
+    summary.by_lang = {k: dict(v) for k, v in _by(manifest, "lang").items()}
+    for split in ("train", "heldout"):
+        summary.splits[split] = {
+            "programs": sum(1 for s in specs if s["split"] == split),
+            "modules": sum(1 for r in kept if r["split"] == split),
+            "statements": sum(r["n_stmt"] for r in kept if r["split"] == split),
+            "nodes": sum(r["n_nodes"] for r in kept if r["split"] == split),
         }
-        write_atomic(out / "corpus.json", json.dumps(info, indent=2) + "\n")
-        return summary
+    if stats["n_stmt"]:
+        summary.tokens_per_statement = (stats["tokens"] - 2 * stats["n_stmt"]) / stats["n_stmt"]
+        summary.at_limit_fraction = stats["at_limit"] / stats["n_stmt"]
+    summary.vocab_size = vocab_size
+
+
+def _write_record(plan: _Plan, summary: CorpusSummary, specs: list[dict[str, Any]], manifest: list[dict[str, Any]],
+                  eval_kernels: int, tokenizer: dict[str, Any], shards: int, stats: Counter,
+                  timing: dict[str, float]) -> None:
+    """Write corpus.json: how the corpus was made (inputs, tools, command) and what it holds, for whoever reads it."""
+    generator = {"n": plan.generate_n, "seed": plan.seed, "langs": list(plan.langs)} if plan.generate_n else None
+    info = {
+        "format": "mirtune-corpus-1",
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "command": plan.command or " ".join(sys.argv),
+        "generator": generator,
+        "sources": [str(Path(s).resolve()) for s in plan.sources],
+        "variants": {"opt_levels": plan.levels, "pipelines": {p: PIPELINES[p] for p in plan.pipelines},
+                     "o0": "clang -O0 -Xclang -disable-O0-optnone (the base of the opt pipelines)"},
+        "heldout_fraction": plan.heldout_fraction,
+        "split_rule": "sha256('split:' + program_id) < heldout_fraction; program_id hashes the original "
+                      "source (generated: language + text; files: their bytes)",
+        "tools": plan.versions,
+        "counts": {
+            "programs": len(specs),
+            "programs_by_lang": dict(Counter(s["lang"] for s in specs)),
+            "variants": len(manifest),
+            "by_status": summary.by_status,
+            "by_lang": summary.by_lang,
+            "by_variant": {v: dict(c) for v, c in _by(manifest, "variant").items()},
+        },
+        "splits": summary.splits,
+        "excluded_evaluation_kernels": {"data_dir": str(plan.data) if plan.data else None,
+                                        "included_on_purpose": plan.include_evaluation,
+                                        "hashes_checked": eval_kernels,
+                                        "modules_excluded": summary.by_status.get("excluded", 0)},
+        "tokenizer": tokenizer,
+        "tokens_per_statement": summary.tokens_per_statement,
+        "statements_at_64_token_limit": summary.at_limit_fraction,
+        "samples": {"dir": "samples", "shards": shards, "train": stats["n_train"], "heldout": stats["n_heldout"]},
+        "timing_s": {"total_this_run": round(summary.seconds, 1), **{k: round(v, 1) for k, v in timing.items()},
+                     "compile_cpu_s_all_variants": round(sum(r["seconds"] or 0 for r in manifest), 1)},
+        "batches": {"total": summary.batches, "built_this_run": summary.batches_built,
+                    "reused": summary.batches_reused, "batch_size": plan.batch_size},
+        "notes": plan.notes,
+    }
+    write_atomic(plan.out / "corpus.json", json.dumps(info, indent=2) + "\n")
 
 
 def _by(rows: list[dict[str, Any]], key: str) -> dict[str, Counter]:
+    """`key` value -> its rows' counts by status."""
     out: dict[str, Counter] = defaultdict(Counter)
     for r in rows:
         out[r[key]][r["status"]] += 1
     return out
 
 
-def _write_manifest(out: Path, manifest: list[dict[str, Any]], pa: Any, pq: Any) -> None:
+def _write_manifest(out: Path, manifest: list[dict[str, Any]]) -> None:
+    """Write manifest.parquet: every (program, variant) with its split, status and reason (nothing dropped silently)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     schema = pa.schema([
         ("program_id", pa.string()), ("origin", pa.string()), ("kind", pa.string()), ("lang", pa.string()),
         ("variant", pa.string()), ("split", pa.string()), ("status", pa.string()), ("reason", pa.string()),

@@ -239,3 +239,17 @@ def test_the_command_refuses_with_one_line(shared_data, tmp_path, capsys):
     code = cli.main(["corpus", "build", "--sources", str(shared_data / "devmap"), "-o", str(tmp_path / "c")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "refusing to pre-train" in err[0]
+
+
+def test_no_train_module_is_one_line_pointing_to_the_written_manifest(ray_cluster, inputs, tmp_path):
+    from mirtune.errors import MirtuneError
+
+    settings = {**SETTINGS, "generate_n": 0, "heldout_fraction": 0.0}
+    src = tmp_path / "src"
+    src.mkdir()
+    shutil.copy(inputs["sources"] / "broken.c", src / "broken.c")
+    with pytest.raises(MirtuneError, match="no module of the train split compiled") as err:
+        build_corpus(tmp_path / "c", sources=[src], data_dir=inputs["data"], **settings)
+    rows = _manifest(tmp_path / "c")  # the file the message names exists and says why
+    assert str(tmp_path / "c" / "manifest.parquet") in err.value.line()
+    assert rows and all(r["status"] == "build_failed" for r in rows)
