@@ -6,6 +6,8 @@ Each side is a fresh subprocess timed from its start to its written .npy, over t
                 chooses to run (its embedding threads: up to the CPUs it may use); then, when --one-core, the same
                 pinned to one CPU (taskset) with MIRTUNE_EMBED_THREADS=1, IR2Vec's footing;
   mirtune warm  (when --warm) the same command again on the cache the cold run left;
+  mirtune, one process  (when --one-process) the cold command with --jobs 1: parsing, graphs and the GCN in one
+                process, the statement Transformer on its threads (how the command ran before its worker processes);
   IR2Vec        a small script: `ir2vec.initEmbedding(path, "fa", "p").getProgramVector()` per file, np.save (one
                 core: IR2Vec computes on the calling thread).
 
@@ -13,7 +15,7 @@ Rounds are interleaved (mirtune, IR2Vec, ... in each round); the figures are med
 (IR2Vec's seconds / mirtune's) is taken within each round. The 1-minute load average is recorded at every step.
 
     .venv/bin/python benchmarks/bench_embed_command.py [--files 150] [--rounds 3] [--one-core] [--warm]
-        [--out benchmarks/results/embed_command_150.json]
+        [--one-process] [--out benchmarks/results/embed_command_150.json]
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--one-core", action="store_true", help="also time mirtune pinned to one CPU, one thread")
     ap.add_argument("--warm", action="store_true", help="also time mirtune again on the cache its cold run left")
+    ap.add_argument("--one-process", action="store_true", help="also time mirtune with --jobs 1 (no worker processes)")
     ap.add_argument("--out", default=None, help="JSON (default benchmarks/results/embed_command_<files>.json)")
     args = ap.parse_args()
 
@@ -69,6 +72,8 @@ def main() -> int:
         sides["mirtune_one_core"] = {"cores": 1}
     if args.warm:
         sides["mirtune_warm"] = {"cores": len(cpus)}
+    if args.one_process:
+        sides["mirtune_one_process"] = {"cores": len(cpus)}
     for side in sides.values():
         side.update(seconds=[], files_per_s=[], ratio_to_ir2vec=[])
     loads = []
@@ -81,6 +86,7 @@ def main() -> int:
             "mirtune": mirtune_argv,
             "mirtune_one_core": ["taskset", "-c", str(cpus[0]), *mirtune_argv],
             "mirtune_warm": mirtune_argv,
+            "mirtune_one_process": [*mirtune_argv, "--jobs", "1"],
             "ir2vec": [sys.executable, str(script), str(work / "i.npy"), *files],
         }
         for r in range(args.rounds):
