@@ -9,11 +9,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
+from typing import Any
 
 import mirtune
 from mirtune import __version__
-from mirtune.errors import MirtuneError
+from mirtune.errors import MirtuneError, Terminated
 
 # Sub-command modules, in the order `mirtune --help` lists them.
 COMMANDS = (
@@ -95,11 +98,15 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    previous = _sigterm_as_interrupt()
     try:
         return int(args.func(args) or 0)
     except MirtuneError as exc:
         print(f"mirtune {args.command}: {exc.line()}", file=sys.stderr)
         return exc.exit_code
+    except Terminated:
+        print(f"mirtune {args.command}: terminated (SIGTERM)", file=sys.stderr)
+        return Terminated.exit_code
     except KeyboardInterrupt:
         print(f"mirtune {args.command}: interrupted", file=sys.stderr)
         return 130
@@ -111,6 +118,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mirtune {args.command}: internal error: {type(exc).__name__}: {exc} "
               "(set MIRTUNE_DEBUG=1 for the traceback)", file=sys.stderr)
         return 1
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _sigterm_as_interrupt() -> Any:
+    """While a command runs, SIGTERM stops it as Ctrl-C does, so that what keeps work on Ctrl-C (a sweep's rows, a
+    tuning run's measurements and summary, a checkpoint) also keeps it on SIGTERM: the signal is passed on as SIGINT
+    to whatever handles that now (Ray Tune's graceful stop, Python's KeyboardInterrupt), or, where SIGINT is ignored
+    (a shell's background job), raises Terminated, a KeyboardInterrupt. Returns the handler it replaces, or None
+    off the main thread (where no handler can be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def terminate(signum: int, frame: Any) -> None:  # noqa: ARG001
+        if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, None):
+            raise Terminated()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    return signal.signal(signal.SIGTERM, terminate)
 
 
 if __name__ == "__main__":

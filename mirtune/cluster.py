@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -168,6 +169,26 @@ def init_ray(address: str | None = None, num_cpus: int | None = None,
 
     if ray.is_initialized():
         return ray.get_runtime_context()
+    with _sigterm_kept():
+        return _init_ray(ray, address, num_cpus, resources)
+
+
+@contextlib.contextmanager
+def _sigterm_kept() -> Iterator[None]:
+    """Keep this process's SIGTERM handling across `ray.init`, which replaces it with its own (an exit without a
+    word; in the C++ core, lines of stack addresses): the command line's handler makes SIGTERM stop work as Ctrl-C
+    does, with one line (mirtune.cli)."""
+    main_thread = threading.current_thread() is threading.main_thread()
+    saved = signal.getsignal(signal.SIGTERM) if main_thread else None
+    try:
+        yield
+    finally:
+        if saved is not None:
+            signal.signal(signal.SIGTERM, saved)
+
+
+def _init_ray(ray: Any, address: str | None, num_cpus: int | None, resources: dict[str, float] | None) -> Any:
+    """`init_ray`'s work once Ray is known not to be initialised."""
     address = address or os.environ.get("RAY_ADDRESS")
     if not address:
         # A private cluster on loopback: nobody else can reach it, so token auth adds nothing.

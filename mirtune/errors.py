@@ -38,3 +38,10 @@ class Interrupted(MirtuneError):
     """The user stopped the work (Ctrl-C); what was kept and how to go on is in the message. Exit code 130."""
 
     exit_code = 130
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (`timeout`, a batch scheduler, `kill`), raised in the main thread as Ctrl-C's KeyboardInterrupt is, so
+    that work stopped either way keeps what it finished. Exit code 143 (128 + SIGTERM)."""
+
+    exit_code = 143

@@ -38,3 +38,32 @@ def test_tune_cflags_bare_reaches_the_command(tmp_path, capsys):
     assert code == 2
     err = capsys.readouterr().err.strip()
     assert "--budget" in err and len(err.splitlines()) == 1, err
+
+
+SIGTERM_PROBE = """
+import signal, sys, time
+from mirtune import cli
+if sys.argv[1] == "ignored":
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as in a shell's background job
+cli._sigterm_as_interrupt()
+print("ready", flush=True)
+try:
+    time.sleep(60)
+except KeyboardInterrupt as exc:
+    print(type(exc).__name__, flush=True)
+"""
+
+
+@pytest.mark.parametrize("sigint, raised", [("handled", "KeyboardInterrupt"), ("ignored", "Terminated")])
+def test_sigterm_stops_a_command_as_ctrl_c_does(sigint, raised):
+    """SIGTERM is passed on as SIGINT (so Ray Tune's graceful stop hears it too), or raises Terminated, a
+    KeyboardInterrupt, where SIGINT is ignored."""
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", SIGTERM_PROBE, sigint], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=30)
+    assert out.strip() == raised and proc.returncode == 0
