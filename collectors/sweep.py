@@ -47,7 +47,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import pyarrow as pa
 
-from mirtune.cluster import ensure_ray, timed_capacity
+from mirtune.cluster import TIMED_RUN_RESOURCE, ensure_ray, timed_capacity
 from mirtune.errors import UsageError
 from mirtune.measure.build import BuildResult, BuildSpec
 from mirtune.measure.measurement import Measurement, failed
@@ -209,6 +209,8 @@ class Summary:
 
 
 class _Progress:
+    """Progress of the timed stage on stderr: a tqdm bar on a terminal, else a line every 5% of the points (or 30 s)."""
+
     def __init__(self, total: int, enabled: bool, log: Callable[[str], None]) -> None:
         self.total, self.done, self.log = total, 0, log
         self.bar = None
@@ -348,6 +350,246 @@ def default_references(existing: Any, points: Sequence[Point]) -> dict[str, tupl
     return references
 
 
+def _output_dir(out_dir: str | os.PathLike, repeats: int, warmup: int) -> Path:
+    """Refuse bad counts and an output that is not a directory before anything runs; the directory, created."""
+    if repeats < 1 or warmup < 0:
+        raise UsageError("--repeats must be at least 1 and --warmup at least 0")
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise UsageError("the output must be a directory (Parquet part files are written into it)", str(out))
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _points_to_measure(plan: SweepPlan, out: Path, max_points: int | None,
+                       summary: Summary) -> tuple[list[Point], dict[str, tuple[str, str | None]]]:
+    """Resume: the points not in `out` yet (at most `max_points`) and the references of the defaults already there."""
+    existing = read_rows(out)
+    done_ids = set(existing["point_id"]) if len(existing) else set()
+    references = default_references(existing, plan.points)
+    todo = [p for p in plan.points if p.point_id not in done_ids]
+    summary.already_done = len(plan.points) - len(todo)
+    if max_points is not None:
+        todo = todo[:max(0, max_points)]
+    return todo, references
+
+
+def _start_ray(address: str | None, time_points: bool) -> int:
+    """Join or start Ray, keeping our interrupt handlers; how many timed runs the cluster takes at once."""
+    ensure_ray(address)
+    _interrupt_on_signals()  # again: ray.init installs its own SIGTERM handler, which kills without flushing
+    return timed_capacity() if time_points else 1
+
+
+def _build_stage(plan: SweepPlan, todo: Sequence[Point], cache_dir: str | None,
+                 summary: Summary) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """Build every program `todo` needs before any timed run, so no compile disturbs a measurement; keys, builds."""
+    keys = sorted({p.build_key for p in todo})
+    tb = time.monotonic()
+    builds = run_builds(plan, keys, cache_dir)
+    summary.builds = len(keys)
+    summary.build_s = time.monotonic() - tb
+    summary.build_failures = sum(1 for b in builds.values() if b["status"] != "ok")
+    return keys, builds
+
+
+class _RayTasks:
+    """The timed runs on Ray: one task a point, one timed-run slot each, rerun by Ray when its worker dies."""
+
+    def __init__(self, plan: SweepPlan, keys: Sequence[str], builds: Mapping[str, dict[str, Any]],
+                 settings: dict[str, Any], max_retries: int) -> None:
+        import ray
+
+        self.settings_ref = ray.put(settings)
+        self.build_refs = {k: ray.put(b) for k, b in builds.items()}
+        self.spec_json = {k: plan.builds[k].spec.to_json() for k in keys}
+        self.remote = ray.remote(timed_point).options(
+            num_cpus=1, num_gpus=plan.num_gpus, resources={TIMED_RUN_RESOURCE: 1}, max_retries=max_retries,
+            retry_exceptions=False, name="mirtune_timed_point")
+
+    def submit(self, p: Point, reference: str | None) -> Any:
+        """Start p's timed run, checked against `reference`; the task's ObjectRef."""
+        return self.remote.remote(p, self.spec_json[p.build_key], self.build_refs[p.build_key], reference,
+                                  self.settings_ref)
+
+    @staticmethod
+    def wait(refs: Sequence[Any], timeout: float) -> list[Any]:
+        """The tasks among `refs` that finished: at least one, or none after `timeout` seconds (time to flush)."""
+        import ray
+
+        done, _ = ray.wait(list(refs), num_returns=1, timeout=timeout)
+        return done
+
+    @staticmethod
+    def result(ref: Any) -> dict[str, Any]:
+        """A finished task's row; raises what the task raised, or why its worker died more often than retried."""
+        import ray
+
+        return ray.get(ref)
+
+
+class _LocalRows:
+    """Rows the driver writes for points that never run (no build, no reference); the host read once, when needed."""
+
+    def __init__(self, plan: SweepPlan, builds: Mapping[str, dict[str, Any]], settings: dict[str, Any]) -> None:
+        self.plan, self.builds, self.settings = plan, builds, settings
+        self.host: dict[str, Any] | None = None
+
+    def row(self, p: Point, m: Measurement) -> dict[str, Any]:
+        """p's row for the outcome `m`."""
+        if self.host is None:
+            from mirtune.measure.host import host_info
+
+            self.host = host_info().row()
+        return point_row(p, m, self.builds.get(p.build_key, {}), self.plan.builds[p.build_key].columns,
+                         self.settings, self.host, None)
+
+    def build_failed(self, p: Point) -> dict[str, Any]:
+        """p's `build_failed` row, with its build's reason."""
+        return self.row(p, failed("build_failed", (self.builds.get(p.build_key) or {}).get("reason") or "not built"))
+
+
+def _write_build_failures(todo: Sequence[Point], builds: Mapping[str, dict[str, Any]], rows: _LocalRows,
+                          writer: PartWriter, summary: Summary) -> None:
+    """Build-only: rows for what failed to build (a deterministic outcome); the built points are left for later."""
+    for p in todo:
+        b = builds.get(p.build_key)
+        if b is not None and b["status"] == "ok":
+            summary.not_timed += 1
+            continue
+        if b is not None and b.get("transient"):
+            summary.errors.append((p.point_id, f"{p.program}: not built: {b.get('reason')}"))
+            continue
+        writer.add(rows.build_failed(p))
+        summary.by_status["build_failed"] += 1
+
+
+class _Queues:
+    """The timed order: points whose reference is known first, then the next default; the rest wait for theirs."""
+
+    def __init__(self, todo: Sequence[Point], references: dict[str, tuple[str, str | None]],
+                 summary: Summary) -> None:
+        self.references = references
+        self.ready: deque[Point] = deque()     # points whose reference is known: these go first
+        self.defaults: deque[Point] = deque()  # a default starts a group; it waits until the released points ran
+        self.waiting: dict[str, list[Point]] = defaultdict(list)
+        for p in todo:
+            if p.is_default:
+                self.defaults.append(p)
+            elif p.group in references:
+                self.ready.append(p)
+            else:
+                self.waiting[p.group].append(p)
+        # a group whose default is neither done nor among this call's points cannot be checked yet
+        defaults_here = {p.group for p in todo if p.is_default}
+        for group in list(self.waiting):
+            if group not in defaults_here and group not in references:
+                for p in self.waiting.pop(group):
+                    summary.errors.append((p.point_id, f"{p.program} size {p.input_size}: the default "
+                                           "configuration has not been measured yet"))
+
+    def pending(self) -> bool:
+        """Whether a point can start now."""
+        return bool(self.ready or self.defaults)
+
+    def next(self) -> Point:
+        """The point to start next: a released one, else the next group's default."""
+        return self.ready.popleft() if self.ready else self.defaults.popleft()
+
+    def reference(self, group: str) -> tuple[str, str | None]:
+        """How `group`'s default ended and its checksum (('ok', None) while unknown)."""
+        return self.references.get(group, ("ok", None))
+
+    def release(self, group: str, status: str, checksum: str | None) -> None:
+        """Record how `group`'s default ended, and let the group's other points start."""
+        self.references[group] = (status, checksum)
+        self.ready.extend(self.waiting.pop(group, []))
+
+    def drop(self, group: str) -> list[Point]:
+        """Take out the points waiting for `group`'s default, which will give them no reference."""
+        return self.waiting.pop(group, [])
+
+
+class _TimedRuns:
+    """The timed stage: points started in `_Queues` order, each row written as its task finishes."""
+
+    def __init__(self, queues: _Queues, builds: Mapping[str, dict[str, Any]], rows: _LocalRows, tasks: _RayTasks,
+                 writer: PartWriter, bar: _Progress, summary: Summary) -> None:
+        self.queues, self.builds, self.rows, self.tasks = queues, builds, rows, tasks
+        self.writer, self.bar, self.summary = writer, bar, summary
+        self.inflight: dict[Any, Point] = {}
+
+    def run(self, capacity: int, flush_seconds: float) -> None:
+        """Keep two tasks per timed-run slot in flight until every point ended; cancel them all on any exception."""
+        try:
+            while self.queues.pending() or self.inflight:
+                while self.queues.pending() and len(self.inflight) < max(2, 2 * capacity):
+                    self.start(self.queues.next())
+                if not self.inflight:
+                    continue
+                for ref in self.tasks.wait(self.inflight, max(1.0, flush_seconds)):
+                    self.collect(ref)
+                self.writer.maybe_flush()
+        except BaseException:
+            cancel_all(self.inflight)
+            raise
+
+    def start(self, p: Point) -> None:
+        """Submit p's timed run, or settle p here when it cannot run (not built, no reference checksum)."""
+        b = self.builds.get(p.build_key)
+        if b is not None and b.get("transient"):  # not the program's fault: a rerun retries it
+            self.error(p, f"{p.program}: not built: {b.get('reason')}",
+                       lambda q: f"{q.program}: its default configuration was not built")
+            return
+        if b is None or b["status"] != "ok":
+            row = self.rows.build_failed(p)
+            self.emit(row)
+            if p.is_default:
+                self.queues.release(p.group, row["status"], None)
+            return
+        ref_status, ref_sum = self.queues.reference(p.group)
+        if not p.is_default and (ref_status != "ok" or ref_sum is None):
+            self.emit(self.rows.row(p, failed("unsupported", "no reference checksum: the default "
+                                              f"configuration ended as {ref_status}")))
+            return
+        self.inflight[self.tasks.submit(p, None if p.is_default else ref_sum)] = p
+
+    def collect(self, ref: Any) -> None:
+        """Write a finished task's row (a default's releases its group), or count the task's error."""
+        p = self.inflight.pop(ref)
+        try:
+            row = self.tasks.result(ref)
+        except Exception as exc:  # RayTaskError, WorkerCrashedError after retries, ...
+            msg = f"{p.program} size {p.input_size} {p.params}: {type(exc).__name__}: " + \
+                  (str(exc).strip().splitlines() or [""])[-1][:300]
+            self.error(p, msg, lambda q: f"{q.program} size {q.input_size}: its default configuration failed to run")
+            return
+        self.emit(row)
+        if p.is_default:
+            self.queues.release(p.group, row["status"], row.get("checksum"))
+
+    def emit(self, row: dict[str, Any]) -> None:
+        """Write one row and count it in the summary and the progress."""
+        self.writer.add(row)
+        self.summary.by_status[row["status"]] += 1
+        self.bar.update(row["status"])
+
+    def error(self, p: Point, message: str, waiting_message: Callable[[Point], str]) -> None:
+        """Count p as not measured (no row: a rerun retries it), and with it the points waiting for p as default."""
+        self.summary.errors.append((p.point_id, message))
+        if p.is_default:
+            for q in self.queues.drop(p.group):
+                self.summary.errors.append((q.point_id, waiting_message(q)))
+        self.bar.update("error")
+
+
+def _record_output(summary: Summary, writer: PartWriter, t0: float) -> None:
+    """Record in `summary` the rows and files `writer` wrote, and the wall time since `t0`."""
+    summary.measured = writer.written
+    summary.files = [str(f) for f in writer.files]
+    summary.wall_s = time.monotonic() - t0
+
+
 def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, warmup: int = 1,
               limits: RunLimits = RunLimits(), rtol: float = 1e-9, address: str | None = None,
               cache_dir: str | os.PathLike | None = None, max_points: int | None = None,
@@ -363,177 +605,39 @@ def run_sweep(plan: SweepPlan, out_dir: str | os.PathLike, *, repeats: int = 3, 
     the points of programs that failed to build are written as `build_failed` rows, the others are left
     for a later run and counted in `summary.not_timed`.
     """
-    import ray
-
-    from mirtune.cluster import TIMED_RUN_RESOURCE
-
-    if repeats < 1 or warmup < 0:
-        raise UsageError("--repeats must be at least 1 and --warmup at least 0")
     t0 = time.monotonic()
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise UsageError("the output must be a directory (Parquet part files are written into it)", str(out))
-    out.mkdir(parents=True, exist_ok=True)
+    out = _output_dir(out_dir, repeats, warmup)
     summary = Summary(out_dir=str(out), total=len(plan.points), notes=list(plan.notes))
     with dir_lock(out), signals_interrupt():
-        existing = read_rows(out)
-        done_ids = set(existing["point_id"]) if len(existing) else set()
-        references = default_references(existing, plan.points)
-        todo = [p for p in plan.points if p.point_id not in done_ids]
-        summary.already_done = len(plan.points) - len(todo)
-        if max_points is not None:
-            todo = todo[:max(0, max_points)]
+        todo, references = _points_to_measure(plan, out, max_points, summary)
         if not todo:
             summary.wall_s = time.monotonic() - t0
             return summary
-
-        ensure_ray(address)
-        _interrupt_on_signals()  # again: ray.init installs its own SIGTERM handler, which kills without flushing
-        capacity = timed_capacity() if time_points else 1
-        keys = sorted({p.build_key for p in todo})
-        tb = time.monotonic()
-        builds = run_builds(plan, keys, str(cache_dir) if cache_dir else None)
-        summary.builds = len(keys)
-        summary.build_s = time.monotonic() - tb
-
-        summary.build_failures = sum(1 for b in builds.values() if b["status"] != "ok")
-        settings = {"repeats": repeats, "warmup": warmup, "limits": limits, "rtol": rtol,
-                    "cache_dir": str(cache_dir) if cache_dir else None, "power_kind": plan.power_kind,
-                    "rapl_root": rapl_root, "report": plan.report, "num_gpus": plan.num_gpus, "inputs": inputs,
+        capacity = _start_ray(address, time_points)
+        cache = str(cache_dir) if cache_dir else None
+        keys, builds = _build_stage(plan, todo, cache, summary)
+        settings = {"repeats": repeats, "warmup": warmup, "limits": limits, "rtol": rtol, "cache_dir": cache,
+                    "power_kind": plan.power_kind, "rapl_root": rapl_root, "report": plan.report,
+                    "num_gpus": plan.num_gpus, "inputs": inputs,
                     "columns": {k: job.columns for k, job in plan.builds.items() if k in builds}}
-        settings_ref = ray.put(settings)
-        build_refs = {k: ray.put(b) for k, b in builds.items()}
-        spec_json = {k: plan.builds[k].spec.to_json() for k in keys}
-        remote = ray.remote(timed_point).options(
-            num_cpus=1, num_gpus=plan.num_gpus, resources={TIMED_RUN_RESOURCE: 1}, max_retries=max_retries,
-            retry_exceptions=False, name="mirtune_timed_point")
+        tasks = _RayTasks(plan, keys, builds, settings, max_retries)
+        rows = _LocalRows(plan, builds, settings)
+        writer = PartWriter(out, schema_for(plan.columns), flush_every, flush_seconds)
         if not time_points:
-            # build-only: rows for what failed to build (a deterministic outcome), nothing else
-            writer = PartWriter(out, schema_for(plan.columns), flush_every, flush_seconds)
-            host = None
             try:
-                for p in todo:
-                    b = builds.get(p.build_key)
-                    if b is not None and b["status"] == "ok":
-                        summary.not_timed += 1
-                        continue
-                    if b is not None and b.get("transient"):
-                        summary.errors.append((p.point_id, f"{p.program}: not built: {b.get('reason')}"))
-                        continue
-                    if host is None:
-                        from mirtune.measure.host import host_info
-
-                        host = host_info().row()
-                    row = point_row(p, failed("build_failed", (b or {}).get("reason") or "not built"), b or {},
-                               plan.builds[p.build_key].columns, settings, host, None)
-                    writer.add(row)
-                    summary.by_status["build_failed"] += 1
+                _write_build_failures(todo, builds, rows, writer, summary)
             finally:
                 writer.flush()
-                summary.measured = writer.written
-                summary.files = [str(f) for f in writer.files]
-                summary.wall_s = time.monotonic() - t0
+                _record_output(summary, writer, t0)
             return summary
-
-        writer = PartWriter(out, schema_for(plan.columns), flush_every, flush_seconds)
         bar = _Progress(len(todo), progress, log)
-        host_row: dict[str, Any] | None = None
-
-        def local_row(p: Point, m: Measurement) -> dict[str, Any]:
-            nonlocal host_row
-            if host_row is None:
-                from mirtune.measure.host import host_info
-
-                host_row = host_info().row()
-            return point_row(p, m, builds.get(p.build_key, {}), plan.builds[p.build_key].columns, settings,
-                        host_row, None)
-
-        def emit(row: dict[str, Any]) -> None:
-            writer.add(row)
-            summary.by_status[row["status"]] += 1
-            bar.update(row["status"])
-
-        ready: deque[Point] = deque()     # points whose reference is known: these go first
-        defaults: deque[Point] = deque()  # a default starts a group; it waits until the released points ran
-        waiting: dict[str, list[Point]] = defaultdict(list)
-        for p in todo:
-            if p.is_default:
-                defaults.append(p)
-            elif p.group in references:
-                ready.append(p)
-            else:
-                waiting[p.group].append(p)
-        # a group whose default is neither done nor among this call's points cannot be checked yet
-        defaults_here = {p.group for p in todo if p.is_default}
-        for group in list(waiting):
-            if group not in defaults_here and group not in references:
-                for p in waiting.pop(group):
-                    summary.errors.append((p.point_id, f"{p.program} size {p.input_size}: the default "
-                                           "configuration has not been measured yet"))
-
-        def release(group: str, status: str, checksum: str | None) -> None:
-            references[group] = (status, checksum)
-            for p in waiting.pop(group, []):
-                ready.append(p)
-
-        inflight: dict[Any, Point] = {}
+        runs = _TimedRuns(_Queues(todo, references, summary), builds, rows, tasks, writer, bar, summary)
         tr = time.monotonic()
         try:
-            while ready or defaults or inflight:
-                while (ready or defaults) and len(inflight) < max(2, 2 * capacity):
-                    p = ready.popleft() if ready else defaults.popleft()
-                    b = builds.get(p.build_key)
-                    if b is not None and b.get("transient"):  # not the program's fault: a rerun retries it
-                        summary.errors.append((p.point_id, f"{p.program}: not built: {b.get('reason')}"))
-                        bar.update("error")
-                        if p.is_default:
-                            for q in waiting.pop(p.group, []):
-                                summary.errors.append((q.point_id, f"{q.program}: its default configuration "
-                                                       "was not built"))
-                        continue
-                    if b is None or b["status"] != "ok":
-                        row = local_row(p, failed("build_failed", (b or {}).get("reason") or "not built"))
-                        emit(row)
-                        if p.is_default:
-                            release(p.group, row["status"], None)
-                        continue
-                    ref_status, ref_sum = references.get(p.group, ("ok", None))
-                    if not p.is_default and (ref_status != "ok" or ref_sum is None):
-                        emit(local_row(p, failed("unsupported", "no reference checksum: the default "
-                                                 f"configuration ended as {ref_status}")))
-                        continue
-                    ref = remote.remote(p, spec_json[p.build_key], build_refs[p.build_key],
-                                        None if p.is_default else ref_sum, settings_ref)
-                    inflight[ref] = p
-                if not inflight:
-                    continue
-                done, _ = ray.wait(list(inflight), num_returns=1, timeout=max(1.0, flush_seconds))
-                for ref in done:
-                    p = inflight.pop(ref)
-                    try:
-                        row = ray.get(ref)
-                    except Exception as exc:  # RayTaskError, WorkerCrashedError after retries, ...
-                        msg = f"{p.program} size {p.input_size} {p.params}: {type(exc).__name__}: " + \
-                              (str(exc).strip().splitlines() or [""])[-1][:300]
-                        summary.errors.append((p.point_id, msg))
-                        if p.is_default:
-                            for q in waiting.pop(p.group, []):
-                                summary.errors.append((q.point_id, f"{q.program} size {q.input_size}: "
-                                                       "its default configuration failed to run"))
-                        bar.update("error")
-                        continue
-                    emit(row)
-                    if p.is_default:
-                        release(p.group, row["status"], row.get("checksum"))
-                writer.maybe_flush()
-        except BaseException:
-            cancel_all(inflight)
-            raise
+            runs.run(capacity, flush_seconds)
         finally:
             writer.flush()
             bar.close()
             summary.run_s = time.monotonic() - tr
-            summary.measured = writer.written
-            summary.files = [str(f) for f in writer.files]
-            summary.wall_s = time.monotonic() - t0
+            _record_output(summary, writer, t0)
     return summary
