@@ -33,7 +33,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from mirtune.errors import Interrupted, MirtuneError, UsageError
 from mirtune.pretrain.checkpoints import (RUN_NAME, checkpoint_dirs, checkpoint_step, latest_checkpoint_dir,
@@ -239,19 +239,57 @@ def evaluate(model: Any, samples: list[dict[str, Any]], batch_size: int, device:
     return _mean_metrics(rows)
 
 
+@dataclass
+class _Worker:
+    """What one Ray Train worker trains with: its config and place in the group, model, optimizer and run state."""
+
+    tc: TrainConfig
+    enc_cfg: Any
+    rank: int
+    world: int
+    device: Any
+    net: Any                            # the model itself
+    model: Any                          # net, or its DDP wrapper when there are several workers
+    optimizer: Any
+    scheduler: Any
+    state: dict[str, Any]               # step, samples, epoch, epoch_batches, time_s, history, heldout, restarts
+    resumed: bool                       # state came from a checkpoint
+    autocast: Callable[[], Any] | None  # mixed precision on GPUs, else None
+    scaler: Any
+    trace: Path | None
+    progress_queue: Any
+    tables: dict[str, Any] | None       # the corpus in the object store, or None: Ray Data shards
+    heldout_samples: list[dict[str, Any]] | None = None  # read on first use
+
+
+@dataclass
+class _Window:
+    """The steps since the last progress line: their metrics, samples and start time, for the samples/s rate."""
+
+    rows: list[tuple[dict[str, float], int]] = field(default_factory=list)
+    samples: int = 0
+    start: float = field(default_factory=time.perf_counter)
+
+
 def train_loop(config: dict[str, Any]) -> None:
     """The per-worker training function run by TorchTrainer."""
-    import contextlib
+    w = _start_worker(config)
+    source = _train_source(w)
+    position = _start_position(w, source)
+    window = _Window()
+    w.model.train()
+    while w.state["step"] < w.tc.steps:
+        _train_pass(w, source, position, window)
+        position = 0
 
-    import numpy as np
+
+def _start_worker(config: dict[str, Any]) -> _Worker:
+    """This worker's model, optimizer and schedule on its device, restored from a checkpoint when Ray hands one."""
     import ray.train
     import ray.train.torch
     import torch
 
     from mirtune.model.config import EncoderConfig
-    from mirtune.model.encoder import collate
-    from mirtune.pretrain.batches import ArrowRows, InMemoryCorpus, StreamedShard
-    from mirtune.pretrain.memory import release_free_memory
 
     tc = TrainConfig(**config["train"])
     enc_cfg = EncoderConfig.from_dict(config["encoder"])
@@ -260,20 +298,46 @@ def train_loop(config: dict[str, Any]) -> None:
     if not tc.gpus:
         torch.set_num_threads(max(1, int(tc.cpus_per_worker)))
     device = ray.train.torch.get_device()
+    net, optimizer, scheduler = _build_model(tc, enc_cfg)
+    state, resumed = _restore_checkpoint(Path(config["storage"]), net, optimizer, scheduler)
+    _move_to_device(net, optimizer, device)
+    model = ray.train.torch.prepare_model(net, move_to_device=False) if world > 1 else net
+    autocast, scaler = _mixed_precision(tc)
+    return _Worker(tc=tc, enc_cfg=enc_cfg, rank=rank, world=world, device=device, net=net, model=model,
+                   optimizer=optimizer, scheduler=scheduler, state=state, resumed=resumed, autocast=autocast,
+                   scaler=scaler, trace=_start_trace(tc, rank), progress_queue=config.get("progress_queue"),
+                   tables=config.get("tables"))
+
+
+def _build_model(tc: TrainConfig, enc_cfg: Any) -> tuple[Any, Any, Any]:
+    """A fresh model (seeded, so every worker starts from the same weights), its AdamW and learning-rate schedule."""
+    import torch
+
     torch.manual_seed(tc.seed)
     net = make_model(enc_cfg)
     optimizer = torch.optim.AdamW(net.parameters(), lr=tc.lr, weight_decay=tc.weight_decay)
     warmup = tc.warmup_steps if tc.warmup_steps is not None else max(1, tc.steps // 20)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: _lr_factor(s, tc.steps, warmup))
+    return net, optimizer, scheduler
 
-    state: dict[str, Any] = {"step": 0, "samples": 0, "epoch": 0, "time_s": 0.0, "history": [], "heldout": [],
-                             "restarts": 0}
-    restored = restore(ray.train.get_checkpoint(), Path(config["storage"]), net, optimizer)
-    if restored is not None:
-        state = restored
-        state["restarts"] = state.get("restarts", 0) + 1
-        scheduler.last_epoch = state["step"] - 1
-        scheduler.step()  # sets the learning rate of the restored step
+
+def _restore_checkpoint(storage: Path, net: Any, optimizer: Any, scheduler: Any) -> tuple[dict[str, Any], bool]:
+    """The run state, with weights, moments and schedule, from Ray's checkpoint if it hands one (True), else step 0."""
+    import ray.train
+
+    restored = restore(ray.train.get_checkpoint(), storage, net, optimizer)
+    if restored is None:
+        return {"step": 0, "samples": 0, "epoch": 0, "time_s": 0.0, "history": [], "heldout": [], "restarts": 0}, False
+    restored["restarts"] = restored.get("restarts", 0) + 1
+    scheduler.last_epoch = restored["step"] - 1
+    scheduler.step()  # sets the learning rate of the restored step
+    return restored, True
+
+
+def _move_to_device(net: Any, optimizer: Any, device: Any) -> None:
+    """Put the model and the optimizer's moments on the worker's device (on a GPU, in few large statement chunks)."""
+    import torch
+
     net.to(device)
     if device.type == "cuda" and net.encoder.text is not None:
         from mirtune.model.encoder import GPU_GROUP_TOKENS
@@ -284,158 +348,237 @@ def train_loop(config: dict[str, Any]) -> None:
             if isinstance(v, torch.Tensor) and k != "step":
                 s[k] = v.to(device)
 
-    model = ray.train.torch.prepare_model(net, move_to_device=False) if world > 1 else net
+
+def _mixed_precision(tc: TrainConfig) -> tuple[Callable[[], Any] | None, Any]:
+    """Autocast and gradient scaler for mixed precision on GPUs (bf16 where supported); (None, None) on CPUs."""
+    import torch
+
     use_amp = tc.gpus and torch.cuda.is_available()
     amp_dtype = torch.bfloat16 if use_amp and torch.cuda.is_bf16_supported() else torch.float16
     autocast = (lambda: torch.autocast("cuda", dtype=amp_dtype)) if use_amp else None
     scaler = torch.amp.GradScaler("cuda") if use_amp and amp_dtype == torch.float16 else None
+    return autocast, scaler
 
+
+def _start_trace(tc: TrainConfig, rank: int) -> Path | None:
+    """For tests: the trace folder, where this worker writes its pid now and its steps and files as it trains."""
     trace = Path(tc.trace_dir) if tc.trace_dir else None
     if trace is not None:
         trace.mkdir(parents=True, exist_ok=True)
         (trace / f"worker-{rank}-{os.getpid()}.pid").write_text(str(os.getpid()))
+    return trace
 
-    progress_queue = config.get("progress_queue")
-    tables = config.get("tables")  # the corpus in the object store, or None: Ray Data shards
-    heldout_samples: list[dict[str, Any]] | None = None
 
-    def heldout() -> list[dict[str, Any]]:
-        nonlocal heldout_samples
-        if heldout_samples is None:
-            heldout_samples = []
-            if tables is not None:
-                if "heldout" in tables:
-                    held = ArrowRows(ray.get(tables["heldout"]))
-                    heldout_samples = _rows_to_samples(held.rows(np.arange(min(held.n, tc.eval_samples))),
-                                                       enc_cfg.seq_len, None)
-                return heldout_samples
-            try:
-                it = ray.train.get_dataset_shard("heldout")
-            except Exception:
-                it = None
-            if it is not None:
-                for b in it.iter_batches(batch_size=64, batch_format="numpy"):
-                    heldout_samples.extend(_rows_to_samples(b, enc_cfg.seq_len, None))
-                    if len(heldout_samples) >= tc.eval_samples:
-                        break
-                heldout_samples = heldout_samples[: tc.eval_samples]
-        return heldout_samples
+def _train_source(w: _Worker) -> Any:
+    """This worker's training batches: its share of the in-memory corpus, or its Ray Data shard when streamed."""
+    import ray
+    import ray.train
 
-    eval_every = tc.checkpoint_every if tc.eval_every is None else tc.eval_every
+    from mirtune.pretrain.batches import InMemoryCorpus, StreamedShard
 
-    def send(kind: str, payload: dict[str, Any]) -> None:
-        if rank == 0 and progress_queue is not None:
-            try:
-                progress_queue.put_nowait((kind, payload))
-            except Exception:
-                pass
+    tc = w.tc
+    if w.tables is not None:
+        return InMemoryCorpus(ray.get(w.tables["train"]), tc.batch_size, w.rank, w.world, tc.seed, tc.max_statements)
+    return StreamedShard(ray.train.get_dataset_shard("train"), tc.batch_size, tc.cache_mb * 2**20,
+                         seed=tc.seed + w.rank, world=w.world)
 
-    def maybe_evaluate(final: bool) -> None:
-        """Rank 0 evaluates the held-out files every `eval_every` steps and at the end (the other
-        workers wait for it at their next collective)."""
-        step = state["step"]
-        if rank == 0 and ((eval_every and step % eval_every == 0) or final):
-            ev = evaluate(model, heldout(), tc.batch_size, device, autocast=autocast)
-            if ev:
-                state["heldout"].append({"step": step, **ev})
-                send("heldout", {"step": step, **ev})
 
-    def checkpoint_and_report(metrics: dict[str, float]) -> None:
-        step = state["step"]
-        if rank == 0:
-            with tempfile.TemporaryDirectory(prefix="mirtune-ckpt-") as tmp:
-                save_checkpoint(Path(tmp), net, optimizer, state)
-                ray.train.report({**_finite(metrics), "step": step},
-                                 checkpoint=ray.train.Checkpoint.from_directory(tmp),
-                                 checkpoint_dir_name=f"step-{step:08d}")
-        else:
-            ray.train.report({**_finite(metrics), "step": step}, checkpoint=None,
-                             checkpoint_dir_name=f"step-{step:08d}")
-
-    if tables is not None:
-        source: InMemoryCorpus | StreamedShard = InMemoryCorpus(ray.get(tables["train"]), tc.batch_size, rank, world,
-                                                               tc.seed, tc.max_statements)
-    else:
-        source = StreamedShard(ray.train.get_dataset_shard("train"), tc.batch_size, tc.cache_mb * 2**20,
-                               seed=tc.seed + rank, world=world)
+def _start_position(w: _Worker, source: Any) -> int:
+    """The batch of the current pass to start at: where a resumed run's checkpoint left it (and it says so)."""
     per_epoch = source.batches_per_epoch()
-    position = _data_position(state, per_epoch)
-    if restored is not None:
-        send("note", {"line": f"mirtune pretrain: taking up pass {state['epoch'] + 1} at batch {position + 1}"
-                              + (f" of {per_epoch}" if per_epoch else "")})
-    window: list[tuple[dict[str, float], int]] = []
-    window_start = time.perf_counter()
-    window_samples = 0
-    last_metrics: dict[str, float] = {}
-    model.train()
-    while state["step"] < tc.steps:
-        n_batches = 0
-        for batch, n_global in source.epoch(state["epoch"], start=position):
-            n_batches += 1
-            state["epoch_batches"] = position + n_batches  # where a resumed run takes up this pass
-            t0 = time.perf_counter()
-            step = state["step"]
-            rng = np.random.default_rng([tc.seed, rank, step])
-            samples = _rows_to_samples(batch, enc_cfg.seq_len, tc.max_statements, rng)
-            gen = torch.Generator().manual_seed(int(rng.integers(2**62)))
-            b = collate(samples).to(device)
-            with autocast() if autocast else contextlib.nullcontext():
-                loss, metrics = model(b, gen)
-            optimizer.zero_grad(set_to_none=True)
-            if scaler is not None:
-                scaler.scale(loss).backward()
-                scaler.unscale_(optimizer)
-                torch.nn.utils.clip_grad_norm_(net.parameters(), tc.grad_clip)
-                scaler.step(optimizer)
-                scaler.update()
-            else:
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(net.parameters(), tc.grad_clip)
-                optimizer.step()
-            scheduler.step()
-            if tc.step_delay_s:
-                time.sleep(tc.step_delay_s)
-            metrics = _all_reduce_metrics(metrics, world, device)
-            state["step"] = step + 1
-            state["samples"] += n_global
-            state["time_s"] += time.perf_counter() - t0
-            window_samples += n_global
-            window.append((metrics, 1))
-            last_metrics = metrics
-            if trace is not None:
-                with open(trace / f"files-{rank}.log", "a") as f:
-                    f.write(f"{state['step']} {' '.join(map(str, batch['id']))}\n")
-                if rank == 0:
-                    with open(trace / "steps.log", "a") as f:
-                        f.write(f"{state['step']}\n")
-            state["history"].append({"step": state["step"], "epoch": state["epoch"], "samples": state["samples"],
-                                     "time_s": round(state["time_s"], 3), "lr": scheduler.get_last_lr()[0],
-                                     "samples_per_s": None, **metrics})
-            done = state["step"] >= tc.steps
-            if state["step"] % tc.log_every == 0 or done:
-                rate = window_samples / max(time.perf_counter() - window_start, 1e-9)
-                for r in state["history"][-len(window):]:
-                    r["samples_per_s"] = round(rate, 3)
-                mean = _mean_metrics(window)
-                send("rows", {"rows": state["history"][-len(window):]})
-                send("progress", {"step": state["step"], "steps": tc.steps, "samples_per_s": rate, **mean,
-                                  "lr": scheduler.get_last_lr()[0]})
-                window, window_samples, window_start = [], 0, time.perf_counter()
-                release_free_memory()  # the heap's free pages back to the system (mirtune.pretrain.memory)
-                if not (state["step"] % tc.checkpoint_every == 0 or done):
-                    ray.train.report({**_finite(mean), "step": state["step"]})
-            paused = time.perf_counter()
-            maybe_evaluate(final=done)
-            if state["step"] % tc.checkpoint_every == 0 or done:
-                checkpoint_and_report(last_metrics)
-            window_start += time.perf_counter() - paused  # rates exclude evaluations and checkpoints
-            if done:
+    position = _data_position(w.state, per_epoch)
+    if w.resumed:
+        _send(w, "note", {"line": f"mirtune pretrain: taking up pass {w.state['epoch'] + 1} at batch {position + 1}"
+                                  + (f" of {per_epoch}" if per_epoch else "")})
+    return position
+
+
+def _train_pass(w: _Worker, source: Any, position: int, window: _Window) -> None:
+    """Train on the current pass from batch `position` until the pass or the run ends, then count the pass done."""
+    n_batches = 0
+    for batch, n_global in source.epoch(w.state["epoch"], start=position):
+        n_batches += 1
+        w.state["epoch_batches"] = position + n_batches  # where a resumed run takes up this pass
+        metrics = _train_step(w, batch, n_global)
+        window.samples += n_global
+        window.rows.append((metrics, 1))
+        _trace_step(w, batch)
+        _append_history(w, metrics)
+        done = w.state["step"] >= w.tc.steps
+        _report_progress(w, window, done)
+        paused = time.perf_counter()
+        _maybe_evaluate(w, final=done)
+        if _checkpoint_due(w, done):
+            _save_checkpoint(w, metrics)
+        window.start += time.perf_counter() - paused  # rates exclude evaluations and checkpoints
+        if done:
+            break
+    if n_batches == 0 and position == 0:
+        raise MirtuneError("the training split gave this worker no samples; use fewer workers or a larger corpus")
+    if w.state["step"] < w.tc.steps:
+        w.state["epoch"] += 1
+        w.state["epoch_batches"] = 0
+
+
+def _train_step(w: _Worker, batch: dict[str, Any], n_global: int) -> dict[str, float]:
+    """One optimizer step on this worker's batch (subsets and masks seeded by seed, rank and step, so reruns match)."""
+    import contextlib
+
+    import numpy as np
+    import torch
+
+    from mirtune.model.encoder import collate
+
+    t0 = time.perf_counter()
+    step = w.state["step"]
+    rng = np.random.default_rng([w.tc.seed, w.rank, step])
+    samples = _rows_to_samples(batch, w.enc_cfg.seq_len, w.tc.max_statements, rng)
+    gen = torch.Generator().manual_seed(int(rng.integers(2**62)))
+    b = collate(samples).to(w.device)
+    with w.autocast() if w.autocast else contextlib.nullcontext():
+        loss, metrics = w.model(b, gen)
+    _apply_gradients(w, loss)
+    if w.tc.step_delay_s:
+        time.sleep(w.tc.step_delay_s)
+    metrics = _all_reduce_metrics(metrics, w.world, w.device)
+    w.state["step"] = step + 1
+    w.state["samples"] += n_global
+    w.state["time_s"] += time.perf_counter() - t0
+    return metrics
+
+
+def _apply_gradients(w: _Worker, loss: Any) -> None:
+    """Back-propagate the loss (scaled under fp16), clip the gradients, step the optimizer and the schedule."""
+    import torch
+
+    w.optimizer.zero_grad(set_to_none=True)
+    if w.scaler is not None:
+        w.scaler.scale(loss).backward()
+        w.scaler.unscale_(w.optimizer)
+        torch.nn.utils.clip_grad_norm_(w.net.parameters(), w.tc.grad_clip)
+        w.scaler.step(w.optimizer)
+        w.scaler.update()
+    else:
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(w.net.parameters(), w.tc.grad_clip)
+        w.optimizer.step()
+    w.scheduler.step()
+
+
+def _trace_step(w: _Worker, batch: dict[str, Any]) -> None:
+    """For tests: log the step just trained and this worker's files in it to the trace folder."""
+    if w.trace is None:
+        return
+    with open(w.trace / f"files-{w.rank}.log", "a") as f:
+        f.write(f"{w.state['step']} {' '.join(map(str, batch['id']))}\n")
+    if w.rank == 0:
+        with open(w.trace / "steps.log", "a") as f:
+            f.write(f"{w.state['step']}\n")
+
+
+def _append_history(w: _Worker, metrics: dict[str, float]) -> None:
+    """Add the step just trained to the history that checkpoints keep (its samples/s comes with the progress line)."""
+    state = w.state
+    state["history"].append({"step": state["step"], "epoch": state["epoch"], "samples": state["samples"],
+                             "time_s": round(state["time_s"], 3), "lr": w.scheduler.get_last_lr()[0],
+                             "samples_per_s": None, **metrics})
+
+
+def _checkpoint_due(w: _Worker, done: bool) -> bool:
+    """Whether the step just trained writes a checkpoint: every `checkpoint_every` steps, and the last one."""
+    return w.state["step"] % w.tc.checkpoint_every == 0 or done
+
+
+def _report_progress(w: _Worker, window: _Window, done: bool) -> None:
+    """Every `log_every` steps and at the end: the window's rows and a progress line to the driver, its mean to Ray."""
+    import ray.train
+
+    from mirtune.pretrain.memory import release_free_memory
+
+    state = w.state
+    if not (state["step"] % w.tc.log_every == 0 or done):
+        return
+    rate = window.samples / max(time.perf_counter() - window.start, 1e-9)
+    for r in state["history"][-len(window.rows):]:
+        r["samples_per_s"] = round(rate, 3)
+    mean = _mean_metrics(window.rows)
+    _send(w, "rows", {"rows": state["history"][-len(window.rows):]})
+    _send(w, "progress", {"step": state["step"], "steps": w.tc.steps, "samples_per_s": rate, **mean,
+                          "lr": w.scheduler.get_last_lr()[0]})
+    window.rows, window.samples, window.start = [], 0, time.perf_counter()
+    release_free_memory()  # the heap's free pages back to the system (mirtune.pretrain.memory)
+    if not _checkpoint_due(w, done):
+        ray.train.report({**_finite(mean), "step": state["step"]})
+
+
+def _maybe_evaluate(w: _Worker, final: bool) -> None:
+    """Rank 0 evaluates the held-out files every `eval_every` steps and at the end (the others wait at a collective)."""
+    tc, step = w.tc, w.state["step"]
+    eval_every = tc.checkpoint_every if tc.eval_every is None else tc.eval_every
+    if w.rank == 0 and ((eval_every and step % eval_every == 0) or final):
+        ev = evaluate(w.model, _heldout(w), tc.batch_size, w.device, autocast=w.autocast)
+        if ev:
+            w.state["heldout"].append({"step": step, **ev})
+            _send(w, "heldout", {"step": step, **ev})
+
+
+def _heldout(w: _Worker) -> list[dict[str, Any]]:
+    """The held-out files rank 0 evaluates (at most `eval_samples`), read at the first evaluation and kept."""
+    if w.heldout_samples is None:
+        w.heldout_samples = _read_heldout(w)
+    return w.heldout_samples
+
+
+def _read_heldout(w: _Worker) -> list[dict[str, Any]]:
+    """The first `eval_samples` held-out files, from the object store or the Ray Data shard; none without a split."""
+    import numpy as np
+    import ray
+    import ray.train
+
+    from mirtune.pretrain.batches import ArrowRows
+
+    n, seq_len = w.tc.eval_samples, w.enc_cfg.seq_len
+    if w.tables is not None:
+        if "heldout" not in w.tables:
+            return []
+        held = ArrowRows(ray.get(w.tables["heldout"]))
+        return _rows_to_samples(held.rows(np.arange(min(held.n, n))), seq_len, None)
+    try:
+        it = ray.train.get_dataset_shard("heldout")
+    except Exception:
+        return []
+    samples: list[dict[str, Any]] = []
+    if it is not None:
+        for b in it.iter_batches(batch_size=64, batch_format="numpy"):
+            samples.extend(_rows_to_samples(b, seq_len, None))
+            if len(samples) >= n:
                 break
-        if n_batches == 0 and position == 0:
-            raise MirtuneError("the training split gave this worker no samples; use fewer workers or a larger corpus")
-        if state["step"] < tc.steps:
-            state["epoch"] += 1
-            state["epoch_batches"] = position = 0
+    return samples[:n]
+
+
+def _save_checkpoint(w: _Worker, metrics: dict[str, float]) -> None:
+    """Report the step to Ray Train with rank 0's checkpoint (the other ranks report none), so a restart loses <= K."""
+    import ray.train
+
+    step = w.state["step"]
+    if w.rank == 0:
+        with tempfile.TemporaryDirectory(prefix="mirtune-ckpt-") as tmp:
+            save_checkpoint(Path(tmp), w.net, w.optimizer, w.state)
+            ray.train.report({**_finite(metrics), "step": step},
+                             checkpoint=ray.train.Checkpoint.from_directory(tmp),
+                             checkpoint_dir_name=f"step-{step:08d}")
+    else:
+        ray.train.report({**_finite(metrics), "step": step}, checkpoint=None,
+                         checkpoint_dir_name=f"step-{step:08d}")
+
+
+def _send(w: _Worker, kind: str, payload: dict[str, Any]) -> None:
+    """Rank 0 puts a message on the driver's progress queue; a full or lost queue never stops training."""
+    if w.rank == 0 and w.progress_queue is not None:
+        try:
+            w.progress_queue.put_nowait((kind, payload))
+        except Exception:
+            pass
 
 
 def _finite(metrics: dict[str, float]) -> dict[str, float]:
@@ -479,15 +622,9 @@ def _count_rows(folder: Path) -> int:
 
 def pretrain(tc: TrainConfig) -> PretrainResult:
     """Run (or resume) a pre-training run and write the model and its logs to tc.out."""
-    import ray
-    from ray.train import CheckpointConfig, DataConfig, FailureConfig, RunConfig, ScalingConfig
-    from ray.train.torch import TorchConfig, TorchTrainer
-
     from mirtune.cluster import init_ray
     from mirtune.ir.tokenizer import IRTokenizer
     from mirtune.model.config import preset
-    from mirtune.progress import note
-
     from mirtune.paths import check_output
 
     tc.validate()
@@ -501,19 +638,39 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
     out = Path(tc.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     storage = tc.storage_path
-    run_dir = storage / RUN_NAME
     latest = _prepare_run(tc, storage, enc_cfg)
+    n_train, n_heldout = _count_samples(tc, train_dir, heldout_dir)
+    init_ray(tc.address)
+    tables, datasets = _training_data(tc, train_dir, heldout_dir)
+    queue = _progress_queue()
+    trainer = _make_trainer(tc, enc_cfg, storage, queue, tables, datasets)
+    _announce(tc, enc_cfg, n_train, n_heldout, storage / RUN_NAME)
+    start = time.perf_counter()
+    result, rate = _fit(trainer, queue, out / "metrics.csv", _resumed_history(latest), storage)
+    wall = time.perf_counter() - start
+    final = _final_checkpoint(result, storage)
+    return _finish(tc, enc_cfg, tokenizer, corpus, n_train, n_heldout, final, out, wall, rate)
 
+
+def _count_samples(tc: TrainConfig, train_dir: Path, heldout_dir: Path | None) -> tuple[int, int]:
+    """The training and held-out samples, checked to give every worker at least one to train on."""
     n_train = _count_rows(train_dir)
     n_heldout = _count_rows(heldout_dir) if heldout_dir else 0
     if n_train < tc.workers:
         raise UsageError(f"the training split has {n_train} samples, fewer than --workers {tc.workers}")
-    init_ray(tc.address)
+    return n_train, n_heldout
+
+
+def _training_data(tc: TrainConfig, train_dir: Path,
+                   heldout_dir: Path | None) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """The splits as the workers get them: (tables in the object store, no datasets) or (None, Ray Data datasets)."""
+    import ray
+    import ray.data
+
+    from mirtune.progress import note
+
     columns = list(COLUMNS)
-    data_log = logging.getLogger("ray.data")
-    data_log.setLevel(logging.ERROR)  # no "progress bars disabled" warning
-    ray.data.DataContext.get_current().enable_progress_bars = False
-    data_log.setLevel(logging.WARNING)
+    _quiet_ray_data()
     # A corpus that fits comfortably in memory is read here, by the driver, and put in the object store once:
     # every worker reads all of it (zero-copy on its node) and takes a cost-balanced share of each global
     # batch (batches.InMemoryCorpus); no read tasks wait for CPUs that the workers hold, and no Ray Data
@@ -522,8 +679,6 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
     splits = {"train": train_dir, **({"heldout": heldout_dir} if heldout_dir else {})}
     if not heldout_dir:
         note("mirtune pretrain: the corpus has no held-out split; no held-out evaluation")
-    datasets: dict[str, Any] = {}
-    tables: dict[str, Any] | None = None
     if _parquet_bytes(train_dir) <= tc.materialize_mb * 2**20:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -532,21 +687,43 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
         tables = {name: ray.put(pa.concat_tables([pq.read_table(f, columns=columns)
                                                   for f in sorted(folder.glob("*.parquet"))]).combine_chunks())
                   for name, folder in splits.items()}
-    else:
-        datasets = {name: ray.data.read_parquet(str(folder), partitioning=None).select_columns(columns)
-                    for name, folder in splits.items()}
+        return tables, {}
+    return None, {name: ray.data.read_parquet(str(folder), partitioning=None).select_columns(columns)
+                  for name, folder in splits.items()}
 
+
+def _quiet_ray_data() -> None:
+    """No Ray Data progress bars beside the trainer's own progress lines, and no warning that they are off."""
+    import ray.data
+
+    data_log = logging.getLogger("ray.data")
+    data_log.setLevel(logging.ERROR)  # no "progress bars disabled" warning
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    data_log.setLevel(logging.WARNING)
+
+
+def _progress_queue() -> Any:
+    """The queue the workers send progress lines and metrics rows on, to the driver's progress printer."""
+    import ray
     from ray.util.queue import Queue
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     # The queue lives on the driver's node: on a node that dies mid-run it would take every later progress line
     # and metrics row with it while training goes on.
     here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
-    queue = Queue(actor_options={"num_cpus": 0, "scheduling_strategy": here})
+    return Queue(actor_options={"num_cpus": 0, "scheduling_strategy": here})
+
+
+def _make_trainer(tc: TrainConfig, enc_cfg: Any, storage: Path, queue: Any, tables: dict[str, Any] | None,
+                  datasets: dict[str, Any]) -> Any:
+    """The TorchTrainer that runs `train_loop` on the workers, with failure handling and checkpoints in storage."""
+    from ray.train import CheckpointConfig, DataConfig, FailureConfig, RunConfig, ScalingConfig
+    from ray.train.torch import TorchConfig, TorchTrainer
+
     train_dict = dataclasses.asdict(tc)
     loop_config = {"train": train_dict, "encoder": enc_cfg.to_dict(), "progress_queue": queue,
                    "storage": str(storage), "tables": tables}
-    trainer = TorchTrainer(
+    return TorchTrainer(
         train_loop,
         train_loop_config=loop_config,
         torch_config=TorchConfig(backend="nccl" if tc.gpus else "gloo"),
@@ -559,17 +736,31 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
         datasets=datasets or None,
         dataset_config=DataConfig(datasets_to_split=["train"]) if datasets else None,
     )
+
+
+def _announce(tc: TrainConfig, enc_cfg: Any, n_train: int, n_heldout: int, run_dir: Path) -> None:
+    """Say what is about to train: preset, samples, workers, steps and where the checkpoints go."""
+    from mirtune.progress import note
+
     note(f"mirtune pretrain: preset {enc_cfg.preset}, {n_train} training / {n_heldout} held-out samples, "
          f"{tc.workers} worker(s) on {'GPU' if tc.gpus else 'CPU'}, {tc.steps} steps of "
          f"{tc.batch_size} x {tc.workers} files; checkpoints in {run_dir}")
-    start = time.perf_counter()
-    history: list[dict[str, Any]] = []
-    if latest is not None:
-        try:
-            history = json.loads((latest / "trainer_state.json").read_text()).get("history", [])
-        except (OSError, json.JSONDecodeError):
-            history = []
-    with ProgressPrinter(queue, out / "metrics.csv", history) as printer:
+
+
+def _resumed_history(latest: Path | None) -> list[dict[str, Any]]:
+    """The metrics rows of the checkpoint a run resumes from, so that metrics.csv goes on from them; else none."""
+    if latest is None:
+        return []
+    try:
+        return json.loads((latest / "trainer_state.json").read_text()).get("history", [])
+    except (OSError, json.JSONDecodeError):
+        return []
+
+
+def _fit(trainer: Any, queue: Any, metrics_csv: Path, history: list[dict[str, Any]],
+         storage: Path) -> tuple[Any, float | None]:
+    """Train, printing progress and writing metrics.csv as it goes; Ctrl-C or a failure becomes one line."""
+    with ProgressPrinter(queue, metrics_csv, history) as printer:
         try:
             result = trainer.fit()
         except (KeyboardInterrupt, SystemExit):  # Ctrl-C: Ray Train aborts the run, then exits or raises
@@ -580,13 +771,17 @@ def pretrain(tc: TrainConfig) -> PretrainResult:
             if isinstance(exc, MirtuneError):
                 raise
             raise MirtuneError(f"training failed: {_first_line(exc)}; continue with --resume") from None
-    wall = time.perf_counter() - start
+    return result, printer.last_rate
+
+
+def _final_checkpoint(result: Any, storage: Path) -> Path:
+    """The checkpoint the finished run ends with, where the model is taken from; a failed run stops here."""
     if result.error is not None:
         raise MirtuneError(f"training failed: {_first_line(result.error)}; continue with --resume")
     final = latest_checkpoint_dir(storage)
     if final is None:
-        raise MirtuneError("training finished without a checkpoint", str(run_dir))
-    return _finish(tc, enc_cfg, tokenizer, corpus, n_train, n_heldout, final, out, wall, printer.last_rate)
+        raise MirtuneError("training finished without a checkpoint", str(storage / RUN_NAME))
+    return final
 
 
 def _prepare_run(tc: TrainConfig, storage: Path, enc_cfg: Any) -> Path | None:
