@@ -97,7 +97,8 @@ def test_the_product_never_imports_the_experiments():
 def test_the_experiments_import_no_command():
     found = imports("experiments")
     assert {f"mirtune/experiments/{m}.py" for m in ("published_eval", "measured_eval", "data_efficiency", "finetune",
-                                                    "tune_replay")} <= set(found)
+                                                    "data_efficiency_devmap", "data_efficiency_measured",
+                                                    "data_efficiency_report", "tune_replay")} <= set(found)
     assert offenders(found, ("mirtune.commands", "mirtune.cli")) == []
 
 

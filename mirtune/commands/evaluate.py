@@ -374,6 +374,9 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
 
     from mirtune.cluster import ray_session
     from mirtune.experiments import data_efficiency as de
+    from mirtune.experiments import data_efficiency_report as de_report
+    from mirtune.experiments.data_efficiency_devmap import run_devmap
+    from mirtune.experiments.data_efficiency_measured import run_measured
     from mirtune.experiments.finetune import E2EConfig
     from mirtune.paths import REPO_DIR, check_output, data_dir
     from mirtune.predict.heads import GainConfig, HeadConfig
@@ -457,23 +460,23 @@ def run_data_efficiency(args: argparse.Namespace) -> int:
     try:
         with ray_session(args.address, enabled=not args.no_ray) as use_ray:
             if measured:
-                result = de.run_measured(args.task, data, fractions, methods, repeats, folds, e2e_folds,
-                                         args.e2e_repeats, config, args.model_dir, program_dirs=args.programs,
-                                         use_ray=use_ray, note=note, on_update=write, head=head, problem=problem)
+                result = run_measured(args.task, data, fractions, methods, repeats, folds, e2e_folds,
+                                      args.e2e_repeats, config, args.model_dir, program_dirs=args.programs,
+                                      use_ray=use_ray, note=note, on_update=write, head=head, problem=problem)
             else:
-                result = de.run_devmap(data, fractions, methods, repeats, folds, e2e_folds, args.e2e_repeats, config,
-                                       args.model_dir, use_ray=use_ray, note=note, on_update=write, head=head)
+                result = run_devmap(data, fractions, methods, repeats, folds, e2e_folds, args.e2e_repeats, config,
+                                    args.model_dir, use_ray=use_ray, note=note, on_update=write, head=head)
     except KeyboardInterrupt:  # Ctrl-C: the table and chart of the fits finished so far
         if not latest:
             raise
         note("interrupted: reporting the fits finished so far")
         result = dict(latest, status=f"interrupted, {latest['status']}")
     write(result)
-    print(de.table(result))
+    print(de_report.table(result))
     print(f"wrote {out}")
     if plot_path is not None:
         plot_path.parent.mkdir(parents=True, exist_ok=True)
-        de.plot(result, plot_path)
+        de_report.plot(result, plot_path)
         print(f"wrote {plot_path}")
     return 0
 
