@@ -15,7 +15,7 @@ Rounds are interleaved (mirtune, IR2Vec, ... in each round); the figures are med
 (IR2Vec's seconds / mirtune's) is taken within each round. The 1-minute load average is recorded at every step.
 
     .venv/bin/python benchmarks/bench_embed_command.py [--files 150] [--rounds 3] [--one-core] [--warm]
-        [--one-process] [--out benchmarks/results/embed_command_150.json]
+        [--one-process] [--model DIR] [--out benchmarks/results/embed_command_150.json]
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--one-core", action="store_true", help="also time mirtune pinned to one CPU, one thread")
     ap.add_argument("--warm", action="store_true", help="also time mirtune again on the cache its cold run left")
+    ap.add_argument("--model", default=None, help="time mirtune with this encoder (default: the shipped one)")
     ap.add_argument("--one-process", action="store_true", help="also time mirtune with --jobs 1 (no worker processes)")
     ap.add_argument("--out", default=None, help="JSON (default benchmarks/results/embed_command_<files>.json)")
     args = ap.parse_args()
@@ -81,7 +82,8 @@ def main() -> int:
         work = Path(tmp)
         script = work / "ir2vec_embed.py"
         script.write_text(IR2VEC_SCRIPT)
-        mirtune_argv = [sys.executable, "-m", "mirtune.cli", "embed", *files, "-o", str(work / "m.npy")]
+        mirtune_argv = [sys.executable, "-m", "mirtune.cli", "embed", *files, "-o", str(work / "m.npy"),
+                        *(["--model", args.model] if args.model else [])]
         commands = {
             "mirtune": mirtune_argv,
             "mirtune_one_core": ["taskset", "-c", str(cpus[0]), *mirtune_argv],
@@ -114,7 +116,7 @@ def main() -> int:
     result = {
         "benchmark": "`mirtune embed FILES -o OUT.npy` vs an IR2Vec script, each a subprocess from its start to its "
                      "written .npy, cold mirtune cache (fresh $MIRTUNE_EMBED_CACHE per round)",
-        "files": len(files), "rounds": args.rounds, "command": "python " + " ".join(sys.argv),
+        "files": len(files), "rounds": args.rounds, "model": args.model or "shipped", "command": "python " + " ".join(sys.argv),
         "sides": {name: {**side, "files_per_s_median": statistics.median(side["files_per_s"]),
                          "ratio_to_ir2vec_median": statistics.median(side["ratio_to_ir2vec"])}
                   for name, side in sides.items()},
