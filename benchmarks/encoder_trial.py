@@ -63,7 +63,7 @@ GAIN_TASKS = {  # trial name -> (task, data folders, program folders, what the f
 
 def representations(encoders: list[str], extra: list[str]) -> dict[str, object]:
     """Name -> embedder: the shipped encoder, each NAME=DIR, then the controls that can run here."""
-    out: dict[str, object] = {"shipped MIREncoder": get_embedder("mirencoder")}
+    out: dict[str, object] = {SHIPPED: get_embedder("mirencoder")}
     for item in encoders:
         name, sep, folder = item.partition("=")
         if not sep or not Path(folder).is_dir():
@@ -78,6 +78,8 @@ def representations(encoders: list[str], extra: list[str]) -> dict[str, object]:
 
 
 CONTROLS = ("random", "ir2vec")
+SHIPPED = "shipped MIREncoder"
+BASELINE_ROWS = ("default", "best fixed", "oracle")  # code-free rows of the gain tasks
 
 
 def paired_interval(a: np.ndarray, b: np.ndarray, groups: Sequence[str], stat: Callable[[np.ndarray], float],
@@ -98,12 +100,14 @@ def paired_interval(a: np.ndarray, b: np.ndarray, groups: Sequence[str], stat: C
 
 def intervals(scores: dict[str, np.ndarray], groups: Sequence[str], stat: Callable[[np.ndarray], float],
               label: str) -> dict[str, dict[str, list[float]]]:
-    """Each representation that is not a control against each control present, printed and returned."""
+    """Each representation that is not a control against each control present, and each `--encoder` against the
+    shipped one (does it keep what the shipped encoder has?), printed and returned."""
     out: dict[str, dict[str, list[float]]] = {}
     for name, a in scores.items():
         if name in CONTROLS or name.startswith("none"):
             continue
-        for control in CONTROLS:
+        against = CONTROLS + ((SHIPPED,) if name not in (SHIPPED, *BASELINE_ROWS) else ())
+        for control in against:
             if control in scores:
                 d = paired_interval(a, scores[control], groups, stat)
                 out.setdefault(name, {})[f"vs {control}"] = d

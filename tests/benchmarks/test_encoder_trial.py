@@ -9,7 +9,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from encoder_trial import paired_interval  # noqa: E402
+from encoder_trial import intervals, paired_interval  # noqa: E402
 
 
 def mean(v: np.ndarray) -> float:
@@ -63,3 +63,13 @@ def test_reduced_without_context_columns_reduces_the_whole_matrix():
 
     E = np.random.default_rng(1).normal(size=(25, 12))
     assert reduced(E, n_context=0, k=3).shape == (25, 3)
+
+
+def test_a_tried_encoder_is_also_set_against_the_shipped_one():
+    rng = np.random.default_rng(2)
+    base = rng.random(24)
+    scores = {"shipped MIREncoder": base, "student": base - 0.05, "random": base - 0.1, "default": base - 0.2}
+    out = intervals(scores, [f"p{i % 8}" for i in range(24)], mean, "task")
+    assert set(out["student"]) == {"vs random", "vs shipped MIREncoder"}
+    assert out["student"]["vs shipped MIREncoder"] == [-0.05, -0.05, -0.05]
+    assert set(out["shipped MIREncoder"]) == {"vs random"} and set(out["default"]) == {"vs random"}
