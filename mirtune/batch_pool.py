@@ -1,7 +1,8 @@
 """Batches of work in worker processes, their results in order, and a worker that dies costs only its input.
 
 `map_batches(work, batches, jobs)` runs `work(items)` for every batch on `jobs` forked processes (in this process when
-`jobs` is 1, or there are fewer than two batches of work), a few batches ahead of the one it yields, so that a long stream of inputs stays bounded in memory.
+`jobs` is 1, when there are fewer than two batches of work, or when this process has joined a Ray cluster, whose
+connections a fork can break), a few batches ahead of the one it yields, so that a long stream of inputs stays bounded in memory.
 When a worker dies (a signal, the out-of-memory killer, a crash in a native library), the batches it took down are
 run again one item at a time in a fresh pool: the item whose run kills its worker again gets `on_death(item)` as
 its result and every other item its real one.
@@ -13,6 +14,7 @@ import itertools
 import multiprocessing
 import os
 import signal
+import sys
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -31,6 +33,12 @@ def available_cpus() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
+
+
+def _connected_to_ray() -> bool:
+    """Whether this process has joined a Ray cluster (without importing Ray when nothing has)."""
+    ray = sys.modules.get("ray")
+    return ray is not None and bool(getattr(ray, "is_initialized", lambda: False)())
 
 
 def _ignore_interrupts(initializer: Callable[[], None] | None) -> None:
@@ -82,6 +90,8 @@ def map_batches(work: Callable[[list[T]], list[R]], batches: Iterable[tuple[G, l
     """
     stream = iter(batches)
     head: list[tuple[G, list[T]]] = []
+    if jobs > 1 and _connected_to_ray():  # Ray's gRPC channels do not survive a fork: a forked child can hang them
+        jobs = 1
     if jobs > 1:  # workers only for two batches of work or more: one runs as fast here, without a fork
         for tag, items in stream:
             head.append((tag, items))
