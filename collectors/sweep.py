@@ -375,9 +375,9 @@ def _points_to_measure(plan: SweepPlan, out: Path, max_points: int | None,
 
 
 def _start_ray(address: str | None, time_points: bool) -> int:
-    """Join or start Ray, keeping our interrupt handlers; how many timed runs the cluster takes at once."""
+    """Join or start Ray (which keeps our interrupt handlers: mirtune.cluster.init_ray); how many timed runs the
+    cluster takes at once."""
     ensure_ray(address)
-    _interrupt_on_signals()  # again: ray.init installs its own SIGTERM handler, which kills without flushing
     return timed_capacity() if time_points else 1
 
 

@@ -132,9 +132,9 @@ def main() -> int:
     student = MIREncoder(cfg)
     state = {k: v for k, v in teacher.encoder.state_dict().items() if not k.startswith("text.layers.layers.1.")}
     student.load_state_dict(state, strict=True)
-    trained = [p for n, p in student.named_parameters() if n.startswith("text.") and "token_embedding" not in n]
-    for n, p in student.named_parameters():
+    for n, p in student.named_parameters():  # the text half's own weights; the shared token table stays frozen
         p.requires_grad_(n.startswith("text.") and "token_embedding" not in n)
+    trained = [p for p in student.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(trained, lr=args.lr, weight_decay=0.0)
 
     ids_t, target_t = torch.from_numpy(ids), torch.from_numpy(target)

@@ -108,3 +108,24 @@ def test_a_private_cluster_runs_without_metrics_and_preemption_services_unless_t
         assert seen[where]["RAY_enable_metrics_collection"] == "0"
         assert seen[where]["RAY_TRAIN_ENABLE_PREEMPTION_WATCHER"] == "0"
         assert seen[where]["RAY_TRAIN_METRICS_ENABLED"] == "1"
+
+
+_KEEPS_SIGTERM = """
+import signal
+from mirtune import cluster
+def mine(signum, frame):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGTERM, mine)
+cluster.init_ray(num_cpus=1)
+print(signal.getsignal(signal.SIGTERM) is mine, flush=True)
+cluster.shutdown_ray()
+"""
+
+
+def test_joining_ray_keeps_the_process_s_sigterm_handler():
+    """ray.init installs its own SIGTERM handler; init_ray puts the caller's back (a sweep's, the command line's),
+    so that SIGTERM still stops work as Ctrl-C does and keeps what was measured."""
+    proc = subprocess.run([sys.executable, "-c", _KEEPS_SIGTERM], capture_output=True, text=True, timeout=180,
+                          env={**os.environ, "RAY_ADDRESS": ""})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "True"
