@@ -87,6 +87,27 @@ def collect(files: list[str], teacher_dir: str, jobs: int) -> tuple[dict[bytes, 
     return table, built, failed
 
 
+def teacher_record(teacher_dir: Path, provenance: dict) -> dict:
+    """What the student's provenance keeps of its teacher: where it was (its folder and, inside this repository, the
+    last commit that holds it, which `git show COMMIT:FOLDER/FILE` reads back once the folder holds another
+    encoder), its fingerprint and its whole provenance (corpus, steps, held-out figures)."""
+    import subprocess
+
+    from mirtune.embedding_cache import model_fingerprint
+    from mirtune.paths import REPO_DIR
+
+    teacher_dir = teacher_dir.resolve()
+    inside = teacher_dir.is_relative_to(REPO_DIR)
+    directory = str(teacher_dir.relative_to(REPO_DIR)) if inside else str(teacher_dir)
+    commit = None
+    if inside:
+        log = subprocess.run(["git", "-C", str(REPO_DIR), "log", "-1", "--format=%H", "--", directory],
+                             capture_output=True, text=True, check=False)
+        commit = log.stdout.strip() or None
+    return {"directory": directory, "git_commit": commit, "fingerprint": model_fingerprint(teacher_dir),
+            "weights_sha256": provenance.get("weights_sha256"), "provenance": provenance}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sources-from", required=True, help="a list of source files, one per line")
@@ -105,7 +126,6 @@ def main() -> int:
     from mirtune.model.config import EncoderConfig
     from mirtune.model.encoder import MIREncoder
     from mirtune.model.io import load_model, make_provenance, save_model
-    from mirtune.paths import REPO_DIR
 
     teacher_dir = str(default_model_dir(args.teacher).resolve())
     lines = [ln.strip() for ln in Path(args.sources_from).read_text().splitlines() if ln.strip()]
@@ -200,9 +220,7 @@ def main() -> int:
             "distinct_statements": len(rows), "held_out_every": HELD_OUT_EVERY}
     prov = make_provenance(cfg, teacher.tokenizer, steps=step, heldout={"text_state_r2": r2, "text_state_r2_unseen": r2_novel},
                            command=[sys.executable, *sys.argv], corpus=data,
-                           distilled_from={"directory": str(Path(teacher_dir).relative_to(REPO_DIR))
-                                           if Path(teacher_dir).is_relative_to(REPO_DIR) else teacher_dir,
-                                           "weights_sha256": teacher.provenance.get("weights_sha256")},
+                           distilled_from=teacher_record(Path(teacher_dir), teacher.provenance),
                            distillation={"batch": args.batch, "lr": args.lr, "seed": args.seed,
                                          "steps": args.steps, "minutes": args.minutes,
                                          "r2_curve": curve})

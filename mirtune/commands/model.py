@@ -76,14 +76,15 @@ def run_info(args: argparse.Namespace) -> int:
         info["weights"] = weights
     if provenance:
         info["provenance"] = {k: provenance.get(k) for k in ("preset", "steps", "corpus", "heldout_metrics",
-                                                             "training", "command", "tokenizer_sha256", "created")}
+                                                             "training", "command", "tokenizer_sha256", "created",
+                                                             "distilled_from", "distillation") if k in provenance}
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
     halves = [f"text {cfg.d_model}"] * cfg.has_text + [f"graph {cfg.gcn_hidden}"] * cfg.has_graph
     print(f"{source}: preset {cfg.preset}, modality {cfg.modality}, vocabulary {cfg.vocab_size}, embedding "
           f"{cfg.embedding_dim} = {' ++ '.join(halves)}")
-    print(f"  transformer: {cfg.n_layers} layers, d_model {cfg.d_model}, {cfg.n_heads} heads, ff {cfg.d_ff}; "
+    print(f"  transformer: {cfg.n_layers} layer{'s' * (cfg.n_layers != 1)}, d_model {cfg.d_model}, {cfg.n_heads} heads, ff {cfg.d_ff}; "
           f"GCN: {cfg.gcn_layers} layers, hidden {cfg.gcn_hidden}")
     width = max(len(k) for k in info["parameters"])
     for name, n in info["parameters"].items():
@@ -91,11 +92,27 @@ def run_info(args: argparse.Namespace) -> int:
     if weights is not None:
         print(f"  weights: {WEIGHT_CHECKS[weights['check']]}")
     if provenance:
+        teacher = provenance.get("distilled_from")
+        if isinstance(teacher, dict):
+            print(_distilled_line(provenance, teacher))
+            provenance = teacher.get("provenance") or {}
         seen = (provenance.get("training") or {}).get("samples_seen")
-        print(f"  trained {provenance.get('steps')} steps" + (f" ({seen:,} files seen)" if seen else "") + "; held-out: "
-              + ", ".join(f"{k} {v:.3f}" for k, v in (provenance.get("heldout_metrics") or {}).items()
-                          if isinstance(v, (int, float))))
+        if provenance:
+            print(f"  {'teacher ' if teacher else ''}trained {provenance.get('steps')} steps"
+                  + (f" ({seen:,} files seen)" if seen else "") + "; held-out: "
+                  + ", ".join(f"{k} {v:.3f}" for k, v in (provenance.get("heldout_metrics") or {}).items()
+                              if isinstance(v, (int, float))))
     return 0
+
+
+def _distilled_line(provenance: dict, teacher: dict) -> str:
+    """One line on a distilled encoder: its teacher (fingerprint, and the commit that holds it), its data and fit."""
+    corpus = provenance.get("corpus") or {}
+    where = f", git {teacher['git_commit'][:7]}:{teacher.get('directory')}" if teacher.get("git_commit") else ""
+    held = provenance.get("heldout_metrics") or {}
+    return (f"  distilled from encoder {teacher.get('fingerprint', '?')}{where}: {provenance.get('steps')} steps on "
+            f"{corpus.get('distinct_statements', 0):,} statements of {corpus.get('package') or corpus.get('list')}; "
+            "held-out " + ", ".join(f"{k} {v:.3f}" for k, v in held.items() if isinstance(v, (int, float))))
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -150,6 +150,28 @@ def test_model_info_command(setup, tmp_path, capsys, cli_with_model):
     assert len(err) == 1 and "corrupt or truncated weights file" in err[0]
 
 
+
+def test_model_info_names_a_distilled_encoder_s_teacher(setup, tmp_path, capsys, cli_with_model):
+    """A distilled encoder's provenance (scripts/distill_text_encoder.py's teacher_record) is shown: the teacher's
+    fingerprint and commit, the statements it was distilled on, and the teacher's own training."""
+    student = _copy(setup[0], tmp_path)
+    prov = json.loads((student / "provenance.json").read_text())
+    teacher = {**prov, "steps": 1100, "training": {"samples_seen": 8800}}
+    prov.update(steps=3000, heldout_metrics={"text_state_r2": 0.995},
+                corpus={"package": "gcc-12-source", "distinct_statements": 690902},
+                distilled_from={"directory": "mirtune/assets/encoder", "git_commit": "5f4a34f9bb84",
+                                "fingerprint": "80b861db9a1140b6", "provenance": teacher})
+    (student / "provenance.json").write_text(json.dumps(prov))
+    assert main(["model", "info", "--model", str(student)]) == 0
+    out = capsys.readouterr().out
+    assert ("distilled from encoder 80b861db9a1140b6, git 5f4a34f:mirtune/assets/encoder: 3000 steps on 690,902 "
+            "statements of gcc-12-source; held-out text_state_r2 0.995") in out
+    assert "teacher trained 1100 steps (8,800 files seen)" in out
+    assert main(["model", "info", "--model", str(student), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["provenance"]["distilled_from"]["provenance"]["steps"] == 1100
+
+
 # ------------------------------------------------------------------ checksums and non-finite weights (#18 item 4)
 def _copy_model(model_dir, dest):
     import shutil
