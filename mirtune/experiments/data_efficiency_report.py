@@ -47,15 +47,8 @@ def _measured_table(result: dict[str, Any]) -> str:
                    f"as good {verdict}")
     out.append(f"data_reduction_factor ({result['task']}, vs scratch): {result['data_reduction_factor']}; vs best "
                f"fixed: {result['data_reduction_factor_vs_best_fixed']}")
-    if result["cost"]:
-        cols = ["frozen_fit_s", "frozen_embed_s", "frozen_total_s", "ir2vec_fit_s", "best_fixed_fit_s",
-                "finetune_fit_s", "scratch_fit_s", "e2e_steps"]
-        cols = [c for c in cols if any(c in r for r in result["cost"].values())]
-        rows = [[f] + [f"{r[c]:.3f}" if c in r and c != "e2e_steps" else str(r.get(c, "-")) for c in cols]
-                for f, r in result["cost"].items()]
-        out += ["", "cost: mean wall seconds per fit (same subsets, same run, one CPU each); frozen_total = embedding "
-                    "the training files with the pre-trained encoder + fitting the head",
-                format_table(["fraction"] + cols, rows)]
+    out += _cost_lines(result["cost"], ["frozen_fit_s", "frozen_embed_s", "frozen_total_s", "ir2vec_fit_s",
+                                        "best_fixed_fit_s", "finetune_fit_s", "scratch_fit_s", "e2e_steps"], 3)
     return "\n".join(out)
 
 
@@ -160,18 +153,31 @@ def table(result: dict[str, Any]) -> str:
                    f"head {frozen}; at least as good {verdict}")
     out.append(f"data_reduction_factor ({result['task']}, the smaller over the platforms): "
                f"{result['data_reduction_factor']}")
-    if result["cost"]:
-        cols = ["frozen_fit_s", "frozen_embed_s", "frozen_total_s", "ir2vec_fit_s", "finetune_fit_s",
-                "scratch_fit_s", "e2e_steps"]
-        cols = [c for c in cols if any(c in r for r in result["cost"].values())]
-        rows = [[f] + [f"{r[c]:.2f}" if c in r and c != "e2e_steps" else str(r.get(c, "-")) for c in cols]
-                + ([f"{r['scratch_fit_s'] / r['frozen_total_s']:.0f}x"] if "scratch_fit_s" in r and
-                   "frozen_total_s" in r else ["-"])
-                for f, r in result["cost"].items()]
-        out += ["", "cost: mean wall seconds per fit (same subsets, same run, one CPU each); frozen_total = embedding "
-                    "the training files with the pre-trained encoder + fitting the head",
-                format_table(["fraction"] + cols + ["scratch / frozen_total"], rows)]
+    out += _cost_lines(result["cost"], ["frozen_fit_s", "frozen_embed_s", "frozen_total_s", "ir2vec_fit_s",
+                                        "finetune_fit_s", "scratch_fit_s", "e2e_steps"], 2, scratch_ratio=True)
     return "\n".join(out)
+
+
+def _cost_lines(cost: dict[str, dict[str, Any]], columns: list[str], digits: int,
+                scratch_ratio: bool = False) -> list[str]:
+    """The cost table under a study's table (none when nothing was timed): mean wall seconds per fit for each
+    label fraction, the columns some fraction has, and with `scratch_ratio` how many times the frozen path's
+    total the from-scratch fit took."""
+    if not cost:
+        return []
+    from mirtune.tables import format_table
+
+    cols = [c for c in columns if any(c in r for r in cost.values())]
+    rows = []
+    for fraction, r in cost.items():
+        row = [fraction] + [f"{r[c]:.{digits}f}" if c in r and c != "e2e_steps" else str(r.get(c, "-")) for c in cols]
+        if scratch_ratio:
+            row.append(f"{r['scratch_fit_s'] / r['frozen_total_s']:.0f}x"
+                       if "scratch_fit_s" in r and "frozen_total_s" in r else "-")
+        rows.append(row)
+    return ["", "cost: mean wall seconds per fit (same subsets, same run, one CPU each); frozen_total = embedding "
+                "the training files with the pre-trained encoder + fitting the head",
+            format_table(["fraction"] + cols + ["scratch / frozen_total"] * scratch_ratio, rows)]
 
 
 def plot(result: dict[str, Any], out: Path) -> None:
