@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from mirtune.ir import irtext
-from mirtune.ir.module import IRModule, gc_paused, parse_in_own_context
+from mirtune.ir.module import FunctionText, IRModule, gc_paused, parse_in_own_context
 
 INSTRUCTION, VARIABLE, CONSTANT = 0, 1, 2
 CONTROL, DATA, CALL = 0, 1, 2
@@ -52,6 +52,18 @@ class ProgramGraph:
         self.node_function.append(function)
         self.node_block.append(block)
         return len(self.node_type) - 1
+
+    def add_nodes(self, type_: int, texts: list[str], full_texts: list[str], function: int | None,
+                  blocks: list[int | None]) -> int:
+        """Append one node of one type and function per text (in one go: graphs have millions of nodes);
+        return the first one's index."""
+        first = len(self.node_type)
+        self.node_type.extend([type_] * len(texts))
+        self.node_text.extend(texts)
+        self.node_full_text.extend(full_texts)
+        self.node_function.extend([function] * len(texts))
+        self.node_block.extend(blocks)
+        return first
 
     def add_edge(self, source: int, target: int, flow: int, position: int) -> None:
         """Append a directed edge of one flow."""
@@ -161,53 +173,67 @@ def _text_functions(module: IRModule) -> list[_Function]:
     """Every function read from its printed text (no llvmlite calls per value); Unreadable when some
     instruction is of a form the text reader does not know."""
     names = {ft.name for ft in module.functions}
-    out = []
-    for ft in module.functions:
-        if ft.is_declaration:
-            out.append(_Function(ft.name, True))
-            continue
-        args = irtext.arguments(ft.header, ft.name)
-        arg_names = {name for _, name in args if name}
-        labels: dict[str, int] = {}
-        for b_index, (label, _) in enumerate(ft.blocks):
-            if label is not None:
-                labels["%" + label] = b_index
-        parsed = [irtext.head(text) for text in ft.instructions]
-        results = {r for r, _, _ in parsed if r}
-        blocks: list[list[_Instr]] = []
-        it = iter(zip(parsed, ft.instructions))
-        for _, size in ft.blocks:
-            instrs = []
-            for _ in range(size):
-                (result, opcode, rest), text = next(it)
-                ops = []
-                for type_text, value in irtext.operands(opcode, rest):
-                    if type_text == "label":
-                        if value not in labels:
-                            raise irtext.Unreadable(text)
-                        ops.append(("basic_block", labels[value], None))
-                    elif type_text in ("metadata", "asm"):
-                        ops.append(("none", None, None))
-                    elif value[0] == "%":
-                        kind = "instruction" if value in results else "argument" if value in arg_names else None
-                        if kind is None or not irtext.is_local(value):
-                            raise irtext.Unreadable(text)
-                        ops.append((kind, value, type_text))
-                    elif value[0] == "@":
-                        if not irtext.is_global(value):
-                            raise irtext.Unreadable(text)
-                        name = value[1:].strip('"')
-                        if name in names:
-                            ops.append(("function", name, None))
-                        else:
-                            ops.append(("constant", None, (type_text, f"{type_text} @{name}")))
-                    else:
-                        ops.append(("constant", None, (type_text, f"{type_text} {value}")))
-                instrs.append(_Instr(result if result else object(), opcode, text, ops))
-            blocks.append(instrs)
-        out.append(_Function(ft.name, False, blocks,
-                             [(name, name, t) for t, name in args if name is not None]))
-    return out
+    return [_Function(ft.name, True) if ft.is_declaration else _text_function(ft, names)
+            for ft in module.functions]
+
+
+def _text_function(ft: FunctionText, names: set[str]) -> _Function:
+    """One defined function read from its printed text; `names` are the module's functions."""
+    args = irtext.arguments(ft.header, ft.name)
+    parsed = [irtext.head(text) for text in ft.instructions]
+    table = _TextOperands(ft, [r for r, _, _ in parsed if r], [name for _, name in args if name], names)
+    instrs = [_Instr(result or object(), opcode, text, [table[op] for op in irtext.operands(opcode, rest)])
+              for (result, opcode, rest), text in zip(parsed, ft.instructions)]
+    blocks: list[list[_Instr]] = []
+    start = 0
+    for _, size in ft.blocks:
+        blocks.append(instrs[start:start + size])
+        start += size
+    return _Function(ft.name, False, blocks, [(name, name, t) for t, name in args if name is not None])
+
+
+class _TextOperands(dict):
+    """Printed operands (type, value) -> the assembler's operands (see _Function), each distinct one converted
+    once per function (a function uses the same values and constants many times); Unreadable for a value the
+    text reader cannot tell the kind of."""
+
+    def __init__(self, ft: FunctionText, results: list[str], arg_names: list[str], functions: set[str]) -> None:
+        super().__init__()
+        self.labels = {"%" + label: b_index for b_index, (label, _) in enumerate(ft.blocks) if label is not None}
+        self.locals = _local_kinds(results, arg_names)
+        self.functions = functions
+
+    def __missing__(self, operand: tuple[str, str]) -> tuple[str, Any, Any]:
+        type_text, value = operand
+        if type_text == "label":
+            if value not in self.labels:
+                raise irtext.Unreadable(value)
+            op: tuple[str, Any, Any] = ("basic_block", self.labels[value], None)
+        elif type_text in ("metadata", "asm"):
+            op = ("none", None, None)
+        elif value[0] == "%":
+            if value not in self.locals:
+                raise irtext.Unreadable(value)
+            op = (self.locals[value], value, type_text)
+        elif value[0] == "@":
+            if not irtext.is_global(value):
+                raise irtext.Unreadable(value)
+            name = value[1:].strip('"')
+            op = ("function", name, None) if name in self.functions else (
+                "constant", None, (type_text, f"{type_text} @{name}"))
+        else:
+            op = ("constant", None, (type_text, f"{type_text} {value}"))
+        self[operand] = op
+        return op
+
+
+def _local_kinds(results: list[str], arg_names: list[str]) -> dict[str, str]:
+    """The kind of each local name an operand may refer to: "instruction" for a result's, else "argument" for an
+    argument's; a name that is not exactly one local name (irtext.is_local) is left out (Unreadable if used)."""
+    kinds = {name: "argument" for name in arg_names if irtext.is_local(name)}
+    valid = results if irtext.are_local(results) else [name for name in results if irtext.is_local(name)]
+    kinds.update(dict.fromkeys(valid, "instruction"))
+    return kinds
 
 
 class _Kinds:
@@ -321,88 +347,17 @@ def _assemble(module: IRModule, functions: list[_Function], type_text: Callable[
     """ProGraML's construction over functions read by either reader."""
     g = ProgramGraph(module_name=module.name)
     root = g.add_node(INSTRUCTION, ROOT_TEXT, "", None, None)
-    referenced = {key for fn in functions for instrs in fn.blocks for ins in instrs
-                  for kind, key, _ in ins.operands if kind == "function"}
     sizes = _AllocSizes(module)
     entries_exits: dict[str, tuple[int, list[int]]] = {}
     call_sites: list[tuple[int, str]] = []
     constant_uses: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    # LLVM's auto-upgrade of old IR leaves the old intrinsic declarations behind with no users (for
-    # example llvm.lifetime.start.p0i8 beside the new llvm.lifetime.start.p0): those are dropped.
-    kept = [fn for fn in functions
-            if not (fn.is_declaration and fn.name.startswith("llvm.") and fn.name not in referenced)]
-    for f_index, fn in enumerate(kept):
+    for f_index, fn in enumerate(_kept_functions(functions)):
         g.functions.append(fn.name)
         if fn.is_declaration:
             node = g.add_node(INSTRUCTION, UNDEFINED_FUNCTION_TEXT, "", f_index, 0)
             entries_exits[fn.name] = (node, [node])
-            continue
-        instr_node: dict[Any, int] = {}
-        instr_block: dict[Any, int] = {}
-        producers: dict[Any, Any] = {}
-        block_first_last: list[tuple[int, int]] = []
-        data_uses: list[tuple[Any, int, int]] = []  # (producer identity, user node, position)
-        arg_uses: dict[Any, list[tuple[int, int]]] = {}
-        for b_index, instrs in enumerate(fn.blocks):
-            if not instrs:
-                raise ValueError(f"empty basic block in {fn.name}")
-            first = last = -1
-            for ins in instrs:
-                node = g.add_node(INSTRUCTION, ins.opcode, ins.text, f_index, b_index)
-                if last >= 0:
-                    g.add_edge(last, node, CONTROL, 0)
-                else:
-                    first = node
-                operands = ins.operands
-                if ins.opcode == "call" and operands and operands[-1][0] == "function":
-                    callee = operands[-1][1]
-                    call_sites.append((node, callee))
-                    if callee.startswith(_LIFETIME) and len(operands) == 2:
-                        kind, pointer, _ = operands[0]
-                        size = _lifetime_size(pointer, kind, g, instr_node, sizes)
-                        operands = [("constant", None, size)] + operands
-                for position, (kind, key, payload) in enumerate(operands):
-                    if kind == "instruction":
-                        data_uses.append((key, node, position))
-                        producers.setdefault(key, payload)
-                    elif kind == "argument":
-                        arg_uses.setdefault(key, []).append((node, position))
-                    elif kind == "constant":
-                        # LLVM uniques constants, so type and printed form identify one module-wide
-                        constant_uses.setdefault(payload, []).append((node, position))
-                instr_node[ins.key] = node
-                instr_block[ins.key] = b_index
-                last = node
-            block_first_last.append((first, last))
-        # A new variable node per use of an instruction result.
-        var_text: dict[Any, tuple[str, str]] = {}
-        for key, user, position in data_uses:
-            src = instr_node[key]
-            if key not in var_text:
-                text = type_text(producers[key])
-                var_text[key] = (text, f"{text} {_result_name(g.node_full_text[src])}")
-            text, full = var_text[key]
-            var = g.add_node(VARIABLE, text, full, f_index, instr_block[key])
-            g.add_edge(src, var, DATA, 0)
-            g.add_edge(var, user, DATA, position)
-        # One variable node per used argument (ProGraML gives unused arguments no node).
-        for key, name, payload in fn.args:
-            if key not in arg_uses:
-                continue
-            text = type_text(payload)
-            var = g.add_node(VARIABLE, text, f"{text} {name}", f_index, 0)
-            for user, position in arg_uses[key]:
-                g.add_edge(var, user, DATA, position)
-        # Control edges between blocks, and the function's exits (blocks with no successor).
-        exits = []
-        for b_index, instrs in enumerate(fn.blocks):
-            succs = _successor_positions(instrs[-1])
-            src = block_first_last[b_index][1]
-            for position, succ in enumerate(succs):
-                g.add_edge(src, block_first_last[succ][0], CONTROL, position)
-            if not succs:
-                exits.append(src)
-        entries_exits[fn.name] = (block_first_last[0][0], exits)
+        else:
+            entries_exits[fn.name] = _add_function(g, fn, f_index, type_text, sizes, call_sites, constant_uses)
 
     for name, (entry, exits) in entries_exits.items():
         g.add_edge(root, entry, CALL, 0)
@@ -419,6 +374,109 @@ def _assemble(module: IRModule, functions: list[_Function], type_text: Callable[
         for user, position in uses:
             g.add_edge(node, user, DATA, position)
     return g
+
+
+def _kept_functions(functions: list[_Function]) -> list[_Function]:
+    """The functions that get nodes.
+
+    LLVM's auto-upgrade of old IR leaves the old intrinsic declarations behind with no users (for
+    example llvm.lifetime.start.p0i8 beside the new llvm.lifetime.start.p0): those are dropped.
+    """
+    referenced = {key for fn in functions for instrs in fn.blocks for ins in instrs
+                  for kind, key, _ in ins.operands if kind == "function"}
+    return [fn for fn in functions
+            if not (fn.is_declaration and fn.name.startswith("llvm.") and fn.name not in referenced)]
+
+
+def _add_function(g: ProgramGraph, fn: _Function, f_index: int, type_text: Callable[[Any], str],
+                  sizes: _AllocSizes, call_sites: list[tuple[int, str]],
+                  constant_uses: dict[tuple[str, str], list[tuple[int, int]]]) -> tuple[int, list[int]]:
+    """A defined function's nodes and edges; its call sites and constant uses are added to the module's.
+    Returns its entry node and exit nodes."""
+    if not all(fn.blocks):
+        raise ValueError(f"empty basic block in {fn.name}")
+    instrs = [ins for block in fn.blocks for ins in block]
+    block_of = [b_index for b_index, block in enumerate(fn.blocks) for _ in block]
+    # Instruction nodes (function by function, block by block) and the control edges within each block.
+    base = g.add_nodes(INSTRUCTION, [ins.opcode for ins in instrs], [ins.text for ins in instrs], f_index, block_of)
+    block_first_last = []
+    first = base
+    for block in fn.blocks:
+        last = first + len(block) - 1
+        g.edges.extend([(node, node + 1, CONTROL, 0) for node in range(first, last)])
+        block_first_last.append((first, last))
+        first = last + 1
+    node_of = {ins.key: node for node, ins in enumerate(instrs, base)}
+    data_uses, producers, arg_uses = _operand_uses(instrs, base, node_of, sizes, call_sites, constant_uses)
+    _add_result_uses(g, data_uses, producers, instrs, base, node_of, block_of, f_index, type_text)
+    # One variable node per used argument (ProGraML gives unused arguments no node).
+    for key, name, payload in fn.args:
+        if key not in arg_uses:
+            continue
+        text = type_text(payload)
+        var = g.add_node(VARIABLE, text, f"{text} {name}", f_index, 0)
+        for user, position in arg_uses[key]:
+            g.add_edge(var, user, DATA, position)
+    # Control edges between blocks, and the function's exits (blocks with no successor).
+    exits = []
+    for b_index, block in enumerate(fn.blocks):
+        succs = _successor_positions(block[-1])
+        src = block_first_last[b_index][1]
+        for position, succ in enumerate(succs):
+            g.add_edge(src, block_first_last[succ][0], CONTROL, position)
+        if not succs:
+            exits.append(src)
+    return block_first_last[0][0], exits
+
+
+def _operand_uses(instrs: list[_Instr], base: int, node_of: dict[Any, int], sizes: _AllocSizes,
+                  call_sites: list[tuple[int, str]], constant_uses: dict[tuple[str, str], list[tuple[int, int]]]
+                  ) -> tuple[list[tuple[Any, int, int]], dict[Any, Any], dict[Any, list[tuple[int, int]]]]:
+    """Every operand's use, by the instruction nodes numbered from `base`: the uses of instruction results
+    (producer identity, user node, position) with the producers' type payloads, the uses of each argument,
+    and (added to the module's) call sites and constant uses."""
+    data_uses: list[tuple[Any, int, int]] = []
+    producers: dict[Any, Any] = {}
+    arg_uses: dict[Any, list[tuple[int, int]]] = {}
+    use, produce, constant_use = data_uses.append, producers.setdefault, constant_uses.setdefault  # hot loop
+    for node, ins in enumerate(instrs, base):
+        operands = ins.operands
+        if ins.opcode == "call" and operands and operands[-1][0] == "function":
+            callee = operands[-1][1]
+            call_sites.append((node, callee))
+            if callee.startswith(_LIFETIME) and len(operands) == 2:
+                kind, pointer, _ = operands[0]
+                # only an instruction before the marker is looked at (an alloca laid out after it gives -1)
+                earlier = node_of.get(pointer, node) if kind == "instruction" else node
+                size = _lifetime_size(instrs[earlier - base].text if earlier < node else None, sizes)
+                operands = [("constant", None, size)] + operands
+        for position, (kind, key, payload) in enumerate(operands):
+            if kind == "instruction":
+                use((key, node, position))
+                produce(key, payload)
+            elif kind == "argument":
+                arg_uses.setdefault(key, []).append((node, position))
+            elif kind == "constant":
+                # LLVM uniques constants, so type and printed form identify one module-wide
+                constant_use(payload, []).append((node, position))
+    return data_uses, producers, arg_uses
+
+
+def _add_result_uses(g: ProgramGraph, data_uses: list[tuple[Any, int, int]], producers: dict[Any, Any],
+                     instrs: list[_Instr], base: int, node_of: dict[Any, int], block_of: list[int], f_index: int,
+                     type_text: Callable[[Any], str]) -> None:
+    """A new variable node per use of an instruction result, with the data edges producer -> variable -> user."""
+    var_text: dict[Any, tuple[str, str, int]] = {}
+    for key, payload in producers.items():
+        src = node_of[key] - base
+        text = type_text(payload)
+        var_text[key] = (text, f"{text} {_result_name(instrs[src].text)}", block_of[src])
+    uses = [var_text[key] for key, _, _ in data_uses]
+    first = g.add_nodes(VARIABLE, [t for t, _, _ in uses], [f for _, f, _ in uses], f_index, [b for _, _, b in uses])
+    append = g.edges.append
+    for var, (key, user, position) in enumerate(data_uses, first):
+        append((node_of[key], var, DATA, 0))
+        append((var, user, DATA, position))
 
 
 class _AllocSizes:
@@ -485,17 +543,17 @@ def _alloca_types(module: IRModule) -> list[str]:
     return list(found)
 
 
-def _lifetime_size(pointer: Any, kind: str, g: ProgramGraph, instr_node: dict[Any, int],
-                   sizes: _AllocSizes) -> tuple[str, str]:
-    """The `i64 <size>` operand that LLVM 22 removed from llvm.lifetime.start/end.
+def _lifetime_size(pointer_text: str | None, sizes: _AllocSizes) -> tuple[str, str]:
+    """The `i64 <size>` operand that LLVM 22 removed from llvm.lifetime.start/end; `pointer_text` is the printed
+    instruction that produced the marker's pointer (None when the pointer is no earlier instruction).
 
     Up to LLVM 21 a lifetime marker was `(i64 size, ptr p)`; LLVM 22's auto-upgrade drops the size.
     ProGraML's graphs (and IR from clang <= 21) carry it, so it is restored: the allocation size of
     the alloca it marks, or -1 (LLVM's "unknown") when that cannot be told.
     """
     size = -1
-    if kind == "instruction" and pointer in instr_node:
-        type_text = _fixed_alloca_type(g.node_full_text[instr_node[pointer]])
+    if pointer_text is not None:
+        type_text = _fixed_alloca_type(pointer_text)
         if type_text is not None:
             size = sizes.size_of(type_text)
     return ("i64", f"i64 {size}")
@@ -537,7 +595,8 @@ def _type_text(value: Any, cache: dict[int, str]) -> str:
 
 def _result_name(full_text: str) -> str:
     """The %name an instruction's result is referred to by, from its printed text."""
-    return full_text.split(" = ", 1)[0] if " = " in full_text else "%?"
+    name, equals, _ = full_text.partition(" = ")
+    return name if equals else "%?"
 
 
 def _constant_key(const: Any, kind: str) -> tuple[str, str]:

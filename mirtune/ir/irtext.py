@@ -5,7 +5,9 @@ several ctypes calls per operand (iterate, identify, classify, print the type), 
 slowest part of embedding a file; the printed function already says all of it. `operands` returns
 (type, value) pairs for one normalised instruction line, in LLVM 10's operand order (the order ProGraML's
 positions follow): the constants that newer LLVM keeps inside the instruction (switch case values, the
-shufflevector mask, the implicit array size of an alloca) are put back where LLVM 10 had them.
+shufflevector mask, the implicit array size of an alloca) are put back where LLVM 10 had them. The plainest
+forms of the most frequent instructions are read by one regex each (`_FAST`), every other form by a reader per
+opcode (`_READERS`) that walks the text.
 
 Anything this reader does not know raises `Unreadable`; the caller then asks llvmlite instead, so an unusual
 instruction costs speed, never correctness.
@@ -14,17 +16,23 @@ instruction costs speed, never correctness.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 _OPENERS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _CLOSERS = frozenset(_OPENERS.values())
 _NESTING = re.compile(r'["(\[{<]')
-_PRIMITIVE = re.compile(r"(?:i\d+|half|bfloat|float|double|x86_fp80|fp128|ppc_fp128|void|label|metadata|token|"
-                        r"x86_amx|x86_mmx)(?![\w.])")
+_PRIMITIVE = (r"(?:ptr|i\d+|half|bfloat|float|double|x86_fp80|fp128|ppc_fp128|void|label|metadata|token|x86_amx|"
+              r"x86_mmx)(?![\w.])")  # `ptr` and the primitive types
+_SIMPLE_TYPE = re.compile(rf" *({_PRIMITIVE})")  # one after spaces (group 1)
+# a simple type (but not `ptr addrspace(n)`) and what follows it
+_SIMPLE_TYPED = re.compile(_SIMPLE_TYPE.pattern + r"(?! addrspace\()(.*)", re.S)
 _NAME = r'(?:[-\w$.]+|"[^"]*")'
 _LOCAL = re.compile(rf"%{_NAME}")
 _GLOBAL = re.compile(rf"@{_NAME}")
+_UNQUOTED_LOCALS = re.compile(r"(?:%[-\w$.]+ )*")  # local names, each followed by a space
 _WORD = re.compile(r"[\w.]+")
-_HEAD = re.compile(r"^(?:(%\S+|%\"[^\"]*\") = )?(?:(?:tail|musttail|notail) )?([a-z_]+)(?: |$)")
+_SPACED_WORD = re.compile(r" *([\w.]*)")  # spaces, then a word or nothing (group 1)
+_HEAD = re.compile(r"^(?:(%\S+|%\"[^\"]*\") = )?(?:(?:tail|musttail|notail) )?([a-z_]+)(?: |$)(.*)", re.S)
 _ORDERING = re.compile(r'(?:\s+syncscope\("[^"]*"\))?(?:\s+(?:unordered|monotonic|acquire|release|acq_rel|seq_cst))+$')
 _SWITCH_CASE = re.compile(rf"(\S+) ([^\s,]+), label (%{_NAME})")
 _ASM = re.compile(r'asm(?: \w+)* "(?:[^"\\]|\\.)*", "(?:[^"\\]|\\.)*"')
@@ -47,6 +55,10 @@ class Unreadable(ValueError):
 
 _STRUCTURE = '"()[]{}<>'
 _SPECIAL: dict[str, re.Pattern[str]] = {}  # separator -> the characters _walk stops at
+_BRACKET_OR_QUOTE = re.compile(r'["()\[\]{}<>]')
+_BRACKET = re.compile(r"[()\[\]{}<>]")
+_OPENING = re.compile(r"[(\[{<]")
+_CLOSING = re.compile(r"[)\]}>]")
 
 
 def _walk(s: str, i: int = 0, sep: str = ","):
@@ -74,10 +86,23 @@ def _walk(s: str, i: int = 0, sep: str = ","):
 
 
 def _close(s: str, i: int) -> int:
-    """Index just past the bracket group (or quoted string) that starts at s[i]."""
-    for j, ch, depth in _walk(s, i):
-        if depth == 0 and (ch in _CLOSERS or j > i):
-            return j + 1
+    """Index just past the bracket group that opens at s[i] (an opening bracket), quoted strings skipped."""
+    depth = 0
+    m = _BRACKET_OR_QUOTE.search(s, i)
+    while m:
+        j = m.start()
+        ch = s[j]
+        if ch == '"':
+            j = s.find('"', j + 1)
+            if j < 0:
+                raise Unreadable(s)
+        elif ch in _OPENERS:
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        m = _BRACKET_OR_QUOTE.search(s, j + 1)
     raise Unreadable(s)
 
 
@@ -85,6 +110,23 @@ def split_top(s: str, sep: str = ",") -> list[str]:
     """`s` split at `sep` characters outside brackets and quotes, parts stripped."""
     if not _NESTING.search(s):
         return [p.strip() for p in s.split(sep)]
+    if '"' in s or sep in _STRUCTURE:
+        return _split_walking(s, sep)
+    # No quotes: split everywhere, then join each piece to the one before while the brackets are open there.
+    parts: list[str] = []
+    depth = 0
+    for piece in s.split(sep):
+        if depth:
+            parts[-1] += sep + piece
+        else:
+            parts.append(piece)
+        if _BRACKET.search(piece):
+            depth += len(_OPENING.findall(piece)) - len(_CLOSING.findall(piece))
+    return [p.strip() for p in parts]
+
+
+def _split_walking(s: str, sep: str) -> list[str]:
+    """`split_top` for any `s`, quoted strings included, walking its special characters."""
     parts, start = [], 0
     for i, ch, depth in _walk(s, 0, sep):
         if ch == sep and depth == 0:
@@ -96,16 +138,15 @@ def split_top(s: str, sep: str = ",") -> list[str]:
 
 def read_type(s: str, i: int = 0) -> tuple[str, int]:
     """The type printed at s[i:] (after spaces) and the index just past it; Unreadable if none is there."""
+    m = _SIMPLE_TYPE.match(s, i)
+    if m:
+        j = m.end()
+        if s.startswith(" addrspace(", j) and m.group(1) == "ptr":
+            j = s.index(")", j) + 1
+            return s[m.start(1):j], j
+        return m.group(1), j
     while i < len(s) and s[i] == " ":
         i += 1
-    if s.startswith("ptr", i) and (len(s) == i + 3 or not (s[i + 3].isalnum() or s[i + 3] in "_.")):
-        j = i + 3
-        if s.startswith(" addrspace(", j):
-            j = s.index(")", j) + 1
-        return s[i:j], j
-    m = _PRIMITIVE.match(s, i)
-    if m:
-        return m.group(0), m.end()
     ch = s[i:i + 1]
     if ch in ("<", "[", "{"):
         j = _close(s, i)
@@ -122,8 +163,12 @@ def read_type(s: str, i: int = 0) -> tuple[str, int]:
 
 def read_typed(segment: str) -> tuple[str, str]:
     """(type, value) of one `TYPE VALUE` operand."""
-    type_text, j = read_type(segment)
-    value = segment[j:].strip()
+    m = _SIMPLE_TYPED.match(segment)
+    if m:
+        type_text, value = m.group(1), m.group(2).strip()
+    else:
+        type_text, j = read_type(segment)
+        value = segment[j:].strip()
     if not value:
         raise Unreadable(segment)
     return type_text, value
@@ -134,20 +179,22 @@ def is_local(value: str) -> bool:
     return _LOCAL.fullmatch(value) is not None
 
 
+def are_local(names: list[str]) -> bool:
+    """Whether each of `names` is exactly one local name (all checked by one regex when none is quoted)."""
+    return _UNQUOTED_LOCALS.fullmatch(" ".join(names) + " ") is not None or all(map(is_local, names))
+
+
 def is_global(value: str) -> bool:
     """Whether `value` is exactly one global name (@x, @"a b")."""
     return _GLOBAL.fullmatch(value) is not None
 
 
 def _skip_words(s: str, i: int, words: frozenset[str]) -> int:
-    """Past the leading words of s[i:] that are in `words`."""
-    while True:
-        while i < len(s) and s[i] == " ":
-            i += 1
-        m = _WORD.match(s, i)
-        if not m or m.group(0) not in words:
-            return i
-        i = m.end()
+    """Past the leading words of s[i:] that are in `words` (and the spaces before the first other one)."""
+    m = _SPACED_WORD.match(s, i)
+    while m.group(1) in words:
+        m = _SPACED_WORD.match(s, m.end())
+    return m.start(1)
 
 
 def _argument(segment: str) -> tuple[str, str]:
@@ -155,24 +202,22 @@ def _argument(segment: str) -> tuple[str, str]:
     type_text, i = read_type(segment)
     if type_text == "metadata":
         return type_text, segment[i:].strip()
-    while True:
-        while i < len(segment) and segment[i] == " ":
-            i += 1
-        m = _WORD.match(segment, i)
-        if not m or m.group(0) not in _PARAM_ATTRS:
-            break
+    m = _SPACED_WORD.match(segment, i)
+    while m.group(1) in _PARAM_ATTRS:
         i = m.end()
         if segment.startswith("(", i):
             i = _close(segment, i)
-        elif m.group(0) == "align":
+        elif m.group(1) == "align":
             i = _WORD.match(segment, i + 1).end()
+        m = _SPACED_WORD.match(segment, i)
+    i = m.start(1)
     value = segment[i:].strip()
     if not value:
         raise Unreadable(segment)
     return type_text, value
 
 
-def _call(rest: str, opcode: str) -> list[tuple[str, str]]:
+def _call(opcode: str, rest: str) -> list[tuple[str, str]]:
     """Operands of call / invoke: the arguments, (invoke: normal and unwind labels), the callee last."""
     i = 0
     while True:  # calling convention, return attributes, fast-math flags: skipped up to the return type
@@ -224,76 +269,170 @@ def head(text: str) -> tuple[str | None, str, str]:
     m = _HEAD.match(text)
     if not m:
         raise Unreadable(text)
-    return m.group(1), m.group(2), text[m.end():]
+    return m.groups()
 
 
 def operands(opcode: str, rest: str) -> list[tuple[str, str]]:
     """(type, value) of each operand of an instruction (opcode and text after it), in LLVM 10's order."""
+    fast = _FAST.get(opcode)
+    if fast is not None:
+        m = fast[0].fullmatch(rest)
+        if m:
+            return fast[1](m)
+    reader = _READERS.get(opcode)
+    if reader is None:
+        raise Unreadable(opcode)
     try:
-        return _operands(opcode, rest)
+        return reader(opcode, rest)
     except Unreadable:
         raise
-    except (ValueError, IndexError, AttributeError):  # a shape the cases below do not expect
+    except (ValueError, IndexError, AttributeError):  # a shape the readers do not expect
         raise Unreadable(f"{opcode} {rest}") from None
 
 
-def _operands(opcode: str, rest: str) -> list[tuple[str, str]]:
-    if opcode in _BINARY or opcode in ("icmp", "fcmp"):
-        i = _skip_words(rest, 0, _FLAGS)
-        if opcode in ("icmp", "fcmp"):
-            i = _WORD.match(rest, i).end()
-        a, b = split_top(rest[i:])
-        type_text, value = read_typed(a)
-        return [(type_text, value), (type_text, b)]
-    if opcode in _CASTS:
-        type_text, j = read_type(rest, _skip_words(rest, 0, _FLAGS))
-        value, to, _ = rest[j:].rpartition(" to ")
-        if not to:
+def _binary(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """Operands of a binary operator or a comparison: `[flags or predicate] TYPE A, B`."""
+    i = _skip_words(rest, 0, _FLAGS)
+    if opcode in ("icmp", "fcmp"):
+        i = _WORD.match(rest, i).end()
+    a, b = split_top(rest[i:])
+    type_text, value = read_typed(a)
+    return [(type_text, value), (type_text, b)]
+
+
+def _cast(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """Operand of a cast: `[flags] TYPE VALUE to TYPE`."""
+    type_text, j = read_type(rest, _skip_words(rest, 0, _FLAGS))
+    value, to, _ = rest[j:].rpartition(" to ")
+    if not to:
+        raise Unreadable(rest)
+    return [(type_text, value.strip())]
+
+
+def _list(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """Operands of the instructions that print a comma-separated list (see `_listed`)."""
+    i = _skip_words(rest, 0, _FLAGS)
+    if opcode == "atomicrmw":
+        i = _WORD.match(rest, i).end()
+    parts = [p for p in split_top(rest[i:]) if not p.startswith(("align ", "addrspace("))]
+    return _listed(opcode, parts)
+
+
+def _phi(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """Incoming values of a phi: `TYPE [ VALUE, %block ], ...`."""
+    type_text, j = read_type(rest, _skip_words(rest, 0, _FLAGS))
+    out = []
+    for pair in split_top(rest[j:]):
+        if not (pair.startswith("[") and pair.endswith("]")):
             raise Unreadable(rest)
-        return [(type_text, value.strip())]
-    if opcode in ("load", "store", "getelementptr", "select", "extractelement", "insertelement", "extractvalue",
-                  "insertvalue", "fneg", "freeze", "va_arg", "alloca", "atomicrmw", "cmpxchg", "shufflevector"):
-        i = _skip_words(rest, 0, _FLAGS)
-        if opcode == "atomicrmw":
-            i = _WORD.match(rest, i).end()
-        parts = [p for p in split_top(rest[i:]) if not p.startswith(("align ", "addrspace("))]
-        return _listed(opcode, parts)
-    if opcode == "phi":
-        type_text, j = read_type(rest, _skip_words(rest, 0, _FLAGS))
-        out = []
-        for pair in split_top(rest[j:]):
-            if not (pair.startswith("[") and pair.endswith("]")):
-                raise Unreadable(rest)
-            out.append((type_text, split_top(pair[1:-1])[0]))
-        return out
-    if opcode == "br":
-        parts = [read_typed(p) for p in split_top(rest)]
-        return parts if len(parts) == 1 else [parts[0], parts[2], parts[1]]
-    if opcode == "switch":
-        k = rest.find("[")
-        if k < 0 or not rest.rstrip().endswith("]"):
-            raise Unreadable(rest)
-        out = [read_typed(p) for p in split_top(rest[:k])[:2]]
-        for case_type, case_value, dest in _SWITCH_CASE.findall(rest[k + 1:rest.rindex("]")]):
-            out += [(case_type, case_value), ("label", dest)]
-        return out
-    if opcode == "indirectbr":
-        k = rest.find("[")
-        addr = read_typed(split_top(rest[:k])[0])
-        return [addr] + [read_typed(p) for p in split_top(rest[k + 1:rest.rindex("]")]) if p]
-    if opcode == "ret":
-        return [] if rest.strip() == "void" else [read_typed(rest)]
-    if opcode == "resume":
-        return [read_typed(rest)]
-    if opcode == "landingpad":  # each catch / filter clause is an operand; cleanup is a flag
-        _, j = read_type(rest)
-        clauses = re.split(r"\s*\b(catch|filter) ", rest[j:])[1:]
-        return [read_typed(value) for value in clauses[1::2]]
-    if opcode in ("unreachable", "fence"):
-        return []
-    if opcode in ("call", "invoke"):
-        return _call(rest, opcode)
-    raise Unreadable(opcode)
+        out.append((type_text, split_top(pair[1:-1])[0]))
+    return out
+
+
+def _br(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """Operands of a branch; a conditional one's in LLVM's order [cond, false, true]."""
+    parts = [read_typed(p) for p in split_top(rest)]
+    return parts if len(parts) == 1 else [parts[0], parts[2], parts[1]]
+
+
+def _switch(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """Condition, default label, then each case value and its label."""
+    k = rest.find("[")
+    if k < 0 or not rest.rstrip().endswith("]"):
+        raise Unreadable(rest)
+    out = [read_typed(p) for p in split_top(rest[:k])[:2]]
+    for case_type, case_value, dest in _SWITCH_CASE.findall(rest[k + 1:rest.rindex("]")]):
+        out += [(case_type, case_value), ("label", dest)]
+    return out
+
+
+def _indirectbr(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """The address, then each possible destination."""
+    k = rest.find("[")
+    addr = read_typed(split_top(rest[:k])[0])
+    return [addr] + [read_typed(p) for p in split_top(rest[k + 1:rest.rindex("]")]) if p]
+
+
+def _ret(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """The returned value, if any."""
+    return [] if rest.strip() == "void" else [read_typed(rest)]
+
+
+def _resume(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """The resumed exception value."""
+    return [read_typed(rest)]
+
+
+def _landingpad(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """Each catch / filter clause is an operand; cleanup is a flag."""
+    _, j = read_type(rest)
+    clauses = re.split(r"\s*\b(catch|filter) ", rest[j:])[1:]
+    return [read_typed(value) for value in clauses[1::2]]
+
+
+def _no_operands(opcode: str, rest: str) -> list[tuple[str, str]]:
+    """unreachable, fence: none."""
+    return []
+
+
+_READERS: dict[str, Callable[[str, str], list[tuple[str, str]]]] = {
+    **dict.fromkeys(_BINARY | {"icmp", "fcmp"}, _binary),
+    **dict.fromkeys(_CASTS, _cast),
+    **dict.fromkeys(("load", "store", "getelementptr", "select", "extractelement", "insertelement", "extractvalue",
+                     "insertvalue", "fneg", "freeze", "va_arg", "alloca", "atomicrmw", "cmpxchg", "shufflevector"),
+                    _list),
+    "phi": _phi, "br": _br, "switch": _switch, "indirectbr": _indirectbr, "ret": _ret, "resume": _resume,
+    "landingpad": _landingpad, "unreachable": _no_operands, "fence": _no_operands,
+    "call": _call, "invoke": _call,
+}
+
+
+# Fast paths: the plainest printed forms of the most frequent instructions (simple types, no quotes, no attributes),
+# each matched whole by one regex and read from its groups exactly as the readers above read it: the regexes admit
+# no flag those skip but in the flags' place, no word that `_ORDERING` or `_argument` would drop, and no bracket
+# that would change where `split_top` splits. Every other form goes to those readers, which took 3-6 times as long
+# on these shapes, most of the kernels' instructions.
+_T = f"(?:{_PRIMITIVE})"
+_VALUE = r'[^\s,()\[\]{}<>"]+'  # one token of a value: no space, comma, bracket or quote
+_NAMED = r"[%@][-\w$.]+"  # an unquoted local or global name
+_ARG_VALUE = rf"(?:{_NAMED}|-?\d[\w.+-]*|true|false|null|undef|poison|zeroinitializer)"  # no attribute word
+_FLAG_WORDS = "(?:(?:" + "|".join(sorted(_FLAGS)) + ") )*"
+_PREDICATE = "(?:eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle|false|oeq|ogt|oge|olt|ole|one|ord|ueq|une|uno|true)"
+
+
+def _element_type(depth: int) -> str:
+    """A primitive or named type, or an array of those nested up to `depth` deep (brackets balanced)."""
+    inner = rf"(?:{_T}|%[-\w$.]+)"
+    for _ in range(depth):
+        inner = rf"(?:{_T}|%[-\w$.]+|\[\d+ x {inner}\])"
+    return inner
+
+
+_TYPED_PAIR = re.compile(rf"({_T}) ({_VALUE})")
+_INCOMING = re.compile(rf"\[ ({_VALUE}),")
+_FAST: dict[str, tuple[re.Pattern[str], Callable[[re.Match[str]], list[tuple[str, str]]]]] = {
+    # load T, ptr P[, align N] -> the pointer
+    "load": (re.compile(rf"(?:{_T}|%[-\w$.]+), ptr ({_NAMED})(?:, align \d+)?"), lambda m: [("ptr", m.group(1))]),
+    # store T V, ptr P[, align N]
+    "store": (re.compile(rf"({_T}) ({_VALUE}), ptr ({_NAMED})(?:, align \d+)?"),
+              lambda m: [m.group(1, 2), ("ptr", m.group(3))]),
+    # getelementptr [flags] SOURCE, ptr P, T I... -> the pointer and the indices
+    "getelementptr": (re.compile(rf"{_FLAG_WORDS}{_element_type(4)}, ptr ({_VALUE})((?:, {_T} {_VALUE})*)"),
+                      lambda m: [("ptr", m.group(1))] + _TYPED_PAIR.findall(m.group(2))),
+    # phi T [ V, %block ], ... -> the incoming values
+    "phi": (re.compile(rf"({_T})((?: \[ {_VALUE}, %[-\w$.]+ \],)* \[ {_VALUE}, %[-\w$.]+ \])"),
+            lambda m: [(m.group(1), value) for value in _INCOMING.findall(m.group(2))]),
+    # call T @f(T V, ...) -> the arguments, the callee last
+    "call": (re.compile(rf"{_T} ({_NAMED})\(((?:{_T} {_ARG_VALUE}(?:, {_T} {_ARG_VALUE})*)?)\)"),
+             lambda m: _TYPED_PAIR.findall(m.group(2)) + [("ptr", m.group(1))]),
+}
+_BINARY_FORM = (re.compile(rf"{_FLAG_WORDS}({_T}) ({_VALUE}), ({_VALUE})"),
+                lambda m: [m.group(1, 2), m.group(1, 3)])
+_FAST.update(dict.fromkeys(_BINARY, _BINARY_FORM))
+_FAST.update(dict.fromkeys(("icmp", "fcmp"), (re.compile(rf"{_FLAG_WORDS}{_PREDICATE} ({_T}) ({_VALUE}), ({_VALUE})"),
+                                                _BINARY_FORM[1])))
+_FAST.update(dict.fromkeys(_CASTS, (re.compile(rf"{_FLAG_WORDS}({_T}) ({_VALUE}) to (?:{_T}|%[-\w$.]+)"),
+                                    lambda m: [m.group(1, 2)])))
 
 
 def _listed(opcode: str, parts: list[str]) -> list[tuple[str, str]]:

@@ -66,6 +66,69 @@ def test_unknown_forms_are_refused(line):
         ops(line)
 
 
+@pytest.mark.parametrize("line", [
+    "%5 = load double, ptr %4, align 8",
+    "%5 = load %struct.S, ptr @g",
+    "store i64 %63, ptr %65, align 8",
+    "store double 4.000000e-01, ptr @x, align 16",
+    "%36 = getelementptr inbounds [65 x [65 x [5 x double]]], ptr %20, i64 %22, i64 %24, i64 3",
+    "%7 = getelementptr inbounds nuw %struct.S, ptr %6, i64 0, i32 1",
+    "%8 = getelementptr i8, ptr %p, i64 -4",
+    "%918 = tail call double @llvm.fmuladd.f64(double %917, double 4.000000e-01, double %913)",
+    "call void @f()",
+    "%2 = call i32 %fp(i32 0, i1 true, ptr null)",
+    "%515 = phi double [ %510, %502 ], [ %460, %496 ]",
+    "%5 = fadd fast float %3, 1.000000e+00",
+    "%5 = add nuw nsw i64 %4, 1",
+    "%9 = icmp slt i32 %8, %n",
+    "%9 = fcmp nnan olt double %a, 0.000000e+00",
+    "%9 = sext i32 %8 to i64",
+    "%9 = bitcast <2 x float> %v to double",
+    # near misses: forms the general readers read differently or refuse
+    "%5 = load atomic i32, ptr %4 monotonic, align 4",
+    "%5 = load i32, ptr monotonic, align 4",
+    "%5 = load volatile i32, ptr %4, align 4",
+    "%7 = getelementptr inbounds [4 x [5 x i32], ptr %6, i64 0",
+    "%6 = call i32 @f(i32 noundef %x)",
+    "%6 = call i32 @f(i32 align)",
+    "%9 = icmp nsw i32 %8, %n",
+    "%9 = fcmp fast float %a, %b",
+    "%5 = add i32 %4",
+])
+def test_fast_paths_read_as_the_general_readers(line):
+    _, opcode, rest = irtext.head(line)
+    try:
+        general = irtext._READERS[opcode](opcode, rest)
+    except (ValueError, IndexError, AttributeError):
+        general = None
+    try:
+        fast = irtext.operands(opcode, rest)
+    except irtext.Unreadable:
+        fast = None
+    assert fast == general
+
+
+def test_fast_paths_read_every_plain_devmap_instruction_as_the_general_readers(devmap_ir_dir):
+    matched = 0
+    for path in sorted(devmap_ir_dir.glob("*.ll"))[::15]:
+        for fn in IRModule.from_file(path).functions:
+            for line in fn.instructions:
+                _, opcode, rest = irtext.head(line)
+                fast = irtext._FAST.get(opcode)
+                if fast is not None and fast[0].fullmatch(rest):
+                    matched += 1
+                    assert fast[1](fast[0].fullmatch(rest)) == irtext._READERS[opcode](opcode, rest), line
+    assert matched > 1000
+
+
+def test_are_local():
+    assert irtext.are_local(["%0", "%x.y", "%a-b"])
+    assert irtext.are_local(['%"a b"', "%1"])
+    assert irtext.are_local([])
+    assert not irtext.are_local(["%0", "%a,b"])
+    assert not irtext.are_local(["%0", "x"])
+
+
 def test_arguments_of_a_header():
     header = 'define spir_kernel void @k(ptr addrspace(1) noundef readonly align 4 %0, i32 %n, ...) local_unnamed_addr'
     assert irtext.arguments(header, "k") == [("ptr addrspace(1)", "%0"), ("i32", "%n")]
