@@ -155,15 +155,15 @@ def _host_notes(task, trained_on: dict[str, Any]) -> tuple[list[str], int | None
     models = sorted({h.get("cpu_model") for h in trained_on.get("hosts") or [] if h.get("cpu_model")})
     described = " / ".join(models) or "unrecorded CPUs"
     if task.scales_with_cores and trained_cores and here and trained_cores != here:
-        notes.append(f"the {task} predictor was trained on measurements of {trained_cores}-core hosts ({described}); "
+        notes.append(f"the {task.name} predictor was trained on measurements of {trained_cores}-core hosts ({described}); "
                      f"this host has {here} cores, so 'all cores' there is read as {here} threads here: check the "
                      "answer with real runs")
     elif task.device == "gpu":
         gpus = sorted({h.get("gpu_model") for h in trained_on.get("hosts") or [] if h.get("gpu_model")})
-        notes.append(f"the {task} predictor describes measurements on: {' / '.join(gpus) or 'unrecorded GPUs'}; "
+        notes.append(f"the {task.name} predictor describes measurements on: {' / '.join(gpus) or 'unrecorded GPUs'}; "
                      "block shapes that suit one GPU may not suit another")
     elif models and cpu_model() not in models:
-        notes.append(f"the {task} predictor describes measurements on: {described}; this host is: {cpu_model()}")
+        notes.append(f"the {task.name} predictor describes measurements on: {described}; this host is: {cpu_model()}")
     held = trained_on.get("held_out")
     if held:  # the figures of `mirtune fit --evaluate`: applications left out of training
         score, default, fixed = (held[k]["share_of_oracle"] for k in ("predictor", "default", "best fixed"))
