@@ -556,14 +556,42 @@ class NumpyEncoder:
     def node_latents(self, node_ids: np.ndarray, node_type: np.ndarray, edges: np.ndarray) -> np.ndarray:
         """Node latents [N, gcn_hidden] (GraphEncoder.forward in eval mode): the features and first-layer transform
         once per distinct (ids, type) node, then adj @ (x W) + b per layer, ReLU between layers."""
+        x, adj = self._last_layer_input(node_ids, node_type, edges)
+        w, b = self.convs[-1]
+        return self.propagate(x if len(self.convs) == 1 else x @ w, adj) + b
+
+    def graph_means(self, node_ids: np.ndarray, node_type: np.ndarray, edges: np.ndarray,
+                    counts: np.ndarray) -> np.ndarray:
+        """Each graph's mean node latent [G, gcn_hidden] (graphs of `counts` consecutive nodes; 0 for none), as
+        pool(node_latents(...), counts) but without the last layer's product over every node: the normalised
+        adjacency is symmetric and block-diagonal by graph, so a graph's mean of adj @ h is its mean of h weighted
+        by adj's row sums."""
+        x, (loop, rest) = self._last_layer_input(node_ids, node_type, edges)
+        row_sums = loop.copy()
+        if isinstance(rest, list):
+            for nodes, _, weights in rest:
+                row_sums[nodes] += weights.sum(1)
+        else:
+            row_sums += np.asarray(rest.sum(axis=1), F32).ravel()
+        w, b = self.convs[-1]
+        mean = pool(x * row_sums[:, None], counts)
+        if len(self.convs) > 1:
+            mean = mean @ w
+        mean += b
+        mean[counts == 0] = F32(0.0)
+        return mean
+
+    def _last_layer_input(self, node_ids: np.ndarray, node_type: np.ndarray,
+                          edges: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, Any]]:
+        """(what the last GCN layer multiplies, the adjacency): every layer but the last run (ReLU after each), or,
+        with one layer, the first transform of each node's features."""
         adj = self.adjacency(edges, node_ids.shape[0])
         first, inverse, _ = distinct_rows(np.concatenate([node_ids, node_type[:, None]], axis=1))
         x = (self.node_features(node_ids[first], node_type[first]) @ self.convs[0][0])[inverse]
-        for i, (w, b) in enumerate(self.convs):
+        for i, (w, b) in enumerate(self.convs[:-1]):
             x = self.propagate(x if i == 0 else x @ w, adj) + b
-            if i < len(self.convs) - 1:
-                np.maximum(x, F32(0.0), out=x)
-        return x
+            np.maximum(x, F32(0.0), out=x)
+        return x, adj
 
     # ------------------------------------------------------------------------------------ files
     def embed(self, samples: Sequence[dict[str, np.ndarray]], statement_cache: NumpyStatementCache | None = None,
@@ -595,11 +623,11 @@ class NumpyEncoder:
                 flows.append(sel[:, :2].T + offset)
                 offset += int(n_nodes)
             edges = np.concatenate(flows, axis=1) if flows else np.zeros((2, 0), np.int64)
-            if node_ids.shape[0]:
-                nodes = self.node_latents(node_ids, node_type, edges)
-            else:
-                nodes = np.zeros((0, cfg.gcn_hidden), F32)
-            return pool(nodes, counts, readout)
+            if not node_ids.shape[0]:
+                return pool(np.zeros((0, cfg.gcn_hidden), F32), counts, readout)
+            if readout == "mean":
+                return self.graph_means(node_ids, node_type, edges, counts)
+            return pool(self.node_latents(node_ids, node_type, edges), counts, readout)
 
         # the graph part on one embedding thread while the statement groups take the others (and then it)
         graph = _started(graph_part) if cfg.has_graph else None

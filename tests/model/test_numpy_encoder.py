@@ -24,7 +24,8 @@ import pytest
 
 from mirtune.errors import MirtuneError, UsageError
 from mirtune.ir.module import IRModule
-from mirtune.model.numpy_encoder import (NumpyStatementCache, erf, expected_shapes, gelu, load_numpy_encoder)
+from mirtune.model.numpy_encoder import (NumpyStatementCache, erf, expected_shapes, gelu, load_numpy_encoder,
+                                         pool)
 from mirtune.model.samples import module_to_sample, sample_arrays
 from mirtune.paths import ASSETS_DIR, REPO_DIR, data_dir
 
@@ -119,11 +120,29 @@ def test_the_sparse_graph_product_gives_the_bucket_one(modules, monkeypatch):
     engine = load_numpy_encoder(ENCODER)
     samples = _samples(engine, modules)
     monkeypatch.setattr(numpy_encoder, "SPARSE_PAIRS", 1 << 62)
-    buckets = engine.embed(samples, readout="meanmax")
+    buckets = {readout: engine.embed(samples, readout=readout) for readout in ("meanmax", "mean")}
     assert isinstance(engine.adjacency(np.array([[0, 1], [1, 2]]), 3)[1], list)
     monkeypatch.setattr(numpy_encoder, "SPARSE_PAIRS", 0)
     assert not isinstance(engine.adjacency(np.array([[0, 1], [1, 2]]), 3)[1], list)
-    _assert_close(engine.embed(samples, readout="meanmax"), buckets)
+    for readout, want in buckets.items():  # "mean" takes graph_means, "meanmax" every node's latent
+        _assert_close(engine.embed(samples, readout=readout), want)
+
+
+def test_graph_means_are_the_mean_node_latents(modules):
+    """The mean readout's shortcut (the last GCN layer applied to each graph's row-sum-weighted mean) gives the
+    mean of the node latents, graph by graph, an empty graph 0."""
+    engine = load_numpy_encoder(ENCODER)
+    samples = _samples(engine, modules)
+    node_ids = np.concatenate([s["node_ids"] for s in samples]).astype(np.int64)
+    node_type = np.concatenate([s["node_type"] for s in samples]).astype(np.int64)
+    counts = np.array([len(s["node_type"]) for s in samples] + [0], np.int64)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    edges = np.concatenate([np.asarray(s["edges"], np.int64)[:, :2].T + start
+                            for s, start in zip(samples, starts)], axis=1)
+    got = engine.graph_means(node_ids, node_type, edges, counts)
+    want = pool(engine.node_latents(node_ids, node_type, edges), counts)
+    assert not want[-1].any() and not got[-1].any()
+    _assert_close(got[:-1], want[:-1])
 
 
 def test_statement_cache_gives_the_uncached_vectors(modules):
