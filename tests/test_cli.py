@@ -67,3 +67,26 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(sigint, raised):
     proc.send_signal(signal.SIGTERM)
     out, _ = proc.communicate(timeout=30)
     assert out.strip() == raised and proc.returncode == 0
+
+
+def test_a_command_run_imports_no_other_command_module():
+    """`mirtune CMD ...` builds its parser from CMD's module alone (each other module costs import time);
+    `mirtune --help` and an unknown command still see them all."""
+    import subprocess
+    import sys
+
+    code = ("import sys, mirtune.cli as c; p = c.build_parser(sys.argv[1] or None); "
+            "print(sorted(m for m in sys.modules if m.startswith('mirtune.commands.'))); "
+            "print(sorted(p._subparsers._group_actions[0].choices))")
+    one = subprocess.run([sys.executable, "-c", code, "model"], capture_output=True, text=True, check=True)
+    assert one.stdout.splitlines() == ["['mirtune.commands.model']", "['model']"]
+    every = subprocess.run([sys.executable, "-c", code, ""], capture_output=True, text=True, check=True)
+    assert "'embed'" in every.stdout.splitlines()[1] and "'tune'" in every.stdout.splitlines()[1]
+
+
+def test_an_unknown_command_is_one_line_naming_the_commands(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["embedd", "x.ll"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "invalid choice: 'embedd'" in err[0] and "'embed'" in err[0]
