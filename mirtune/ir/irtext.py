@@ -55,7 +55,6 @@ class Unreadable(ValueError):
 
 _STRUCTURE = '"()[]{}<>'
 _SPECIAL: dict[str, re.Pattern[str]] = {}  # separator -> the characters _walk stops at
-_BRACKET_OR_QUOTE = re.compile(r'["()\[\]{}<>]')
 _BRACKET = re.compile(r"[()\[\]{}<>]")
 _OPENING = re.compile(r"[(\[{<]")
 _CLOSING = re.compile(r"[)\]}>]")
@@ -86,23 +85,10 @@ def _walk(s: str, i: int = 0, sep: str = ","):
 
 
 def _close(s: str, i: int) -> int:
-    """Index just past the bracket group that opens at s[i] (an opening bracket), quoted strings skipped."""
-    depth = 0
-    m = _BRACKET_OR_QUOTE.search(s, i)
-    while m:
-        j = m.start()
-        ch = s[j]
-        if ch == '"':
-            j = s.find('"', j + 1)
-            if j < 0:
-                raise Unreadable(s)
-        elif ch in _OPENERS:
-            depth += 1
-        else:
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        m = _BRACKET_OR_QUOTE.search(s, j + 1)
+    """Index just past the bracket group (or quoted string) that starts at s[i]."""
+    for j, ch, depth in _walk(s, i):
+        if depth == 0 and (ch in _CLOSERS or j > i):
+            return j + 1
     raise Unreadable(s)
 
 
