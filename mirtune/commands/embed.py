@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="optimisation level for sources (default 2)")
     p.add_argument("--openmp", action=argparse.BooleanOptionalAction, default=None,
                    help="compile sources with -fopenmp (default: when a source uses OpenMP, e.g. `#pragma omp`)")
-    p.add_argument("--batch", type=int, default=16, help="files per encoder batch (default 16)")
+    p.add_argument("--batch", type=int, default=None,
+                   help="files per encoder batch (default: mirtune.embedding.BATCH_FILES, 8)")
     p.add_argument("-j", "--jobs", type=int, default=None,
                    help="processes that parse and encode batches side by side (default: $MIRTUNE_EMBED_JOBS, else "
                         "the CPUs this process may use; 1 embeds in this process); the vectors are the same")
@@ -42,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from mirtune.embedding import embed_jobs, iter_embeddings, load_engine, native_bf16, resolve_precision
+    from mirtune.embedding import BATCH_FILES, embed_jobs, iter_embeddings, load_engine, native_bf16, resolve_precision
     from mirtune.ir.inputs import expand_inputs, note_openmp
     from mirtune.model.numpy_encoder import embedding_dim
     from mirtune.progress import note, progress
@@ -52,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("-o must name a .npy or .parquet file")
     if out is not None:
         check_output(out, "file")  # before any vector is computed, so none is lost at the write
-    if args.batch < 1:
+    batch = BATCH_FILES if args.batch is None else args.batch
+    if batch < 1:
         raise UsageError("--batch must be at least 1")
     jobs = embed_jobs(args.jobs)
     precision = resolve_precision(args.precision)
@@ -64,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     total = len(inputs)
     note_openmp([p for p, reason in inputs if reason is None], args.openmp, "embed")
     paths, vectors, failed = [], [], 0
-    for path, vector, reason in progress(iter_embeddings(args.inputs, args.model, args.batch, args.opt,
+    for path, vector, reason in progress(iter_embeddings(args.inputs, args.model, batch, args.opt,
                                                          args.openmp, precision, args.readout, engine,
                                                          args.cache, jobs),
                                          total=total, desc="embedding"):
