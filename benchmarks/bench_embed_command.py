@@ -86,6 +86,10 @@ def main() -> int:
         script.write_text(IR2VEC_SCRIPT)
         mirtune_argv = [sys.executable, "-m", "mirtune.cli", "embed", *files, "-o", str(work / "m.npy"),
                         *(["--model", args.model] if args.model else [])]
+        def written(name: str) -> Path:
+            """The .npy that side `name` writes."""
+            return work / ("i.npy" if name == "ir2vec" else "m.npy")
+
         commands = {
             "mirtune": mirtune_argv,
             "mirtune_one_core": ["taskset", "-c", str(cpus[0]), *mirtune_argv],
@@ -100,8 +104,7 @@ def main() -> int:
         base_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         base_env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
         for name in ("mirtune", "ir2vec"):
-            timed(commands[name], work / ("i.npy" if name == "ir2vec" else "m.npy"),
-                  {**base_env, "MIRTUNE_EMBED_CACHE": str(work / "cache-warm-up")})
+            timed(commands[name], written(name), {**base_env, "MIRTUNE_EMBED_CACHE": str(work / "cache-warm-up")})
         for r in range(args.rounds):
             seconds = {}
             for name in sides:
@@ -115,8 +118,7 @@ def main() -> int:
                 if name == "mirtune_one_core":
                     env["MIRTUNE_EMBED_THREADS"] = "1"
                 loads.append(os.getloadavg()[0])
-                out = work / ("i.npy" if name == "ir2vec" else "m.npy")
-                seconds[name] = timed(commands[name], out, env)
+                seconds[name] = timed(commands[name], written(name), env)
             for name, side in sides.items():
                 side["seconds"].append(seconds[name])
                 side["files_per_s"].append(len(files) / seconds[name])

@@ -21,8 +21,10 @@ from mirtune.paths import devmap_kernel_files, write_result  # noqa: E402
 
 
 def r2(got: np.ndarray, want: np.ndarray) -> float:
-    """The share of `want`'s variance (over rows, all columns) that `got` reproduces."""
-    return float(1 - ((got - want) ** 2).sum() / ((want - want.mean(0)) ** 2).sum())
+    """The share of `want`'s variance (over rows, all columns pooled) that `got` reproduces."""
+    from sklearn.metrics import r2_score
+
+    return float(r2_score(want, got, multioutput="variance_weighted"))
 
 
 def main() -> int:

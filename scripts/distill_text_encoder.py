@@ -122,6 +122,7 @@ def main() -> int:
     args = ap.parse_args()
 
     import torch
+    from sklearn.metrics import r2_score
 
     from mirtune.model.config import EncoderConfig
     from mirtune.model.encoder import MIREncoder
@@ -180,16 +181,9 @@ def main() -> int:
         with torch.no_grad():
             student.eval()
             got = torch.cat([cls(rows_[i:i + 4096]) for i in range(0, len(rows_), 4096)]).numpy()
-        want, w = target[rows_], held_w[rows_][:, None]
-        err = (w * (got - want) ** 2).sum()
-        var = (w * (want - (w * want).sum(0) / w.sum()) ** 2).sum()
-        return float(1 - err / var)
+        return float(r2_score(target[rows_], got, sample_weight=held_w[rows_], multioutput="variance_weighted"))
 
-    def held_r2() -> float:
-        """R^2 over the held-out files' statement occurrences."""
-        return r2_of(held_rows)
-
-    r2_start = held_r2()
+    r2_start = r2_of(held_rows)
     print(f"held-out R^2 of the teacher's states: {r2_start:.4f} at the start (its first layer alone)", flush=True)
     deadline = time.monotonic() + 60 * args.minutes
     step, total = 0, None
@@ -204,11 +198,11 @@ def main() -> int:
         step += 1
         total = loss.item() if total is None else 0.98 * total + 0.02 * loss.item()
         if step % 500 == 0:
-            r2 = held_r2()
+            r2 = r2_of(held_rows)
             student.train()
             curve.append((step, r2))
             print(f"step {step}: train loss {total:.5f}, held-out R^2 {r2:.4f}", flush=True)
-    r2 = held_r2()
+    r2 = r2_of(held_rows)
     r2_novel = r2_of(novel_rows)
     curve.append((step, r2))
     print(f"done: {step} steps, held-out R^2 {r2:.4f}; on the {novel_rows.size:,} held-out statements never in "
