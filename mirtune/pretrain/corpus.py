@@ -367,6 +367,14 @@ def process_program(spec: dict[str, Any], settings: dict[str, Any]) -> list[dict
     name = spec["origin"].rsplit("/", 1)[-1].rsplit(":", 1)[-1]
     display = name + spec["suffix"] if spec["kind"] == "generated" else name
     rows: list[dict[str, Any]] = []
+    analysed: dict[str | bytes, dict[str, Any]] = {}
+
+    def analyse(ir: str | bytes) -> dict[str, Any]:
+        """_analyse's result, once per distinct IR text: two in five of a GCC test's variants repeat another's
+        (-O2 and -O3 often print the same module), and parsing and building the graph again would give the same."""
+        if ir not in analysed:
+            analysed[ir] = _analyse(ir, name, max_statements)
+        return dict(analysed[ir])
 
     def row(variant: str, result: dict[str, Any], seconds: float) -> None:
         r = {k: spec[k] for k in ("program_id", "origin", "kind", "lang")}
@@ -383,7 +391,7 @@ def process_program(spec: dict[str, Any], settings: dict[str, Any]) -> list[dict
     if spec["kind"] == "ir":
         base = base64.b64decode(spec["data_b64"]) if spec.get("data_b64") else spec["text"]
         t0 = time.perf_counter()
-        row("ll", _analyse(base, name, max_statements), time.perf_counter() - t0)
+        row("ll", analyse(base), time.perf_counter() - t0)
     else:
         with tempfile.TemporaryDirectory(prefix="mirtune-corpus-") as tmp:
             src = Path(tmp) / f"prog{spec['suffix']}"
@@ -406,7 +414,7 @@ def process_program(spec: dict[str, Any], settings: dict[str, Any]) -> list[dict
                 if level == 0:
                     base = ir
                 if level in levels:
-                    row(f"O{level}", _analyse(ir, name, max_statements), time.perf_counter() - t0)
+                    row(f"O{level}", analyse(ir), time.perf_counter() - t0)
     for pname in pipelines:
         t0 = time.perf_counter()
         variant = f"opt:{pname}"
@@ -425,7 +433,7 @@ def process_program(spec: dict[str, Any], settings: dict[str, Any]) -> list[dict
             row(variant, {"status": "build_failed", "reason": ("opt: " + str(exc))[:600]},
                 time.perf_counter() - t0)
             continue
-        row(variant, _analyse(ir, name, max_statements), time.perf_counter() - t0)
+        row(variant, analyse(ir), time.perf_counter() - t0)
     return rows
 
 

@@ -253,3 +253,29 @@ def test_no_train_module_is_one_line_pointing_to_the_written_manifest(ray_cluste
     rows = _manifest(tmp_path / "c")  # the file the message names exists and says why
     assert str(tmp_path / "c" / "manifest.parquet") in err.value.line()
     assert rows and all(r["status"] == "build_failed" for r in rows)
+
+
+def test_variants_printing_the_same_ir_are_analysed_once(tmp_path, monkeypatch):
+    """-O2 and -O3 of a small function print the same module: it is parsed and its graph built once, and both
+    variants get the same row (the corpus's duplicate marking then keeps one)."""
+    from mirtune.pretrain import corpus as corpus_mod
+
+    src = tmp_path / "tri.c"
+    src.write_text(SMALL_C)
+    specs, _ = corpus_mod._source_specs([str(src)], None)
+    texts = []
+    real = corpus_mod._analyse
+
+    def counting(ir, name, max_statements):
+        texts.append(ir)
+        return real(ir, name, max_statements)
+
+    monkeypatch.setattr(corpus_mod, "_analyse", counting)
+    settings = {"opt_levels": [1, 2, 3], "pipelines": [], "opt": None, "max_statements": 4096, "opt_timeout": 60.0}
+    rows = corpus_mod.process_program(specs[0], settings)
+    assert [r["variant"] for r in rows] == ["O1", "O2", "O3"] and {r["status"] for r in rows} == {"ok"}
+    assert compile_to_ir(src, opt=2) == compile_to_ir(src, opt=3)  # the premise
+    assert len(texts) == len(set(texts)) == 2  # -O1 and the text -O2 and -O3 share
+    o2, o3 = rows[1], rows[2]
+    assert {k: v for k, v in o2.items() if k not in ("variant", "seconds")} == \
+        {k: v for k, v in o3.items() if k not in ("variant", "seconds")}
