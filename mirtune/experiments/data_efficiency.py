@@ -16,7 +16,7 @@ Error = 1 - accuracy over the pooled test rows of the folds; mean and std over t
 error of `scratch` trained on all the data, at f and at every larger fraction studied (so one lucky point does not
 decide it), computed on the folds where both were run; per platform, and the headline is the smaller of the two.
 
-The measured tasks (`mirtune evaluate data-efficiency openmp|vectorize --label-fractions ...`,
+The measured tasks (`mirtune evaluate data-efficiency openmp|vectorize|cuda_blocks --label-fractions ...`,
 `data_efficiency_measured.run_measured`) follow the same plan on their own protocol, leave-one-application-out over
 the collected datasets: a fraction is a random share of the outer fold's training APPLICATIONS (all groups of an
 application together, at least `MIN_APPS`, nested and seeded per (fold, repeat): `app_subsets`); the heads are gain

@@ -1,4 +1,4 @@
-"""The data-efficiency study on a measured task (`mirtune evaluate data-efficiency openmp|vectorize`):
+"""The data-efficiency study on a measured task (`mirtune evaluate data-efficiency openmp|vectorize|cuda_blocks`):
 leave-one-application-out, subsets of each fold's training applications, the gain heads, the code-free baselines
 and the end-to-end models; the plan is `mirtune.experiments.data_efficiency`'s."""
 
@@ -60,7 +60,7 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
                  program_dirs: Sequence[str] = (), use_ray: bool = True, note: Callable[[str], None] = print,
                  on_update: Callable[[dict[str, Any]], None] | None = None, head: dict | None = None,
                  problem: tuple | None = None) -> dict[str, Any]:
-    """The study on a measured task (openmp, vectorize), leave-one-application-out; returns the JSON-ready result
+    """The study on a measured task (openmp, vectorize, cuda_blocks), leave-one-application-out; returns the JSON-ready result
     (`on_update` gets the result so far after every finished end-to-end fit). `folds`/`e2e_folds`: outer fold
     indices (held-out applications in the order of `mirtune.predict.held_out.held_out_problem`); the end-to-end methods run
     on `e2e_folds` (default `folds`, default all) with the first `e2e_repeats` repeats. `head`: the frozen and
@@ -68,7 +68,7 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
     `held_out_problem(task, data_paths, program_dirs)` returned, when the caller has it already."""
     from mirtune.experiments.finetune import E2EConfig
     from mirtune.predict.held_out import held_out_problem
-    from mirtune.predict.predictor import program_ir, program_matrix
+    from mirtune.predict.predictor import program_ir, table_matrix
     from mirtune.tasks.embedders import get_embedder
 
     t_start = time.monotonic()
@@ -89,8 +89,8 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
     e2e_repeats = repeats if e2e_repeats is None else min(e2e_repeats, repeats)
     note(f"{task}: {len(table)} groups of {len(loao)} applications x {len(table.labels)} configurations; "
          f"leave-one-application-out on {len(folds)} held-out applications")
-    X = {m: program_matrix(table.sources, task, get_embedder(HEAD_METHODS[m], model_dir=model_dir
-                                                             if m == "frozen" else None), note=note)
+    X = {m: table_matrix(table, task, get_embedder(HEAD_METHODS[m], model_dir=model_dir if m == "frozen" else None),
+                         note=note)
          for m in methods if m in HEAD_METHODS}
     gains, speedups = table.train_gains(), table.speedups
     plan = plan_app_subsets(table.apps, loao, sorted(set(folds) | set(e2e_folds)), fractions, repeats)
@@ -119,7 +119,8 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
 
         t0 = time.monotonic()
         ir = [str(program_ir(s)) for s in table.sources]
-        context = _context(ir, task)
+        group = definition.group_context(table)  # the group's own context where the IR has none (a matrix size)
+        context = _context(ir, task) if group is None else group
         loaded = load_encoder(model_dir)
         load_samples(sorted(set(ir)), loaded)  # built (and cached) once, before the workers read them
         note(f"{task}: encoder inputs of {len(set(ir))} IR files ready in {time.monotonic() - t0:.0f} s")

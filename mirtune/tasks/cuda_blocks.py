@@ -96,6 +96,7 @@ class CudaBlocksTask(Task):
     parameter_names, context_names = PARAMETERS, CONTEXT
     launch_options = {"matrix": "the launch's matrix size (XSIZE = YSIZE)"}
     device = "gpu"
+    data_efficiency = True
 
     def parameters(self, config, trained_cores=None, host_cores=None):
         """The default (empty) configuration is block (16,16)."""

@@ -110,7 +110,7 @@ def _main(argv):
     (["data-efficiency", "devmap", "--label-fractions", "half"], "takes numbers"),
     (["data-efficiency", "devmap", "--label-fractions", "0.5", "--compare", "frozen,bogus"], "unknown method 'bogus'"),
     (["data-efficiency", "devmap", "--label-fractions", "0.5", "--repeats", "0"], "--repeats"),
-    (["data-efficiency", "coarsening", "--label-fractions", "0.5"], "openmp, vectorize, devmap only"),
+    (["data-efficiency", "coarsening", "--label-fractions", "0.5"], "openmp, vectorize, devmap, cuda_blocks only"),
     (["data-efficiency", "openmp", "--label-fractions", "0.5,2"], "(0, 1]"),
     (["data-efficiency", "vectorize", "--label-fractions", "0.5", "--compare", "frozen,bogus"], "unknown method 'bogus'"),
     (["data-efficiency", "openmp", "--label-fractions", "0.5", "--data", "/no/such/folder"], "no such file or directory"),

@@ -1,5 +1,6 @@
-"""The data-efficiency study on the measured tasks (openmp, vectorize): gain heads and the code-free baselines on
-a slice of openmp, the end-to-end methods on their folds only, and the command's JSON and chart."""
+"""The data-efficiency study on the measured tasks (openmp, vectorize, cuda_blocks): gain heads and the code-free
+baselines on a slice of openmp, the end-to-end methods on their folds only, a task whose context is the group's
+(cuda_blocks' matrix size), and the command's JSON and chart."""
 
 from __future__ import annotations
 
@@ -83,6 +84,48 @@ def test_measured_study_runs_end_to_end_methods_on_their_folds_only(monkeypatch,
     assert fac["folds"] == result["comparison_folds"]
     assert result["factor"]["vs_best_fixed"]["folds"] == result["folds"]  # heads and baselines: all 4 folds
     assert result["cost"]["1.0"]["scratch_fit_s"] == 1.0 and len(result["fits"]) == 4
+
+
+def test_cuda_blocks_study_reads_each_group_s_matrix_size(monkeypatch):
+    """cuda_blocks has no context in the IR: the heads and the end-to-end models get the group's matrix size (the
+    shipped H100 kernels; the trainer is the stand-in above)."""
+    from mirtune.experiments import finetune
+    from mirtune.predict.held_out import held_out_problem
+    from mirtune.tasks import cuda_blocks
+
+    from mirtune.paths import REPO_DIR
+
+    data = [str(REPO_DIR / "datasets" / cuda_blocks.DATASETS[0])]
+    problem = held_out_problem("cuda_blocks", data)
+    _, table, folds, _ = problem
+    matrix = cuda_blocks.group_context(table)[:, 0]
+    assert len(set(matrix.round(6))) > 1  # several matrix sizes, so a wrong row order would show
+    contexts = []
+
+    def fake_job(init, model_dir, train_paths, train_ctx, train_y, test_paths, test_ctx, config, seed, objective):
+        contexts.append((train_ctx[:, 0], test_ctx[:, 0]))
+        return np.zeros(len(test_paths), dtype=int), {"fit_s": 1.0, "steps": 20, "final_loss": 0.1}
+
+    monkeypatch.setattr(dem, "end_to_end_job", fake_job)
+    monkeypatch.setattr(dem, "frozen_embed_cost", lambda *a: {})
+    monkeypatch.setattr(finetune, "load_samples", lambda paths, loaded: [])
+    seen_X = {}
+    real_job = dem._measured_head_job
+
+    def head_job(X, gains, speedups, n_context, test, subsets, seed, head):
+        seen_X.update(X, n_context=n_context)
+        return real_job(X, gains, speedups, n_context, test, subsets, seed, head)
+
+    monkeypatch.setattr(dem, "_measured_head_job", head_job)
+    result = dem.run_measured("cuda_blocks", data, [0.5, 1.0], ["frozen", "scratch"], 1, folds=[0, 1],
+                              use_ray=False, note=lambda m: None, problem=problem)
+    assert result["status"] == "complete" and seen_X["n_context"] == 1
+    assert np.allclose(seen_X["frozen"][:, -1], matrix)  # the last column, the one the gain head keeps
+    fold_contexts = [matrix[folds[k][1]] for k in (0, 1)]
+    assert len(contexts) == 4  # 2 folds x 2 fractions
+    for train_ctx, test_ctx in contexts:
+        assert any(len(c) == len(test_ctx) and np.allclose(c, test_ctx) for c in fold_contexts)
+        assert len(train_ctx) > 0 and set(train_ctx.round(6)) <= set(matrix.round(6))
 
 
 def test_measured_command_writes_json_and_chart(tmp_path, capsys):
