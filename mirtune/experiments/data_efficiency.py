@@ -187,23 +187,24 @@ def reduction_factor(fractions: Sequence[float], frozen_error: Sequence[float], 
     return float(1.0 / f[i]), float(f[i])
 
 
-def factor_figures(curves: dict[str, list[dict[str, Any]]], fractions: Sequence[float], reference: str = "scratch"
-                   ) -> dict[str, Any]:
-    """The data-reduction factor of the frozen head against `reference` on all the data (one platform or task),
-    and the figures that decide it."""
-    out: dict[str, Any] = {"data_reduction_factor": None, "fraction": None, "reference": reference}
+def factor_figures(curves: dict[str, list[dict[str, Any]]], fractions: Sequence[float], reference: str = "scratch",
+                   method: str = "frozen") -> dict[str, Any]:
+    """The data-reduction factor of `method` (the frozen head, or the fine-tuned encoder) against `reference` on
+    all the data (one platform or task), and the figures that decide it."""
+    out: dict[str, Any] = {"data_reduction_factor": None, "fraction": None, "reference": reference, "method": method}
     ref = {c["fraction"]: c for c in curves.get(reference, [])}
-    frozen = {c["fraction"]: c for c in curves.get("frozen", [])}
-    if 1.0 not in ref or set(frozen) != set(fractions):
-        out["why"] = f"needs {reference} at fraction 1.0 and frozen at every fraction"
+    ours = {c["fraction"]: c for c in curves.get(method, [])}
+    if 1.0 not in ref or set(ours) != set(fractions):
+        out["why"] = f"needs {reference} at fraction 1.0 and {method} at every fraction"
         return out
     ref_error = ref[1.0]["error_mean"]
-    factor, frac = reduction_factor(fractions, [frozen[f]["error_mean"] for f in fractions], ref_error)
+    factor, frac = reduction_factor(fractions, [ours[f]["error_mean"] for f in fractions], ref_error)
     out.update({"data_reduction_factor": factor, "fraction": frac, f"{reference}_full_error": ref_error,
                 f"{reference}_full_error_std": ref[1.0]["error_std"], "reference_full_error": ref_error,
-                "frozen_error": {str(f): frozen[f]["error_mean"] for f in fractions}})
+                f"{method}_error": {str(f): ours[f]["error_mean"] for f in fractions}})
     if factor is None:
-        out["why"] = f"the frozen head is worse than {reference} on all the data even with all the labels"
+        who = {"frozen": "the frozen head", "finetune": "the fine-tuned encoder"}.get(method, method)
+        out["why"] = f"{who} is worse than {reference} on all the data even with all the labels"
     return out
 
 

@@ -229,13 +229,14 @@ def _measured_result(task, data_paths, table, loao, fractions, methods, repeats,
     if "scratch" not in methods:
         vs_scratch["why"] = "scratch was not run (not in --compare): no data_reduction_factor"
     vs_fixed = factor_figures(all_fold_curves, fractions, "best_fixed")
-    for fac in (vs_scratch, vs_fixed):
+    result["factor"] = {"vs_scratch": vs_scratch, "vs_best_fixed": vs_fixed}
+    if "finetune" in methods and "scratch" in methods:  # does pre-training save labels as a starting point?
+        result["factor"]["finetune_vs_scratch"] = factor_figures(curves, fractions, "scratch", method="finetune")
+    for fac in result["factor"].values():
+        fac["folds"] = result["comparison_folds"] if fac["reference"] == "scratch" else result["folds"]
         if "reference_full_error" in fac:
             fac["reference_full_share"] = round(1 - fac["reference_full_error"], 5)
-            fac["frozen_share"] = {f: round(1 - e, 5) for f, e in fac["frozen_error"].items()}
-    vs_fixed["folds"] = result["folds"]  # both ran on every fold
-    vs_scratch["folds"] = result["comparison_folds"]
-    result["factor"] = {"vs_scratch": vs_scratch, "vs_best_fixed": vs_fixed}
+            fac[f"{fac['method']}_share"] = {f: round(1 - e, 5) for f, e in fac[f"{fac['method']}_error"].items()}
     result["data_reduction_factor"] = vs_scratch["data_reduction_factor"]
     result["data_reduction_factor_vs_best_fixed"] = vs_fixed["data_reduction_factor"]
     result["cost"] = fit_costs(all_timings, fractions, embed_cost)

@@ -40,11 +40,12 @@ def _measured_table(result: dict[str, Any]) -> str:
         if fac.get("reference_full_share") is None:
             out.append(f"{ref}: no factor ({fac.get('why')})")
             continue
-        frozen = ", ".join(f"{k}: {v:.3f}" for k, v in fac["frozen_share"].items())
+        method = fac.get("method", "frozen")  # studies saved before 2026-12-05 name no method: the frozen head
+        shares = ", ".join(f"{k}: {v:.3f}" for k, v in fac[f"{method}_share"].items())
         verdict = (f"from fraction {fac['fraction']:g} on -> factor {fac['data_reduction_factor']:g}"
                    if fac["data_reduction_factor"] is not None else "never -> no factor")
-        out.append(f"vs {ref} on all the data ({fac['reference_full_share']:.3f}): frozen head {frozen}; at least "
-                   f"as good {verdict}")
+        out.append(f"vs {ref} on all the data ({fac['reference_full_share']:.3f}): "
+                   f"{'frozen head' if method == 'frozen' else method} {shares}; at least as good {verdict}")
     out.append(f"data_reduction_factor ({result['task']}, vs scratch): {result['data_reduction_factor']}; vs best "
                f"fixed: {result['data_reduction_factor_vs_best_fixed']}")
     out += _cost_lines(result["cost"], ["frozen_fit_s", "frozen_embed_s", "frozen_total_s", "ir2vec_fit_s",

@@ -145,3 +145,31 @@ def test_measured_command_writes_json_and_chart(tmp_path, capsys):
     assert result["head"]["head"] == "gain" and result["data_reduction_factor"] is None
     assert out.with_suffix(".png").stat().st_size > 10_000
     assert "vs best fixed" in capsys.readouterr().out
+
+
+def test_the_fine_tuned_encoder_gets_its_own_factor_against_scratch(monkeypatch, openmp_problem):
+    """With finetune and scratch both run, the result also says how many labels the pre-trained start saves: the
+    same rule as the frozen head's, on the fine-tuned curve (stand-in trainers: finetune always picks the
+    configuration best on its rows, scratch always the default)."""
+    from mirtune.experiments import finetune
+
+    data, problem = openmp_problem
+
+    def fake_job(init, model_dir, train_paths, train_ctx, train_y, test_paths, test_ctx, config, seed, objective):
+        pick = int(np.argmax(train_y.mean(axis=0))) if init == "finetune" else 0
+        return np.full(len(test_paths), pick), {"fit_s": 1.0, "steps": 20, "final_loss": 0.1}
+
+    monkeypatch.setattr(dem, "end_to_end_job", fake_job)
+    monkeypatch.setattr(dem, "frozen_embed_cost", lambda *a: {})
+    monkeypatch.setattr(finetune, "load_samples", lambda paths, loaded: [])
+    fractions = [0.5, 1.0]
+    result = dem.run_measured("openmp", data, fractions, ["frozen", "finetune", "scratch"], 1, folds=[0, 1, 2],
+                              use_ray=False, note=lambda m: None, problem=problem)
+    fac = result["factor"]["finetune_vs_scratch"]
+    curves = result["curves"]
+    assert fac["method"] == "finetune" and fac["reference"] == "scratch"
+    assert (fac["data_reduction_factor"], fac["fraction"]) == de.reduction_factor(
+        fractions, [c["error_mean"] for c in curves["finetune"]], curves["scratch"][-1]["error_mean"])
+    assert fac["finetune_share"] == {str(c["fraction"]): c["share_mean"] for c in curves["finetune"]}
+    assert result["factor"]["vs_scratch"]["method"] == "frozen"  # the headline factor stays the frozen head's
+    assert "finetune 0.5: " in report.table(result)
