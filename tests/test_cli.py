@@ -46,8 +46,8 @@ from mirtune import cli
 if sys.argv[1] == "ignored":
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # as in a shell's background job
 cli._sigterm_as_interrupt()
-print("ready", flush=True)
 try:
+    print("ready", flush=True)  # inside the try: the signal may come before the sleep starts
     time.sleep(60)
 except KeyboardInterrupt as exc:
     print(type(exc).__name__, flush=True)

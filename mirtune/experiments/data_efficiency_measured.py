@@ -60,8 +60,8 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
                  program_dirs: Sequence[str] = (), use_ray: bool = True, note: Callable[[str], None] = print,
                  on_update: Callable[[dict[str, Any]], None] | None = None, head: dict | None = None,
                  problem: tuple | None = None) -> dict[str, Any]:
-    """The study on a measured task (openmp, vectorize, cuda_blocks), leave-one-application-out; returns the JSON-ready result
-    (`on_update` gets the result so far after every finished end-to-end fit). `folds`/`e2e_folds`: outer fold
+    """The study on a measured task (openmp, vectorize, cuda_blocks), leave-one-application-out; returns the
+    JSON-ready result (`on_update` gets the result so far after every finished end-to-end fit). `folds`/`e2e_folds`: outer fold
     indices (held-out applications in the order of `mirtune.predict.held_out.held_out_problem`); the end-to-end methods run
     on `e2e_folds` (default `folds`, default all) with the first `e2e_repeats` repeats. `head`: the frozen and
     ir2vec methods' gain head (default `config.gain_head`, the end-to-end models' head). `problem`: what
