@@ -77,6 +77,7 @@ def _measured_plot(result: dict[str, Any], out: Path) -> None:
                             capsize=3, label=names.get(m, m))
         ax.set_xscale("log")
         ax.set_xticks(result["fractions"], [f"{f:g}" for f in result["fractions"]])
+        ax.set_xticks([], minor=True)  # the log axis's own minor labels (3x10^-1 ...) would crowd the fractions
         ax.set_xlabel("labelled fraction of each fold's training applications")
         ax.grid(alpha=0.3)
         n = len(folds)
@@ -209,6 +210,7 @@ def plot(result: dict[str, Any], out: Path) -> None:
                        label="scratch, all labels")
         ax.set_xscale("log")
         ax.set_xticks(result["fractions"], [f"{f:g}" for f in result["fractions"]])
+        ax.set_xticks([], minor=True)  # the log axis's own minor labels (3x10^-1 ...) would crowd the fractions
         ax.set_xlabel("labelled fraction of each training fold")
         ax.grid(alpha=0.3)
         factor = fac.get("data_reduction_factor")
