@@ -14,6 +14,7 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 
 
 def pooled(runs: list[dict], fraction: float) -> dict[str, float]:
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("runs", nargs="+", help="JSON of `mirtune evaluate data-efficiency TASK` (measured tasks)")
     p.add_argument("--fraction", type=float, default=1.0)
     args = p.parse_args(argv)
-    runs = [json.load(open(f)) for f in args.runs]
+    runs = [json.loads(Path(f).read_text()) for f in args.runs]
     try:
         shares = pooled(runs, args.fraction)
     except ValueError as exc:

@@ -5,7 +5,6 @@ and the end-to-end models; the plan is `mirtune.experiments.data_efficiency`'s."
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -44,16 +43,6 @@ def _measured_head_job(X: dict[str, np.ndarray], gains: np.ndarray, speedups: np
     return out
 
 
-def _context(ir_paths: Sequence[str], task: str) -> np.ndarray:
-    """The task's context features of each file, each distinct file read once."""
-    from mirtune.predict.predictor import context_matrix
-
-    distinct = list(dict.fromkeys(ir_paths))
-    C = context_matrix([Path(p) for p in distinct], task)
-    index = {p: i for i, p in enumerate(distinct)}
-    return C[[index[p] for p in ir_paths]] if len(ir_paths) else C
-
-
 def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float], methods: Sequence[str],
                  repeats: int, folds: Sequence[int] | None = None, e2e_folds: Sequence[int] | None = None,
                  e2e_repeats: int | None = None, config: Any = None, model_dir: str | None = None,
@@ -68,7 +57,7 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
     `held_out_problem(task, data_paths, program_dirs)` returned, when the caller has it already."""
     from mirtune.experiments.finetune import E2EConfig
     from mirtune.predict.held_out import held_out_problem
-    from mirtune.predict.predictor import program_ir, table_matrix
+    from mirtune.predict.predictor import program_ir, table_context, table_matrix
     from mirtune.tasks.embedders import get_embedder
 
     t_start = time.monotonic()
@@ -119,8 +108,7 @@ def run_measured(task: str, data_paths: Sequence[str], fractions: Sequence[float
 
         t0 = time.monotonic()
         ir = [str(program_ir(s)) for s in table.sources]
-        group = definition.group_context(table)  # the group's own context where the IR has none (a matrix size)
-        context = _context(ir, task) if group is None else group
+        context = table_context(table, task, ir)
         loaded = load_encoder(model_dir)
         load_samples(sorted(set(ir)), loaded)  # built (and cached) once, before the workers read them
         note(f"{task}: encoder inputs of {len(set(ir))} IR files ready in {time.monotonic() - t0:.0f} s")

@@ -160,6 +160,21 @@ def context_matrix(ir_paths: Sequence[Path], task: str) -> np.ndarray:
     return np.stack(rows) if rows else np.zeros((0, len(t.context_names)))
 
 
+def table_context(table, task: str, ir_paths: Sequence[str | os.PathLike]) -> np.ndarray:
+    """The task's context of each group of a gain table: the group's own where the task has one that is not in the
+    IR (`Task.group_context`), else that of its program's IR file (`ir_paths`, one per group; each distinct file
+    read once)."""
+    from mirtune.tasks import registry
+
+    group = registry.get(task).group_context(table)
+    if group is not None:
+        return group
+    distinct = list(dict.fromkeys(Path(p) for p in ir_paths))
+    C = context_matrix(distinct, task)
+    index = {p: i for i, p in enumerate(distinct)}
+    return C[[index[Path(p)] for p in ir_paths]] if len(ir_paths) else C
+
+
 def table_matrix(table, task: str, embedder, note: Callable[[str], None] | None = None) -> np.ndarray:
     """Features of each group of a gain table: its program's embedding ++ the task's context: the group's own where
     the task has one that is not in the IR (`Task.group_context`: a launch's matrix size, a kernel's transfer and
