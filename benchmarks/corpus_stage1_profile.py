@@ -64,6 +64,10 @@ def main() -> int:
     ap.add_argument("--every", type=int, default=80, help="take every N-th source (default 80)")
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "corpus_stage1_profile.json"))
     args = ap.parse_args()
+    if not Path(args.sources).is_file():
+        print(f"corpus_stage1_profile: {args.sources}: no such file (make it with scripts/gcc_corpus_sources.py "
+              "--select)", file=sys.stderr)
+        return 2
     listed = Path(args.sources).read_text().split()
     specs, _ = corpus._source_specs(listed[::args.every], None)
     settings = dict(SETTINGS, opt=corpus.find_opt())

@@ -44,10 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("runs", nargs="+", help="JSON of `mirtune evaluate data-efficiency TASK` (measured tasks)")
     p.add_argument("--fraction", type=float, default=1.0)
     args = p.parse_args(argv)
-    runs = [json.loads(Path(f).read_text()) for f in args.runs]
     try:
+        runs = [json.loads(Path(f).read_text()) for f in args.runs]
         shares = pooled(runs, args.fraction)
-    except ValueError as exc:
+    except (OSError, ValueError, KeyError) as exc:  # a missing or foreign file, overlapping folds
         print(f"data_efficiency_pool: {exc}", file=sys.stderr)
         return 2
     folds = [a for r in runs for a in r["comparison_folds"]]
