@@ -28,6 +28,10 @@ DEFAULT_VOCAB_SIZE = 8000
 _PIECE_PATTERN = SPACE + r"?[a-z0-9_$.]+|" + SPACE + r"?[^a-z0-9_$." + SPACE + r"]|" + SPACE
 _PIECE = Regex(_PIECE_PATTERN)
 _PIECE_RE = re.compile(_PIECE_PATTERN)  # the same split in Python, for encode_ids' piece memo
+MAX_WORD_CHARS = 200  # a longer piece encodes as [UNK] (WordPiece's max_input_chars_per_word)
+# Runs of identifier characters too long to become pieces: a 1,000,000-character string literal (GCC's
+# limits-stringlit.c) makes the trainer's merges quadratic in its length: half an hour instead of seconds.
+_UNUSABLE_RUN = re.compile(r"[A-Za-z0-9_$.]{%d,}" % (MAX_WORD_CHARS + 1))
 
 
 def _alphabet() -> list[str]:
@@ -35,7 +39,8 @@ def _alphabet() -> list[str]:
 
 
 def _new_tokenizer() -> Tokenizer:
-    tok = Tokenizer(models.WordPiece(unk_token=UNK, continuing_subword_prefix="##", max_input_chars_per_word=200))
+    tok = Tokenizer(models.WordPiece(unk_token=UNK, continuing_subword_prefix="##",
+                                     max_input_chars_per_word=MAX_WORD_CHARS))
     tok.normalizer = normalizers.Sequence([normalizers.Lowercase(), normalizers.Replace(" ", SPACE)])
     tok.pre_tokenizer = pre_tokenizers.Split(_PIECE, behavior="isolated")
     tok.decoder = decoders.Sequence([decoders.Replace("##", ""), decoders.Replace(SPACE, " "), decoders.Fuse()])
@@ -69,12 +74,12 @@ class IRTokenizer:
     @classmethod
     def train(cls, statements: Iterable[str], vocab_size: int = DEFAULT_VOCAB_SIZE,
               min_frequency: int = 2, seq_len: int = SEQ_LEN) -> "IRTokenizer":
-        """Train WordPiece on an iterable of statements."""
+        """Train WordPiece on an iterable of statements, leaving out pieces too long to ever be encoded."""
         tok = _new_tokenizer()
         trainer = trainers.WordPieceTrainer(vocab_size=vocab_size, min_frequency=min_frequency,
                                             special_tokens=SPECIAL_TOKENS, initial_alphabet=_alphabet(),
                                             continuing_subword_prefix="##", show_progress=False)
-        tok.train_from_iterator(statements, trainer=trainer)
+        tok.train_from_iterator((_UNUSABLE_RUN.sub("", st) for st in statements), trainer=trainer)
         return cls(tok, seq_len)
 
     @classmethod

@@ -111,3 +111,13 @@ def test_encode_ids_memo_is_bounded(tokenizer, split, monkeypatch):
     tokenizer.encode_ids(held[:30])
     mixed = held[:30] + held[30:45]
     np.testing.assert_array_equal(tokenizer.encode_ids(mixed), tokenizer.encode(mixed)[0])
+
+
+def test_pieces_too_long_to_encode_are_left_out_of_training():
+    """A string literal of thousands of letters (GCC's limits-stringlit.c has 1,000,000) can never become pieces
+    (WordPiece encodes a word over 200 characters as [UNK]); training on it made merges quadratic in its length."""
+    statements = ["%x = load i32, ptr %p, align 4", "store i32 %x, ptr %q, align 4"] * 20
+    statements.append('@s = constant [5002 x i8] c"' + "q" * 5000 + '\\00"')
+    vocab = IRTokenizer.train(statements, vocab_size=300).tk.get_vocab()
+    assert not [t for t in vocab if len(t.strip("#\u2581")) > 1 and set(t.strip("#\u2581")) == {"q"}]
+    assert "\u2581load" in vocab or "load" in vocab
