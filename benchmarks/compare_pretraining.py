@@ -1,0 +1,99 @@
+"""Held-out learning curves of several pre-training runs against the files each had seen: does a larger preset
+learn more from the same files? (issue 31: `medium` "if the curves say capacity limits it").
+
+    python benchmarks/compare_pretraining.py small=docs/pretrain_real_small medium=docs/pretrain_real_medium \
+        --png benchmarks/results/pretrain_real_small_vs_medium.png
+
+Each DIR is a run's output or model folder (or its copy in docs/): heldout.csv (one row per held-out evaluation)
+and metrics.csv or metrics.csv.gz (step -> files seen). Prints each run's held-out figures at every evaluation and
+saves a chart of MLM accuracy, matching accuracy and the mean reconstruction AUC against files seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+PANELS = (("mlm_accuracy", "held-out MLM accuracy"), ("match_accuracy", "held-out matching accuracy"),
+          ("auc_mean", "held-out reconstruction AUC (mean of 3 flows)"))
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def curve(run: Path) -> list[dict[str, float]]:
+    """The run's held-out evaluations, each with `files` (files seen at that step) and `auc_mean`."""
+    held = run / "heldout.csv"
+    metrics = next((p for p in (run / "metrics.csv", run / "metrics.csv.gz") if p.exists()), None)
+    if not held.exists() or metrics is None:
+        raise FileNotFoundError(f"{run} lacks heldout.csv or metrics.csv(.gz)")
+    files = {int(r["step"]): float(r["samples"]) for r in _rows(metrics) if r.get("samples")}
+    out = []
+    for r in _rows(held):
+        step = int(r["step"])
+        if step not in files:
+            raise ValueError(f"{run}: no metrics row for held-out step {step}")
+        row = {k: float(v) for k, v in r.items() if v not in ("", None)}
+        row["files"] = files[step]
+        row["auc_mean"] = (row["auc_control"] + row["auc_data"] + row["auc_call"]) / 3
+        out.append(row)
+    return out
+
+
+def chart(curves: dict[str, list[dict[str, float]]], png: Path) -> None:
+    """One panel per held-out figure, one line per run, against files seen."""
+    from mirtune.figures import pyplot, save
+
+    plt = pyplot()
+    fig, axes = plt.subplots(1, len(PANELS), figsize=(13, 4))
+    for ax, (key, title) in zip(axes, PANELS):
+        for name, rows in curves.items():
+            ax.plot([r["files"] for r in rows], [r[key] for r in rows], "o-", markersize=3, label=name)
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("files seen")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    save(fig, png)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runs", nargs="+", metavar="NAME=DIR")
+    ap.add_argument("--png", type=Path, default=None, help="write the chart here")
+    args = ap.parse_args(argv)
+    curves: dict[str, Any] = {}
+    for spec in args.runs:
+        name, sep, folder = spec.partition("=")
+        if not sep or not name or not folder:
+            print(f"compare_pretraining: expected NAME=DIR, got {spec!r}", file=sys.stderr)
+            return 2
+        try:
+            curves[name] = curve(Path(folder))
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"compare_pretraining: {exc}", file=sys.stderr)
+            return 2
+    for name, rows in curves.items():
+        print(f"{name}:")
+        print("  files seen   MLM acc.  matching  AUC mean")
+        for r in rows:
+            print(f"  {r['files']:>10,.0f}   {r['mlm_accuracy']:.3f}     {r['match_accuracy']:.3f}     "
+                  f"{r['auc_mean']:.3f}")
+    if args.png:
+        chart(curves, args.png)
+        print(f"wrote {args.png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""benchmarks/compare_pretraining.py: held-out curves of pre-training runs against the files each had seen."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def test_the_committed_small_run_reads_as_its_log_says(benchmark_module):
+    """docs/pretrain_real_small: 16 files a step, held-out MLM 0.781 at step 6,000 (95,991 files seen)."""
+    cmp = benchmark_module("compare_pretraining")
+    rows = cmp.curve(DOCS / "pretrain_real_small")
+    assert rows[0]["files"] == 400 * 16
+    assert rows[-1]["files"] == 95_991 and rows[-1]["mlm_accuracy"] == pytest.approx(0.781, abs=5e-4)
+    assert 0.9 < rows[-1]["auc_mean"] < 1.0
+
+
+def test_a_run_without_files_seen_or_with_a_stray_step_is_refused(benchmark_module, tmp_path, capsys):
+    cmp = benchmark_module("compare_pretraining")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "heldout.csv").write_text("step,mlm_accuracy,match_accuracy,auc_control,auc_data,auc_call\n"
+                                     "10,0.5,0.6,0.9,0.9,0.9\n")
+    assert cmp.main([f"r={run}"]) == 2
+    assert "lacks heldout.csv or metrics.csv" in capsys.readouterr().err
+    with gzip.open(run / "metrics.csv.gz", "wt") as f:
+        f.write("step,samples\n5,80\n")
+    with pytest.raises(ValueError, match="no metrics row for held-out step 10"):
+        cmp.curve(run)
+    assert cmp.main(["no-equals-sign"]) == 2
+
+
+def test_the_chart_is_written(benchmark_module, tmp_path, capsys):
+    cmp = benchmark_module("compare_pretraining")
+    png = tmp_path / "c.png"
+    assert cmp.main([f"small={DOCS / 'pretrain_real_small'}", "--png", str(png)]) == 0
+    assert png.stat().st_size > 10_000
+    assert "95,991   0.781" in capsys.readouterr().out
