@@ -150,29 +150,23 @@ def program_ir_linked(sources: Sequence[str | os.PathLike], include_dirs: Sequen
     return out
 
 
-def context_matrix(ir_paths: Sequence[Path], task: str) -> np.ndarray:
-    """The task's context features of each IR file, [n, n_context]."""
+def context_matrix(ir_paths: Sequence[str | os.PathLike], task: str) -> np.ndarray:
+    """The task's context features of each IR file, [n, n_context]; each distinct file is read once."""
     from mirtune.ir.module import IRModule
     from mirtune.tasks import registry
 
     t = registry.get(task)
-    rows = [t.context_features(IRModule.from_file(p)) for p in ir_paths]
-    return np.stack(rows) if rows else np.zeros((0, len(t.context_names)))
+    rows = {p: t.context_features(IRModule.from_file(p)) for p in dict.fromkeys(Path(p) for p in ir_paths)}
+    return np.stack([rows[Path(p)] for p in ir_paths]) if rows else np.zeros((0, len(t.context_names)))
 
 
 def table_context(table, task: str, ir_paths: Sequence[str | os.PathLike]) -> np.ndarray:
     """The task's context of each group of a gain table: the group's own where the task has one that is not in the
-    IR (`Task.group_context`), else that of its program's IR file (`ir_paths`, one per group; each distinct file
-    read once)."""
+    IR (`Task.group_context`), else that of its program's IR file (`ir_paths`, one per group)."""
     from mirtune.tasks import registry
 
     group = registry.get(task).group_context(table)
-    if group is not None:
-        return group
-    distinct = list(dict.fromkeys(Path(p) for p in ir_paths))
-    C = context_matrix(distinct, task)
-    index = {p: i for i, p in enumerate(distinct)}
-    return C[[index[Path(p)] for p in ir_paths]] if len(ir_paths) else C
+    return context_matrix(ir_paths, task) if group is None else group
 
 
 def table_matrix(table, task: str, embedder, note: Callable[[str], None] | None = None) -> np.ndarray:
