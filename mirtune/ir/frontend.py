@@ -344,12 +344,24 @@ def source_flags(flags: list[str] | tuple[str, ...]) -> list[str]:
     return kept
 
 
+# clang 14 names an OpenMP target region's outlined function after the device and inode of its source file
+# (`__omp_offloading_fe00_22c134_main_l9`), so two copies of one source gave two IRs. The match needs `@` or `.`
+# before the name: names inside string constants (offload entries, whose `[N x i8]` length counts them) stay.
+_OFFLOAD_NAME = re.compile(r"(?<=[@.])__omp_offloading_[0-9a-f]+_[0-9a-f]+_")
+
+
+def stable_offload_names(ir: str) -> str:
+    """`ir` with the file identity in OpenMP offload function names set to 0_0: the same source gives the same IR
+    wherever its file lives (the corpus compiles each program from a fresh temporary file)."""
+    return _OFFLOAD_NAME.sub("__omp_offloading_0_0_", ir)
+
+
 def compile_to_ir(src: str | os.PathLike, out: str | os.PathLike | None = None, *, lang: str | None = None,
                   opt: int = 2, openmp: bool = False, extra: list[str] | None = None,
                   cl_std: str | None = None) -> str:
     """Compile a source file to LLVM IR text; write it to `out` if given and return the text.
 
-    Raises CompileError with clang's own diagnostics when the source does not compile.
+    OpenMP offload function names are made independent of the file's inode (stable_offload_names). Raises CompileError with clang's own diagnostics when the source does not compile.
     """
     src = Path(src)
     if not src.is_file():
@@ -366,7 +378,7 @@ def compile_to_ir(src: str | os.PathLike, out: str | os.PathLike | None = None, 
             raise CompileError(f"clang timed out after {compile_timeout_s():g}s", str(src)) from None
         if proc.returncode != 0 or not ll.exists():
             raise CompileError(_compile_failure(proc.stderr, proc.returncode), str(src))
-        text = ll.read_text()
+        text = stable_offload_names(ll.read_text())
     if out is not None:
         Path(out).write_text(text)
     return text

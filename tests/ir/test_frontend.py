@@ -49,6 +49,38 @@ def test_openmp_flag_outlines_parallel_region(tmp_path):
     assert "__kmpc_fork_call" not in compile_to_ir(path, openmp=False)
 
 
+OMP_TARGET_SRC = """
+int main(int argc, char **argv) {
+  int a[100];
+  #pragma omp target teams distribute parallel for map(tofrom: a)
+  for (int i = 0; i < 100; i++) a[i] = i * argc;
+  return a[5];
+}
+"""
+
+
+def test_an_openmp_target_program_gives_the_same_ir_from_any_copy_of_its_file(tmp_path):
+    """clang names target regions after the file's inode; two copies of one source must still give one IR."""
+    texts = []
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+        path = tmp_path / folder / "target.c"
+        path.write_text(OMP_TARGET_SRC)
+        ir = compile_to_ir(path, openmp=True, opt=0)
+        texts.append("\n".join(x for x in ir.splitlines() if not x.startswith(("; ModuleID", "source_filename"))))
+    assert texts[0] == texts[1]
+    assert "define internal void @__omp_offloading_0_0_main_l4(" in texts[0]
+    assert "call void @__omp_offloading_0_0_main_l4(" in texts[0]
+    IRModule.from_text(texts[0])
+
+
+def test_offload_names_inside_string_constants_are_left_alone():
+    entry = '@.omp_offloading.entry_name = internal constant [32 x i8] c"__omp_offloading_fe00_2c_main_l4\\00"'
+    assert frontend.stable_offload_names(entry) == entry
+    assert frontend.stable_offload_names("@.omp_offloading.entry.__omp_offloading_fe00_2c_main_l4 = ") == (
+        "@.omp_offloading.entry.__omp_offloading_0_0_main_l4 = ")
+
+
 def test_optimisation_level_changes_ir(tmp_path):
     path = tmp_path / "a.c"
     path.write_text(C_SRC)
