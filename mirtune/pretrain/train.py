@@ -41,6 +41,7 @@ from mirtune.pretrain.checkpoints import (RUN_NAME, checkpoint_dirs, checkpoint_
                                           usable_checkpoint)
 from mirtune.pretrain.report import CSV_FIELDS, METRIC_KEYS, ProgressPrinter, plot_learning_curves, write_metrics_csv
 
+PRECISIONS = ("auto", "fp32", "bf16")
 COLUMNS = ("id", "stmt_ids", "n_stmt", "node_ids", "n_nodes", "node_type", "edges", "n_edges")
 
 
@@ -53,6 +54,7 @@ class TrainConfig:
     preset: str = "small"
     workers: int = 1
     gpus: bool = False
+    precision: str = "auto"             # auto (GPUs: bf16 or fp16 autocast; CPUs: fp32), fp32, or bf16 autocast
     steps: int = 2000
     batch_size: int = 8                 # files per worker per step
     lr: float = 5e-4
@@ -87,6 +89,8 @@ class TrainConfig:
             raise UsageError("--cpus-per-worker must be positive")
         if self.max_failures < 0:
             raise UsageError("--max-failures must be 0 or more")
+        if self.precision not in PRECISIONS:
+            raise UsageError(f"--precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}")
 
     @property
     def storage_path(self) -> Path:
@@ -101,6 +105,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--preset", default="small", help="model preset: small (default), medium, paper, tiny")
     p.add_argument("--workers", type=int, default=1, help="data-parallel workers (default 1)")
     p.add_argument("--gpus", action="store_true", help="one GPU per worker, nccl, mixed precision")
+    p.add_argument("--precision", default="auto", choices=PRECISIONS,
+                   help="auto (default: bf16 or fp16 autocast on GPUs, fp32 on CPUs), fp32, or bf16 autocast "
+                        "(on a CPU it pays where the CPU has native bf16: avx512_bf16 or AMX)")
     p.add_argument("--resume", action="store_true", help="continue from the latest checkpoint in the storage path")
     p.add_argument("--restart", action="store_true",
                    help="start over from step 0 over an existing run (with --resume: only when none of its "
@@ -125,6 +132,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace, command: list[str] | None = None) -> TrainConfig:
     cfg = TrainConfig(corpus=args.corpus, out=args.out, preset=args.preset, workers=args.workers, gpus=args.gpus,
+                      precision=getattr(args, "precision", "auto"),
                       steps=args.steps, batch_size=args.batch_size, lr=args.lr,
                       checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
                       eval_samples=args.eval_samples, log_every=args.log_every,
@@ -254,7 +262,7 @@ class _Worker:
     scheduler: Any
     state: dict[str, Any]               # step, samples, epoch, epoch_batches, time_s, history, heldout, restarts
     resumed: bool                       # state came from a checkpoint
-    autocast: Callable[[], Any] | None  # mixed precision on GPUs, else None
+    autocast: Callable[[], Any] | None  # mixed precision (--precision), else None
     scaler: Any
     trace: Path | None
     progress_queue: Any
@@ -350,14 +358,19 @@ def _move_to_device(net: Any, optimizer: Any, device: Any) -> None:
 
 
 def _mixed_precision(tc: TrainConfig) -> tuple[Callable[[], Any] | None, Any]:
-    """Autocast and gradient scaler for mixed precision on GPUs (bf16 where supported); (None, None) on CPUs."""
+    """Autocast and gradient scaler for `tc.precision`: on GPUs bf16 where supported, else fp16 with a scaler;
+    on CPUs bf16 only when asked for (its matrix products run natively on CPUs with avx512_bf16 or AMX);
+    (None, None) for fp32."""
     import torch
 
-    use_amp = tc.gpus and torch.cuda.is_available()
-    amp_dtype = torch.bfloat16 if use_amp and torch.cuda.is_bf16_supported() else torch.float16
-    autocast = (lambda: torch.autocast("cuda", dtype=amp_dtype)) if use_amp else None
-    scaler = torch.amp.GradScaler("cuda") if use_amp and amp_dtype == torch.float16 else None
-    return autocast, scaler
+    on_gpu = tc.gpus and torch.cuda.is_available()
+    if tc.precision == "fp32" or (tc.precision == "auto" and not on_gpu):
+        return None, None
+    if not on_gpu:
+        return (lambda: torch.autocast("cpu", dtype=torch.bfloat16)), None
+    amp_dtype = torch.bfloat16 if tc.precision == "bf16" or torch.cuda.is_bf16_supported() else torch.float16
+    scaler = torch.amp.GradScaler("cuda") if amp_dtype == torch.float16 else None
+    return (lambda: torch.autocast("cuda", dtype=amp_dtype)), scaler
 
 
 def _start_trace(tc: TrainConfig, rank: int) -> Path | None:
@@ -738,12 +751,19 @@ def _make_trainer(tc: TrainConfig, enc_cfg: Any, storage: Path, queue: Any, tabl
     )
 
 
+def _precision_name(tc: TrainConfig) -> str:
+    """What --precision means on this run's devices, for the first line."""
+    if tc.precision == "auto":
+        return "mixed precision" if tc.gpus else "fp32"
+    return tc.precision
+
+
 def _announce(tc: TrainConfig, enc_cfg: Any, n_train: int, n_heldout: int, run_dir: Path) -> None:
     """Say what is about to train: preset, samples, workers, steps and where the checkpoints go."""
     from mirtune.progress import note
 
     note(f"mirtune pretrain: preset {enc_cfg.preset}, {n_train} training / {n_heldout} held-out samples, "
-         f"{tc.workers} worker(s) on {'GPU' if tc.gpus else 'CPU'}, {tc.steps} steps of "
+         f"{tc.workers} worker(s) on {'GPU' if tc.gpus else 'CPU'} in {_precision_name(tc)}, {tc.steps} steps of "
          f"{tc.batch_size} x {tc.workers} files; checkpoints in {run_dir}")
 
 
@@ -865,7 +885,7 @@ def _finish(tc: TrainConfig, enc_cfg: Any, tokenizer: Any, corpus: Path, n_train
     seen = {"samples_seen": state.get("samples"), "epochs": state.get("epoch"), "restarts": state.get("restarts", 0),
             "median_samples_per_s": sorted(rates)[len(rates) // 2] if rates else None}
     training = ({"exported_from": str(final.resolve()), **seen} if exported else
-                {"workers": tc.workers, "gpus": tc.gpus, "batch_size_per_worker": tc.batch_size, "lr": tc.lr,
+                {"workers": tc.workers, "gpus": tc.gpus, "precision": tc.precision, "batch_size_per_worker": tc.batch_size, "lr": tc.lr,
                  "seed": tc.seed, **seen, "wall_s_this_session": round(wall, 1)})
     prov = make_provenance(enc_cfg, tokenizer, corpus=corpus_desc, steps=state["step"], heldout=last_eval,
                            command=tc.command or None, training=training)

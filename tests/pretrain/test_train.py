@@ -97,6 +97,32 @@ def test_a_graph_only_run_trains_and_saves_a_graph_only_encoder(corpus, tmp_path
     assert "step 3/3" in err and "auc c/d/k" in err and "mlm" not in err.split("step 3/3")[1].splitlines()[0]
 
 
+def test_bf16_on_a_cpu_runs_the_matrix_products_in_bf16_and_the_others_stay_fp32():
+    import torch
+
+    from mirtune.pretrain.train import _mixed_precision
+
+    autocast, scaler = _mixed_precision(TrainConfig(corpus="c", out="o", precision="bf16"))
+    assert scaler is None
+    with autocast():
+        assert torch.nn.Linear(4, 4)(torch.ones(2, 4)).dtype == torch.bfloat16
+    assert _mixed_precision(TrainConfig(corpus="c", out="o")) == (None, None)  # auto on a CPU: fp32
+    assert _mixed_precision(TrainConfig(corpus="c", out="o", precision="fp32")) == (None, None)
+    with pytest.raises(UsageError, match="--precision must be one of auto, fp32, bf16"):
+        TrainConfig(corpus="c", out="o", precision="fp16").validate()
+
+
+def test_a_bf16_run_on_cpus_trains_and_records_its_precision(corpus, tmp_path, ray_cluster, capsys):
+    out = tmp_path / "bf16"
+    res = pretrain(_config(corpus, out, workers=1, steps=3, precision="bf16"))
+    assert res.steps == 3
+    rows = _rows(out / "metrics.csv")
+    assert all(0.0 < float(r["loss"]) < 100.0 for r in rows)
+    model = load_model(out)
+    assert model.provenance["training"]["precision"] == "bf16"
+    assert "1 worker(s) on CPU in bf16" in capsys.readouterr().err
+
+
 def test_a_killed_worker_is_replaced_and_at_most_k_steps_are_lost(corpus, tmp_path, ray_cluster):
     out, trace = tmp_path / "run", tmp_path / "trace"
     k, steps = 4, 12
