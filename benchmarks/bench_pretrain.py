@@ -66,8 +66,8 @@ def run(corpus: Path, workers: int, files: int, batch: int, preset: str, skip_fi
         if proc.returncode != 0:
             raise SystemExit(f"bench_pretrain: {' '.join(cmd[2:])} failed:\n{proc.stdout[-2000:]}")
         rate, counted = steady_rate(Path(tmp) / "metrics.csv", skip_files)
-    return {"workers": workers, "precision": precision, "steps": steps, "files": steps * batch * workers, "wall_s": round(wall, 2),
-            "files_per_s": round(rate, 3), "files_timed": counted}
+    return {"workers": workers, "precision": precision, "steps": steps, "files": steps * batch * workers,
+            "wall_s": round(wall, 2), "files_per_s": round(rate, 3), "files_timed": counted}
 
 
 def one_round(r: int, trees: dict[str, Path], args: argparse.Namespace, corpus: Path) -> dict:
@@ -117,7 +117,8 @@ def main() -> int:
     rounds = [one_round(r, trees, args, corpus) for r in range(args.rounds)]
     variants, ratio_key = VARIANTS[args.vary]
     result = {"benchmark": "bench_pretrain", "vary": args.vary,
-              **({"workers": args.workers} if args.vary == "precision" else {}), "trees": {k: str(v) for k, v in trees.items()}, "corpus": str(corpus),
+              **({"workers": args.workers} if args.vary == "precision" else {}),
+              "trees": {k: str(v) for k, v in trees.items()}, "corpus": str(corpus),
               "preset": args.preset, "batch_size": args.batch_size, "files": args.files,
               "skip_files": args.skip_files, "cpu_model": cpu_model(), "cpu_tag": cpu_tag(), "cpus": os.cpu_count(),
               "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "rounds": rounds}

@@ -361,7 +361,8 @@ def compile_to_ir(src: str | os.PathLike, out: str | os.PathLike | None = None, 
                   cl_std: str | None = None) -> str:
     """Compile a source file to LLVM IR text; write it to `out` if given and return the text.
 
-    OpenMP offload function names are made independent of the file's inode (stable_offload_names). Raises CompileError with clang's own diagnostics when the source does not compile.
+    OpenMP offload function names are made independent of the file's inode (stable_offload_names). Raises
+    CompileError with clang's own diagnostics when the source does not compile.
     """
     src = Path(src)
     if not src.is_file():

@@ -885,8 +885,8 @@ def _finish(tc: TrainConfig, enc_cfg: Any, tokenizer: Any, corpus: Path, n_train
     seen = {"samples_seen": state.get("samples"), "epochs": state.get("epoch"), "restarts": state.get("restarts", 0),
             "median_samples_per_s": sorted(rates)[len(rates) // 2] if rates else None}
     training = ({"exported_from": str(final.resolve()), **seen} if exported else
-                {"workers": tc.workers, "gpus": tc.gpus, "precision": tc.precision, "batch_size_per_worker": tc.batch_size, "lr": tc.lr,
-                 "seed": tc.seed, **seen, "wall_s_this_session": round(wall, 1)})
+                {"workers": tc.workers, "gpus": tc.gpus, "precision": tc.precision,
+                 "batch_size_per_worker": tc.batch_size, "lr": tc.lr, "seed": tc.seed, **seen, "wall_s_this_session": round(wall, 1)})
     prov = make_provenance(enc_cfg, tokenizer, corpus=corpus_desc, steps=state["step"], heldout=last_eval,
                            command=tc.command or None, training=training)
     save_model(out, net.encoder, enc_cfg, tokenizer, prov, heads=net.heads)
