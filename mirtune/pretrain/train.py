@@ -132,7 +132,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace, command: list[str] | None = None) -> TrainConfig:
     cfg = TrainConfig(corpus=args.corpus, out=args.out, preset=args.preset, workers=args.workers, gpus=args.gpus,
-                      precision=getattr(args, "precision", "auto"),
+                      precision=args.precision,
                       steps=args.steps, batch_size=args.batch_size, lr=args.lr,
                       checkpoint_every=args.checkpoint_every, eval_every=args.eval_every,
                       eval_samples=args.eval_samples, log_every=args.log_every,
@@ -886,7 +886,8 @@ def _finish(tc: TrainConfig, enc_cfg: Any, tokenizer: Any, corpus: Path, n_train
             "median_samples_per_s": sorted(rates)[len(rates) // 2] if rates else None}
     training = ({"exported_from": str(final.resolve()), **seen} if exported else
                 {"workers": tc.workers, "gpus": tc.gpus, "precision": tc.precision,
-                 "batch_size_per_worker": tc.batch_size, "lr": tc.lr, "seed": tc.seed, **seen, "wall_s_this_session": round(wall, 1)})
+                 "batch_size_per_worker": tc.batch_size, "lr": tc.lr, "seed": tc.seed, **seen,
+                 "wall_s_this_session": round(wall, 1)})
     prov = make_provenance(enc_cfg, tokenizer, corpus=corpus_desc, steps=state["step"], heldout=last_eval,
                            command=tc.command or None, training=training)
     save_model(out, net.encoder, enc_cfg, tokenizer, prov, heads=net.heads)
