@@ -170,17 +170,17 @@ def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: 
 
 
 def gain_task(task: str, reps: dict[str, object], configs: int, folds: int,
-              reduce: int = 0, anchors: Sequence[str] = ANCHORS) -> tuple[dict[str, float], dict]:
+              reduce: int = 0, anchors: Sequence[str] = ANCHORS, seed: int = 0) -> tuple[dict[str, float], dict]:
     """Share of the oracle per method on the trial `task`'s gain table, folds grouped by program (by source-file
-    family for GCC's tests: the task's application), and the paired intervals of each encoder against the
-    controls (those groups resampled). `reduce` > 0: each embedding through `reduced`."""
+    family for GCC's tests: the task's application) and drawn with `seed`, and the paired intervals of each encoder
+    against the controls (those groups resampled). `reduce` > 0: each embedding through `reduced`."""
     import importlib
 
     name_of_task, paths, programs, hold_out = GAIN_TASKS[task]
     spec = importlib.import_module(f"mirtune.tasks.{name_of_task}").SPEC
     table = load_gain_table(paths, spec, programs)
     progs = list(table.apps) if hold_out == "family" else list(table.programs)
-    outer = group_kfold(np.arange(len(table)), progs, folds, seed=0)
+    outer = group_kfold(np.arange(len(table)), progs, folds, seed=seed)
     problems = []
     matrices = {name: table_matrix(table, name_of_task, emb, note=lambda m: None) for name, emb in reps.items()}
     n_context = matrices["none"].shape[1] if "none" in matrices else 0
@@ -229,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tasks", default="devmap,vectorize,openmp,cuda_blocks")
     ap.add_argument("--configs", type=int, default=2, help="candidate head configurations per head kind")
     ap.add_argument("--folds", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=0,
+                    help="gain tasks: the seed that draws the outer folds (0: the committed runs'); another seed "
+                         "asks whether a difference survives another draw of the folds")
     ap.add_argument("--reduce", type=int, default=0, metavar="K",
                     help="gain tasks: each embedding reduced to its first K principal components (needs the `none` "
                          "control, which tells the context columns apart)")
@@ -251,14 +254,15 @@ def main(argv: list[str] | None = None) -> int:
                         "protocol": {"devmap": "DeepTune folds, fixed trees head",
                                      "gain tasks": f"{args.folds} folds grouped by program ({by_family}: by "
                                                    f"family), gain/kNN heads, {args.configs} candidates each",
-                                     "anchors": args.anchors}}
+                                     "anchors": args.anchors, "seed": args.seed}}
         for task in args.tasks.split(","):
             if task == "devmap":
                 result["devmap"], result.setdefault("intervals", {})["devmap"] = devmap(reps)
             elif task in GAIN_TASKS:
                 result[task], result.setdefault("intervals", {})[task] = gain_task(task, reps, args.configs,
                                                                                     args.folds, args.reduce,
-                                                                                    args.anchors.split(","))
+                                                                                    args.anchors.split(","),
+                                                                                    args.seed)
             else:
                 raise UsageError(f"unknown task {task!r}; choose from devmap, {', '.join(GAIN_TASKS)}")
             write_result(args.json, result)  # each task saved as it ends
