@@ -19,7 +19,9 @@ no embedding at all (the task's context features alone). Protocols:
   training, and an embedding that places it near them can use them where the random control cannot. Share of the
   oracle (geometric mean), beside the default, the best fixed configuration and the oracle.
 Beside each score, each encoder's difference from the random control and from IR2Vec with a 95% interval from
-resampling whole programs (benchmarks for devmap): the trial's "more than the noise".
+resampling whole programs (benchmarks for devmap): the trial's "more than the noise". Those intervals hold one
+draw of the gain tasks' folds; `--seeds 0,1,2,3,4` draws them once per seed, pools each group's share over the
+draws, and counts the draws in which each difference was beyond the noise.
 Prints the table; saves JSON and a chart (one panel per task).
 """
 
@@ -169,33 +171,71 @@ def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: 
     return methods
 
 
-def gain_task(task: str, reps: dict[str, object], configs: int, folds: int,
-              reduce: int = 0, anchors: Sequence[str] = ANCHORS, seed: int = 0) -> tuple[dict[str, float], dict]:
+def pooled(shares: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Each method's per-group share of the oracle over several draws of the folds, as their geometric mean: one
+    score per group whose noise no longer hangs on one draw (a failed choice counts as `geomean` counts it)."""
+    return {name: np.apply_along_axis(geomean, 0, np.stack([s[name] for s in shares])) for name in shares[0]}
+
+
+def held(draws: list[dict[str, dict[str, list[float]]]]) -> dict[str, dict[str, list[int]]]:
+    """For each encoder and control it was set against: [draws whose interval is above zero, draws whose interval
+    is below zero, draws]. A difference that one draw of the folds shows and the next does not is not a finding."""
+    out: dict[str, dict[str, list[int]]] = {}
+    for spans in draws:
+        for name, against in spans.items():
+            for control, (_, lo, hi) in against.items():
+                count = out.setdefault(name, {}).setdefault(control, [0, 0, 0])
+                count[0] += lo > 0
+                count[1] += hi < 0
+                count[2] += 1
+    return out
+
+
+def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, reduce: int = 0,
+              anchors: Sequence[str] = ANCHORS, seeds: Sequence[int] = (0,)) -> tuple[dict[str, float], dict, dict]:
     """Share of the oracle per method on the trial `task`'s gain table, folds grouped by program (by source-file
-    family for GCC's tests: the task's application) and drawn with `seed`, and the paired intervals of each encoder
-    against the controls (those groups resampled). `reduce` > 0: each embedding through `reduced`."""
+    family for GCC's tests: the task's application), and the paired intervals of each encoder against the
+    controls (those groups resampled). `reduce` > 0: each embedding through `reduced`. With several `seeds` the
+    folds are drawn once per seed: the scores and intervals are those of the pooled shares, and the third value
+    holds each draw's scores and intervals and how many draws each difference held in (`held`); else it is {}."""
     import importlib
 
     name_of_task, paths, programs, hold_out = GAIN_TASKS[task]
     spec = importlib.import_module(f"mirtune.tasks.{name_of_task}").SPEC
     table = load_gain_table(paths, spec, programs)
     progs = list(table.apps) if hold_out == "family" else list(table.programs)
-    outer = group_kfold(np.arange(len(table)), progs, folds, seed=seed)
-    problems = []
     matrices = {name: table_matrix(table, name_of_task, emb, note=lambda m: None) for name, emb in reps.items()}
     n_context = matrices["none"].shape[1] if "none" in matrices else 0
-    for name, X in matrices.items():
-        if reduce and name != "none":
-            X = reduced(X, n_context, reduce)
-        p = gain_problem(name, table, X, outer, 1)
-        p.inner_splits = lambda tr, n, seed: group_kfold(tr, progs, n, seed)
-        problems.append(p)
-    methods = chosen_by_method(table, problems, outer, configs, n_inner=3, anchors=anchors)
-    shares = {name: share_of_oracle(table.speedups, ch) for name, ch in methods.items()}
+    if reduce:
+        matrices = {name: X if name == "none" else reduced(X, n_context, reduce) for name, X in matrices.items()}
+    per_draw, draws = [], {}
+    for seed in seeds:
+        outer = group_kfold(np.arange(len(table)), progs, folds, seed=seed)
+        problems = []
+        for name, X in matrices.items():
+            p = gain_problem(name, table, X, outer, 1)
+            p.inner_splits = lambda tr, n, seed: group_kfold(tr, progs, n, seed)
+            problems.append(p)
+        methods = chosen_by_method(table, problems, outer, configs, n_inner=3, anchors=anchors)
+        shares = {name: share_of_oracle(table.speedups, ch) for name, ch in methods.items()}
+        per_draw.append(shares)
+        if len(seeds) > 1:
+            label = f"{task} seed {seed}"
+            draws[str(seed)] = {"scores": {name: round(geomean(v), 4) for name, v in shares.items()},
+                                "intervals": intervals(shares, progs, geomean, label)}
+    shares = pooled(per_draw) if len(seeds) > 1 else per_draw[0]
     res = {name: round(geomean(v), 4) for name, v in shares.items()}
+    label = f"{task} pooled" if len(seeds) > 1 else task
     for name, v in res.items():
-        print(f"{task:11s} {name:28s} {v:.3f}", flush=True)
-    return res, intervals(shares, progs, geomean, task)
+        print(f"{label:11s} {name:28s} {v:.3f}", flush=True)
+    spans = intervals(shares, progs, geomean, label)
+    if len(seeds) > 1:
+        draws["held"] = held([d["intervals"] for d in draws.values()])
+        for name, against in draws["held"].items():
+            for control, (up, down, n) in against.items():
+                print(f"{task:18s} {name:28s} - {control:8s} above zero in {up} of {n} draws, below in {down}",
+                      flush=True)
+    return res, spans, draws
 
 
 def plot(result: dict, path: Path) -> None:
@@ -229,9 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tasks", default="devmap,vectorize,openmp,cuda_blocks")
     ap.add_argument("--configs", type=int, default=2, help="candidate head configurations per head kind")
     ap.add_argument("--folds", type=int, default=10)
-    ap.add_argument("--seed", type=int, default=0,
-                    help="gain tasks: the seed that draws the outer folds (0: the committed runs'); another seed "
-                         "asks whether a difference survives another draw of the folds")
+    ap.add_argument("--seeds", default="0", metavar="S,S,...",
+                    help="gain tasks: the seeds that draw the outer folds (0: the committed runs'); with several, the "
+                         "scores pool every draw and each difference says in how many draws it held")
     ap.add_argument("--reduce", type=int, default=0, metavar="K",
                     help="gain tasks: each embedding reduced to its first K principal components (needs the `none` "
                          "control, which tells the context columns apart)")
@@ -243,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     t0 = time.monotonic()
     try:
+        try:
+            seeds = sorted({int(x) for x in args.seeds.split(",")})
+        except ValueError:
+            raise UsageError(f"--seeds wants whole numbers separated by commas, got {args.seeds!r}") from None
         reps = representations(args.encoder, [c for c in args.controls.split(",") if c])
         if not set(args.anchors.split(",")) <= set(HEAD_ANCHORS):
             raise UsageError(f"--anchors: choose from {', '.join(HEAD_ANCHORS)}, got {args.anchors!r}")
@@ -254,15 +298,15 @@ def main(argv: list[str] | None = None) -> int:
                         "protocol": {"devmap": "DeepTune folds, fixed trees head",
                                      "gain tasks": f"{args.folds} folds grouped by program ({by_family}: by "
                                                    f"family), gain/kNN heads, {args.configs} candidates each",
-                                     "anchors": args.anchors, "seed": args.seed}}
+                                     "anchors": args.anchors, "seeds": seeds}}
         for task in args.tasks.split(","):
             if task == "devmap":
                 result["devmap"], result.setdefault("intervals", {})["devmap"] = devmap(reps)
             elif task in GAIN_TASKS:
-                result[task], result.setdefault("intervals", {})[task] = gain_task(task, reps, args.configs,
-                                                                                    args.folds, args.reduce,
-                                                                                    args.anchors.split(","),
-                                                                                    args.seed)
+                result[task], result.setdefault("intervals", {})[task], draws = gain_task(
+                    task, reps, args.configs, args.folds, args.reduce, args.anchors.split(","), seeds)
+                if draws:
+                    result.setdefault("draws", {})[task] = draws
             else:
                 raise UsageError(f"unknown task {task!r}; choose from devmap, {', '.join(GAIN_TASKS)}")
             write_result(args.json, result)  # each task saved as it ends

@@ -9,7 +9,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from encoder_trial import intervals, paired_interval  # noqa: E402
+from encoder_trial import held, intervals, paired_interval, pooled  # noqa: E402
 
 
 def mean(v: np.ndarray) -> float:
@@ -73,3 +73,18 @@ def test_a_tried_encoder_is_also_set_against_the_shipped_one():
     assert set(out["student"]) == {"vs random", "vs shipped MIREncoder"}
     assert out["student"]["vs shipped MIREncoder"] == [-0.05, -0.05, -0.05]
     assert set(out["shipped MIREncoder"]) == {"vs random"} and set(out["default"]) == {"vs random"}
+
+
+def test_pooled_shares_are_each_groups_geometric_mean_over_the_draws():
+    draws = [{"enc": np.array([0.25, 1.0])}, {"enc": np.array([1.0, 0.5])}]
+    np.testing.assert_allclose(pooled(draws)["enc"], [0.5, np.sqrt(0.5)])
+    # a failed choice (share 0) weighs as the trial's geometric mean weighs it, not as minus infinity
+    failed = pooled([{"enc": np.array([0.0])}, {"enc": np.array([1.0])}])["enc"]
+    np.testing.assert_allclose(failed, [np.sqrt(1e-3)])
+
+
+def test_held_counts_the_draws_in_which_a_difference_was_beyond_the_noise():
+    draws = [{"enc": {"vs random": [0.03, 0.01, 0.05], "vs ir2vec": [0.02, -0.01, 0.04]}},
+             {"enc": {"vs random": [0.02, 0.00, 0.04], "vs ir2vec": [-0.02, -0.03, -0.01]}},
+             {"enc": {"vs random": [0.04, 0.02, 0.06], "vs ir2vec": [0.01, 0.002, 0.02]}}]
+    assert held(draws) == {"enc": {"vs random": [2, 0, 3], "vs ir2vec": [1, 1, 3]}}
