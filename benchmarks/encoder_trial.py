@@ -221,8 +221,9 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
         per_draw.append(shares)
         if len(seeds) > 1:
             label = f"{task} seed {seed}"
-            draws[str(seed)] = {"scores": {name: round(geomean(v), 4) for name, v in shares.items()},
-                                "intervals": intervals(shares, progs, geomean, label)}
+            scores = {name: round(geomean(v), 4) for name, v in shares.items()}
+            print(f"{label:18s} " + "  ".join(f"{name} {v:.3f}" for name, v in scores.items()), flush=True)
+            draws[str(seed)] = {"scores": scores, "intervals": intervals(shares, progs, geomean, label)}
     shares = pooled(per_draw) if len(seeds) > 1 else per_draw[0]
     res = {name: round(geomean(v), 4) for name, v in shares.items()}
     label = f"{task} pooled" if len(seeds) > 1 else task
