@@ -182,9 +182,15 @@ class LoopbackCluster:
         proc.wait(timeout=30)
 
     def kill_head(self) -> None:
-        """SIGKILL the head's process group (GCS, raylet, dashboard, job drivers)."""
+        """SIGKILL the head's process group (GCS, raylet, dashboard, job drivers) and wait until the head process is
+        gone: on a loaded machine it outlives the signal for a moment, and `mirtune cluster start` would take it for
+        a head still running."""
         assert self.head_pid is not None
         kill_tree(self.head_pid)
+        deadline = time.monotonic() + 30
+        while _alive(self.head_pid):
+            assert time.monotonic() < deadline, f"the head (pid {self.head_pid}) outlived SIGKILL by 30 s"
+            time.sleep(0.1)
         self.head_pid = None
 
     def node_of(self, pid: int) -> str | None:
