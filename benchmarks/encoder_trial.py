@@ -214,7 +214,7 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
         problems = []
         for name, X in matrices.items():
             p = gain_problem(name, table, X, outer, 1)
-            p.inner_splits = lambda tr, n, seed: group_kfold(tr, progs, n, seed)
+            p.inner_splits = lambda tr, n, inner_seed: group_kfold(tr, progs, n, inner_seed)
             problems.append(p)
         methods = chosen_by_method(table, problems, outer, configs, n_inner=3, anchors=anchors)
         shares = {name: share_of_oracle(table.speedups, ch) for name, ch in methods.items()}
@@ -228,7 +228,7 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
     res = {name: round(geomean(v), 4) for name, v in shares.items()}
     label = f"{task} pooled" if len(seeds) > 1 else task
     for name, v in res.items():
-        print(f"{label:11s} {name:28s} {v:.3f}", flush=True)
+        print(f"{label:18s} {name:28s} {v:.3f}", flush=True)
     spans = intervals(shares, progs, geomean, label)
     if len(seeds) > 1:
         draws["held"] = held([d["intervals"] for d in draws.values()])
@@ -287,7 +287,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             seeds = sorted({int(x) for x in args.seeds.split(",")})
         except ValueError:
-            raise UsageError(f"--seeds wants whole numbers separated by commas, got {args.seeds!r}") from None
+            seeds = [-1]
+        if seeds[0] < 0:
+            raise UsageError(f"--seeds wants whole numbers of 0 or more separated by commas, got {args.seeds!r}")
         reps = representations(args.encoder, [c for c in args.controls.split(",") if c])
         if not set(args.anchors.split(",")) <= set(HEAD_ANCHORS):
             raise UsageError(f"--anchors: choose from {', '.join(HEAD_ANCHORS)}, got {args.anchors!r}")

@@ -88,3 +88,12 @@ def test_held_counts_the_draws_in_which_a_difference_was_beyond_the_noise():
              {"enc": {"vs random": [0.02, 0.00, 0.04], "vs ir2vec": [-0.02, -0.03, -0.01]}},
              {"enc": {"vs random": [0.04, 0.02, 0.06], "vs ir2vec": [0.01, 0.002, 0.02]}}]
     assert held(draws) == {"enc": {"vs random": [2, 0, 3], "vs ir2vec": [1, 1, 3]}}
+
+
+def test_seeds_that_are_not_whole_numbers_of_0_or_more_are_one_line(capsys):
+    from encoder_trial import main
+
+    for bad in ("1,x", "-1", ""):
+        assert main(["--seeds", bad, "--tasks", "vectorize"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "--seeds wants whole numbers of 0 or more" in err[0], err
