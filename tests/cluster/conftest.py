@@ -85,13 +85,19 @@ def descendants(pid: int) -> list[psutil.Process]:
         return []
 
 
-def kill_tree(pid: int, grace_s: float = 0.0) -> None:
-    """Kill a node: its process group (raylet, GCS, agents) and every process below it (workers, their programs)."""
+def kill_tree(pid: int, grace_s: float = 0.0, wait_s: float = 0.0) -> None:
+    """Kill a node: its process group (raylet, GCS, agents) and every process below it (workers, their programs);
+    with `wait_s`, wait until every one of them is gone (a dying GCS still holds the node's port for a moment)."""
     procs = descendants(pid)
     kill_group(pid, grace_s)
     for p in procs:
         with contextlib.suppress(psutil.Error):
             p.kill()
+    left = [pid, *(p.pid for p in procs)]
+    deadline = time.monotonic() + wait_s
+    while wait_s and (left := [q for q in left if _alive(q)]):
+        assert time.monotonic() < deadline, f"processes {left} outlived SIGKILL by {wait_s:.0f} s"
+        time.sleep(0.1)
 
 
 class LoopbackCluster:
@@ -182,15 +188,11 @@ class LoopbackCluster:
         proc.wait(timeout=30)
 
     def kill_head(self) -> None:
-        """SIGKILL the head's process group (GCS, raylet, dashboard, job drivers) and wait until the head process is
-        gone: on a loaded machine it outlives the signal for a moment, and `mirtune cluster start` would take it for
-        a head still running."""
+        """SIGKILL the head's process group (GCS, raylet, dashboard, job drivers) and wait until all of it is gone:
+        for a moment the head outlives the signal (`mirtune cluster start` would take it for a head still running)
+        and its GCS holds the port a restart binds again."""
         assert self.head_pid is not None
-        kill_tree(self.head_pid)
-        deadline = time.monotonic() + 30
-        while _alive(self.head_pid):
-            assert time.monotonic() < deadline, f"the head (pid {self.head_pid}) outlived SIGKILL by 30 s"
-            time.sleep(0.1)
+        kill_tree(self.head_pid, wait_s=30)
         self.head_pid = None
 
     def node_of(self, pid: int) -> str | None:
