@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -44,9 +45,20 @@ _READY = "Ray runtime started."
 
 
 def _free_port(ip: str) -> int:
-    with socket.socket() as s:
-        s.bind((ip, 0))
-        return s.getsockname()[1]
+    """A port free now on `ip`, between Ray's worker ports (10002-19999) and the kernel's ephemeral range: a
+    restarted head binds the same port again, and an ephemeral port can meanwhile be any outgoing connection's."""
+    try:
+        first_ephemeral = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        first_ephemeral = 32768
+    for port in random.sample(range(20000, max(first_ephemeral, 20200)), 200):
+        with socket.socket() as s:
+            try:
+                s.bind((ip, port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError(f"no free port on {ip} between 20000 and {first_ephemeral}")
 
 
 def _alive(pid: int) -> bool:
