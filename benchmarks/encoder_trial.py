@@ -287,8 +287,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             seeds = sorted({int(x) for x in args.seeds.split(",")})
         except ValueError:
-            seeds = [-1]
-        if seeds[0] < 0:
+            seeds = []
+        if not seeds or seeds[0] < 0:
             raise UsageError(f"--seeds wants whole numbers of 0 or more separated by commas, got {args.seeds!r}")
         reps = representations(args.encoder, [c for c in args.controls.split(",") if c])
         if not set(args.anchors.split(",")) <= set(HEAD_ANCHORS):
