@@ -7,6 +7,10 @@ learn more from the same files? (issue 31: `medium` "if the curves say capacity 
 Each DIR is a run's output or model folder (or its copy in docs/): heldout.csv (one row per held-out evaluation)
 and metrics.csv or metrics.csv.gz (step -> files seen). Prints each run's held-out figures at every evaluation and
 saves a chart of MLM accuracy, matching accuracy and the mean reconstruction AUC against files seen.
+
+`--speed N` prints, instead, where each run's training time went: files per second of step time (`time_s` in
+metrics.csv, evaluations and checkpoints excluded) over every stretch of N steps, and their median, so that a
+stretch slowed by other work on the machine, or a run slower than its benchmark throughout, shows as such.
 """
 
 from __future__ import annotations
@@ -50,6 +54,43 @@ def curve(run: Path) -> list[dict[str, float]]:
     return out
 
 
+def _metrics(run: Path) -> list[dict[str, str]]:
+    """The run's metrics.csv (or .gz) rows."""
+    path = next((p for p in (run / "metrics.csv", run / "metrics.csv.gz") if p.exists()), None)
+    if path is None:
+        raise FileNotFoundError(f"{run} lacks metrics.csv(.gz)")
+    return _rows(path)
+
+
+def speed(run: Path, stretch: int) -> list[dict[str, float]]:
+    """Files per second of step time over each stretch of `stretch` steps (the last may be shorter), in step order."""
+    rows = sorted((int(r["step"]), float(r["samples"]), float(r["time_s"])) for r in _metrics(run))
+    out = []
+    prev = (0, 0.0, 0.0)
+    for i, (step, files, secs) in enumerate(rows):
+        if step - prev[0] >= stretch or (i == len(rows) - 1 and step > prev[0]):
+            if secs <= prev[2]:
+                raise ValueError(f"{run}: step time does not grow between steps {prev[0]} and {step}")
+            out.append({"first_step": prev[0] + 1, "last_step": step, "files": files - prev[1],
+                        "step_s": secs - prev[2], "files_per_s": (files - prev[1]) / (secs - prev[2])})
+            prev = (step, files, secs)
+    return out
+
+
+def print_speed(name: str, stretches: list[dict[str, float]]) -> None:
+    """One line per stretch and the median over stretches."""
+    import statistics
+
+    print(f"{name}:")
+    print("        steps      files   step s   files/s")
+    for r in stretches:
+        print(f"  {r['first_step']:>5.0f}-{r['last_step']:<5.0f}  {r['files']:>7,.0f}  {r['step_s']:>7.0f}   "
+              f"{r['files_per_s']:>6.2f}")
+    if stretches:
+        print(f"  median of {len(stretches)} stretches: {statistics.median(r['files_per_s'] for r in stretches):.2f}"
+              " files/s")
+
+
 def chart(curves: dict[str, list[dict[str, float]]], png: Path) -> None:
     """One panel per held-out figure, one line per run, against files seen."""
     from mirtune.figures import pyplot, save
@@ -71,7 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", metavar="NAME=DIR")
     ap.add_argument("--png", type=Path, default=None, help="write the chart here")
+    ap.add_argument("--speed", type=int, default=0, metavar="N",
+                    help="print files per second of step time per stretch of N steps instead of the curves")
     args = ap.parse_args(argv)
+    if args.speed < 0:
+        print("compare_pretraining: --speed takes a positive number of steps", file=sys.stderr)
+        return 2
     curves: dict[str, Any] = {}
     for spec in args.runs:
         name, sep, folder = spec.partition("=")
@@ -79,10 +125,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"compare_pretraining: expected NAME=DIR, got {spec!r}", file=sys.stderr)
             return 2
         try:
-            curves[name] = curve(Path(folder))
+            curves[name] = speed(Path(folder), args.speed) if args.speed else curve(Path(folder))
         except (OSError, ValueError, KeyError) as exc:
             print(f"compare_pretraining: {exc}", file=sys.stderr)
             return 2
+    if args.speed:
+        for name, stretches in curves.items():
+            print_speed(name, stretches)
+        return 0
     for name, rows in curves.items():
         print(f"{name}:")
         print("  files seen   MLM acc.  matching  AUC mean")

@@ -40,3 +40,26 @@ def test_the_chart_is_written(benchmark_module, tmp_path, capsys):
     assert cmp.main([f"small={DOCS / 'pretrain_real_small'}", "--png", str(png)]) == 0
     assert png.stat().st_size > 10_000
     assert "95,991   0.781" in capsys.readouterr().out
+
+
+def test_speed_per_stretch_of_the_committed_bf16_run(benchmark_module, capsys):
+    """docs/pretrain_real_medium_bf16: 2,000 steps of 16 files; its first 200 steps took 471 s of step time."""
+    cmp = benchmark_module("compare_pretraining")
+    stretches = cmp.speed(DOCS / "pretrain_real_medium_bf16", 200)
+    assert len(stretches) == 10 and stretches[-1]["last_step"] == 2000
+    assert sum(r["files"] for r in stretches) == 32_000
+    assert stretches[0]["files_per_s"] == pytest.approx(3200 / 471, rel=0.01)
+    assert cmp.main(["--speed", "500", f"bf16={DOCS / 'pretrain_real_medium_bf16'}"]) == 0
+    out = capsys.readouterr().out
+    assert "1501-2000" in out and "median of 4 stretches" in out
+
+
+def test_speed_refuses_a_step_time_that_does_not_grow_and_a_negative_stretch(benchmark_module, tmp_path, capsys):
+    cmp = benchmark_module("compare_pretraining")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "metrics.csv").write_text("step,samples,time_s\n1,16,2.0\n2,32,4.0\n3,48,4.0\n")
+    with pytest.raises(ValueError, match="does not grow between steps 2 and 3"):
+        cmp.speed(run, 1)
+    assert cmp.main(["--speed", "-3", f"r={run}"]) == 2
+    assert "positive number of steps" in capsys.readouterr().err
