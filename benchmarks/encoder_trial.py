@@ -18,6 +18,8 @@ no embedding at all (the task's context features alone). Protocols:
   program on one side, so a held-out program's siblings (same template, application or kernel family) can be in
   training, and an embedding that places it near them can use them where the random control cannot. Share of the
   oracle (geometric mean), beside the default, the best fixed configuration and the oracle.
+`--with-ir2vec` adds, for each `--encoder`, that encoder's vector and IR2Vec's side by side (`NAME + IR2Vec`): its
+difference from IR2Vec asks whether the encoder knows anything IR2Vec does not, which a head can use.
 Beside each score, each encoder's difference from the random control and from IR2Vec with a 95% interval from
 resampling whole programs (benchmarks for devmap): the trial's "more than the noise". Those intervals hold one
 draw of the gain tasks' folds; `--seeds 0,1,2,3,4` draws them once per seed, pools each group's share over the
@@ -46,7 +48,7 @@ from mirtune.paths import data_dir, write_result  # noqa: E402
 from mirtune.predict.heads import ANCHORS as HEAD_ANCHORS  # noqa: E402
 from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix  # noqa: E402
 from mirtune.predict.select import evaluate_outer, select_configs  # noqa: E402
-from mirtune.tasks.embedders import embed_files, get_embedder  # noqa: E402
+from mirtune.tasks.embedders import Embedder, embed_files, get_embedder  # noqa: E402
 from mirtune.tasks.measured import (best_fixed_per_group, geomean, group_kfold, load_gain_table,  # noqa: E402
                                     share_of_oracle)
 
@@ -63,14 +65,28 @@ GAIN_TASKS = {  # trial name -> (task, data folders, program folders, what the f
 }
 
 
-def representations(encoders: list[str], extra: list[str]) -> dict[str, object]:
-    """Name -> embedder: the shipped encoder, each NAME=DIR, then the controls that can run here."""
+def side_by_side(first: Embedder, second: Embedder) -> Embedder:
+    """Two embeddings' vectors joined into one (each read from its own cache): what a head gains from the first
+    where it already has the second."""
+    def embed_batch(paths: list[Path]) -> np.ndarray:
+        return np.hstack([embed_files(first, paths), embed_files(second, paths)])
+
+    return Embedder(f"{first.name}+{second.name}", f"{first.key}+{second.key}", embed_batch,
+                    f"{first.description} beside {second.description}", cached=False)
+
+
+def representations(encoders: list[str], extra: list[str], with_ir2vec: bool = False) -> dict[str, object]:
+    """Name -> embedder: the shipped encoder, each NAME=DIR (and, `with_ir2vec`, each beside IR2Vec), then the
+    controls that can run here."""
     out: dict[str, object] = {SHIPPED: get_embedder("mirencoder")}
+    ir2vec = get_embedder("ir2vec") if with_ir2vec else None  # asked for: a missing package is an error here
     for item in encoders:
         name, sep, folder = item.partition("=")
         if not sep or not Path(folder).is_dir():
             raise UsageError(f"--encoder wants NAME=DIR with an existing model folder, got {item!r}")
         out[name] = get_embedder("mirencoder", model_dir=folder)
+        if ir2vec is not None:
+            out[f"{name} + IR2Vec"] = side_by_side(out[name], ir2vec)
     for name in extra:
         try:
             out[name] = get_embedder(name)
@@ -267,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("--encoder", action="append", default=[], metavar="NAME=DIR", help="a model folder to try")
     ap.add_argument("--controls", default="ir2vec,random,none", help="baseline representations")
+    ap.add_argument("--with-ir2vec", action="store_true",
+                    help="also each --encoder beside IR2Vec (vectors side by side): does it add to IR2Vec?")
     ap.add_argument("--tasks", default="devmap,vectorize,openmp,cuda_blocks")
     ap.add_argument("--configs", type=int, default=2, help="candidate head configurations per head kind")
     ap.add_argument("--folds", type=int, default=10)
@@ -290,7 +308,9 @@ def main(argv: list[str] | None = None) -> int:
             seeds = []
         if not seeds or seeds[0] < 0:
             raise UsageError(f"--seeds wants whole numbers of 0 or more separated by commas, got {args.seeds!r}")
-        reps = representations(args.encoder, [c for c in args.controls.split(",") if c])
+        if args.with_ir2vec and not args.encoder:
+            raise UsageError("--with-ir2vec joins each --encoder NAME=DIR to IR2Vec: give at least one --encoder")
+        reps = representations(args.encoder, [c for c in args.controls.split(",") if c], args.with_ir2vec)
         if not set(args.anchors.split(",")) <= set(HEAD_ANCHORS):
             raise UsageError(f"--anchors: choose from {', '.join(HEAD_ANCHORS)}, got {args.anchors!r}")
         if args.reduce and "none" not in reps:

@@ -97,3 +97,29 @@ def test_seeds_that_are_not_whole_numbers_of_0_or_more_are_one_line(capsys):
         assert main(["--seeds", bad, "--tasks", "vectorize"]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "--seeds wants whole numbers of 0 or more" in err[0], err
+
+
+def test_side_by_side_joins_each_files_two_vectors_in_order(tmp_path):
+    from encoder_trial import side_by_side
+
+    from mirtune.tasks.embedders import embed_files, random_embedder
+
+    files = []
+    for i, text in enumerate(["define i32 @f() {\n  ret i32 0\n}\n", "define i32 @g() {\n  ret i32 1\n}\n"]):
+        files.append(tmp_path / f"m{i}.ll")
+        files[-1].write_text(text)
+    first, second = random_embedder(4), random_embedder(3)
+    joined = side_by_side(first, second)
+    X = embed_files(joined, files)
+    assert X.shape == (2, 7)
+    np.testing.assert_array_equal(X[:, :4], embed_files(first, files))
+    np.testing.assert_array_equal(X[:, 4:], embed_files(second, files))
+    assert joined.key == "control-identity-4+control-identity-3" and not joined.cached
+
+
+def test_with_ir2vec_without_an_encoder_is_one_line(tmp_path, capsys):
+    from encoder_trial import main
+
+    assert main(["--with-ir2vec", "--tasks", "vectorize", "--json", str(tmp_path / "t.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "give at least one --encoder" in err
