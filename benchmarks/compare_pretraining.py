@@ -11,6 +11,10 @@ saves a chart of MLM accuracy, matching accuracy and the mean reconstruction AUC
 `--speed N` prints, instead, where each run's training time went: files per second of step time (`time_s` in
 metrics.csv, evaluations and checkpoints excluded) over every stretch of N steps, and their median, so that a
 stretch slowed by other work on the machine, or a run slower than its benchmark throughout, shows as such.
+With `--costs` each stretch also gets the mean estimated cost of its files (`mirtune.pretrain.batches.file_costs`:
+statements kept plus a share per edge), in the order the run read its in-memory corpus (the corpus, workers,
+batch size, seed and statement cap of the command in the run's provenance; run from where that command ran), and
+files/s x cost: where that product is flat, the files explain the speed.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from __future__ import annotations
 import argparse
 import csv
 import gzip
+import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -77,15 +83,49 @@ def speed(run: Path, stretch: int) -> list[dict[str, float]]:
     return out
 
 
+def step_costs(run: Path, steps: int) -> list[float]:
+    """Mean estimated cost of the files of each step 1..`steps` of `run`, in the order its in-memory corpus was
+    read (`batches.pass_order`), from the command in its provenance."""
+    from mirtune.pretrain.batches import InMemoryCorpus, pass_order
+    from mirtune.pretrain.train import add_arguments, read_split
+
+    prov = next((p for p in (run / "provenance.json", run / "provenance.json.gz") if p.exists()), None)
+    if prov is None:
+        raise FileNotFoundError(f"{run} lacks provenance.json(.gz), which holds the run's command")
+    command = json.loads((gzip.open if prov.suffix == ".gz" else open)(prov, "rt").read())["command"]
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args, _ = parser.parse_known_args(shlex.split(command)[2:])  # after `mirtune pretrain`
+    corpus = InMemoryCorpus(read_split(Path(args.corpus) / "samples" / "split=train", ["n_stmt", "n_edges"]),
+                            args.batch_size, 0, args.workers, args.seed, args.max_statements)
+    per_pass, size = corpus.batches_per_epoch(), corpus.global_batch
+    orders: dict[int, Any] = {}
+    out = []
+    for step in range(steps):
+        epoch, batch = divmod(step, per_pass)
+        order = orders.setdefault(epoch, pass_order(args.seed, epoch, corpus.n))
+        out.append(float(corpus.costs[order[batch * size:(batch + 1) * size]].mean()))
+    return out
+
+
+def with_costs(stretches: list[dict[str, float]], costs: list[float]) -> None:
+    """Each stretch's mean file cost (weighted by its steps' files) and files/s x cost."""
+    for r in stretches:
+        steps = range(int(r["first_step"]) - 1, int(r["last_step"]))
+        r["mean_cost"] = sum(costs[s] for s in steps) / len(steps)
+        r["cost_per_s"] = r["files_per_s"] * r["mean_cost"]
+
+
 def print_speed(name: str, stretches: list[dict[str, float]]) -> None:
     """One line per stretch and the median over stretches."""
     import statistics
 
+    costs = bool(stretches) and "mean_cost" in stretches[0]
     print(f"{name}:")
-    print("        steps      files   step s   files/s")
+    print("        steps      files   step s   files/s" + ("   mean cost   files/s x cost" if costs else ""))
     for r in stretches:
         print(f"  {r['first_step']:>5.0f}-{r['last_step']:<5.0f}  {r['files']:>7,.0f}  {r['step_s']:>7.0f}   "
-              f"{r['files_per_s']:>6.2f}")
+              f"{r['files_per_s']:>6.2f}" + (f"   {r['mean_cost']:>9.1f}   {r['cost_per_s']:>14.0f}" if costs else ""))
     if stretches:
         print(f"  median of {len(stretches)} stretches: {statistics.median(r['files_per_s'] for r in stretches):.2f}"
               " files/s")
@@ -114,9 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--png", type=Path, default=None, help="write the chart here")
     ap.add_argument("--speed", type=int, default=0, metavar="N",
                     help="print files per second of step time per stretch of N steps instead of the curves")
+    ap.add_argument("--costs", action="store_true",
+                    help="with --speed: each stretch's mean estimated file cost, from the run's corpus and command")
     args = ap.parse_args(argv)
-    if args.speed < 0:
-        print("compare_pretraining: --speed takes a positive number of steps", file=sys.stderr)
+    if args.speed < 0 or (args.costs and not args.speed):
+        print("compare_pretraining: --speed takes a positive number of steps (and --costs needs it)", file=sys.stderr)
         return 2
     curves: dict[str, Any] = {}
     for spec in args.runs:
@@ -126,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         try:
             curves[name] = speed(Path(folder), args.speed) if args.speed else curve(Path(folder))
+            if args.costs:
+                with_costs(curves[name], step_costs(Path(folder), int(curves[name][-1]["last_step"])))
         except (OSError, ValueError, KeyError) as exc:
             print(f"compare_pretraining: {exc}", file=sys.stderr)
             return 2

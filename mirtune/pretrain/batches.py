@@ -45,6 +45,12 @@ def balanced_split(costs: np.ndarray, parts: int) -> list[np.ndarray]:
     return [np.sort(np.asarray(g, dtype=np.int64)) for g in groups]
 
 
+def pass_order(seed: int, epoch: int, n: int) -> np.ndarray:
+    """The order of pass `epoch` over `n` in-memory rows: every worker computes the same one, and so does a resumed
+    run or a script that asks which files a step read."""
+    return np.random.default_rng([seed, epoch]).permutation(n)
+
+
 class ArrowRows:
     """An Arrow table's rows in Ray Data's numpy batch form, decoded once (a list column as flat values and
     row offsets, sliced per row without copying). A column of one chunk is read in place: a
@@ -92,7 +98,7 @@ class InMemoryCorpus(ArrowRows):
     def epoch(self, epoch: int, start: int = 0) -> Iterator[tuple[Batch, int]]:
         """This worker's share of each global batch of one pass from batch `start` on, in an order every worker
         shares; a last global batch too small to give every worker a file is left out."""
-        order = np.random.default_rng([self.seed, epoch]).permutation(self.n)
+        order = pass_order(self.seed, epoch, self.n)
         for first in range(start * self.global_batch, self.n, self.global_batch):
             chunk = order[first:first + self.global_batch]
             if len(chunk) < self.world:

@@ -693,16 +693,20 @@ def _training_data(tc: TrainConfig, train_dir: Path,
     if not heldout_dir:
         note("mirtune pretrain: the corpus has no held-out split; no held-out evaluation")
     if _parquet_bytes(train_dir) <= tc.materialize_mb * 2**20:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        # one chunk per column: workers read it in place from the object store (batches.ArrowRows)
-        tables = {name: ray.put(pa.concat_tables([pq.read_table(f, columns=columns)
-                                                  for f in sorted(folder.glob("*.parquet"))]).combine_chunks())
-                  for name, folder in splits.items()}
+        tables = {name: ray.put(read_split(folder, columns)) for name, folder in splits.items()}
         return tables, {}
     return None, {name: ray.data.read_parquet(str(folder), partitioning=None).select_columns(columns)
                   for name, folder in splits.items()}
+
+
+def read_split(folder: Path, columns: list[str]) -> Any:
+    """A split's Parquet shards as one Arrow table, in the row order an in-memory run trains on (shards by name),
+    one chunk per column so that workers read it in place from the object store (batches.ArrowRows)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    return pa.concat_tables([pq.read_table(f, columns=columns) for f in sorted(folder.glob("*.parquet"))]
+                            ).combine_chunks()
 
 
 def _quiet_ray_data() -> None:

@@ -63,3 +63,37 @@ def test_speed_refuses_a_step_time_that_does_not_grow_and_a_negative_stretch(ben
         cmp.speed(run, 1)
     assert cmp.main(["--speed", "-3", f"r={run}"]) == 2
     assert "positive number of steps" in capsys.readouterr().err
+
+
+def test_step_costs_follow_the_runs_own_order_of_its_corpus(benchmark_module, tmp_path, capsys):
+    """A run's command (in its provenance) names its corpus, workers, batch and seed: step k's cost is the mean
+    estimated cost of the files pass_order put at its place, and the second pass takes up a new order."""
+    import json
+
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from mirtune.pretrain.batches import file_costs, pass_order
+
+    cmp = benchmark_module("compare_pretraining")
+    train = tmp_path / "corpus" / "samples" / "split=train"
+    train.mkdir(parents=True)
+    n_stmt, n_edges = np.arange(10, 80, 7), np.arange(0, 50, 5)  # 10 files over two shards
+    pq.write_table(pa.table({"n_stmt": n_stmt[:6], "n_edges": n_edges[:6]}), train / "part-a.parquet")
+    pq.write_table(pa.table({"n_stmt": n_stmt[6:], "n_edges": n_edges[6:]}), train / "part-b.parquet")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "provenance.json").write_text(json.dumps({"command": f"mirtune pretrain --corpus {tmp_path / 'corpus'} "
+                                                                f"--out x --workers 2 --batch-size 2 --seed 3 "
+                                                                f"--max-statements 40"}))
+    costs = file_costs(n_stmt, n_edges, 40)
+    got = cmp.step_costs(run, 4)  # 10 files, 4 a step: 3 steps a pass (the last of 2 files), then pass 2
+    first, second = pass_order(3, 0, 10), pass_order(3, 1, 10)
+    want = [costs[first[:4]].mean(), costs[first[4:8]].mean(), costs[first[8:]].mean(), costs[second[:4]].mean()]
+    np.testing.assert_allclose(got, want)
+    (run / "metrics.csv").write_text("step,samples,time_s\n1,4,1.0\n2,8,2.0\n3,10,3.0\n4,14,4.0\n")
+    assert cmp.main(["--speed", "2", "--costs", f"r={run}"]) == 0
+    out = capsys.readouterr().out
+    assert "mean cost" in out and f"{(want[0] + want[1]) / 2 * 4:.0f}" in out.splitlines()[2]
+    assert cmp.main(["--costs", f"r={run}"]) == 2  # --costs without --speed
