@@ -87,17 +87,21 @@ def step_costs(run: Path, steps: int) -> list[float]:
     """Mean estimated cost of the files of each step 1..`steps` of `run`, in the order its in-memory corpus was
     read (`batches.pass_order`), from the command in its provenance."""
     from mirtune.pretrain.batches import InMemoryCorpus, pass_order
-    from mirtune.pretrain.train import add_arguments, read_split
+    from mirtune.pretrain.train import add_arguments, held_in_memory, read_split
 
     prov = next((p for p in (run / "provenance.json", run / "provenance.json.gz") if p.exists()), None)
     if prov is None:
         raise FileNotFoundError(f"{run} lacks provenance.json(.gz), which holds the run's command")
-    command = json.loads((gzip.open if prov.suffix == ".gz" else open)(prov, "rt").read())["command"]
+    with (gzip.open if prov.suffix == ".gz" else open)(prov, "rt") as f:
+        command = json.load(f)["command"]
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     args, _ = parser.parse_known_args(shlex.split(command)[2:])  # after `mirtune pretrain`
-    corpus = InMemoryCorpus(read_split(Path(args.corpus) / "samples" / "split=train", ["n_stmt", "n_edges"]),
-                            args.batch_size, 0, args.workers, args.seed, args.max_statements)
+    train = Path(args.corpus) / "samples" / "split=train"
+    if not held_in_memory(train):
+        raise ValueError(f"{args.corpus} is streamed by Ray Data in training: its order is not known here")
+    corpus = InMemoryCorpus(read_split(train, ["n_stmt", "n_edges"]), args.batch_size, 0, args.workers, args.seed,
+                            args.max_statements)
     per_pass, size = corpus.batches_per_epoch(), corpus.global_batch
     orders: dict[int, Any] = {}
     out = []
@@ -109,7 +113,7 @@ def step_costs(run: Path, steps: int) -> list[float]:
 
 
 def with_costs(stretches: list[dict[str, float]], costs: list[float]) -> None:
-    """Each stretch's mean file cost (weighted by its steps' files) and files/s x cost."""
+    """Each stretch's mean file cost (the mean over its steps of their files' mean) and files/s x cost."""
     for r in stretches:
         steps = range(int(r["first_step"]) - 1, int(r["last_step"]))
         r["mean_cost"] = sum(costs[s] for s in steps) / len(steps)

@@ -623,8 +623,10 @@ def _corpus_info(corpus: Path) -> tuple[Path, Path | None]:
     return train, heldout if heldout.is_dir() and any(heldout.glob("*.parquet")) else None
 
 
-def _parquet_bytes(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.glob("*.parquet"))
+def held_in_memory(train_dir: Path, materialize_mb: int = TrainConfig.materialize_mb) -> bool:
+    """Whether a corpus's training split is small enough to be held whole (batches.InMemoryCorpus, in
+    `batches.pass_order`) rather than streamed by Ray Data (its Parquet shards up to `materialize_mb` MB)."""
+    return sum(p.stat().st_size for p in train_dir.glob("*.parquet")) <= materialize_mb * 2**20
 
 
 def _count_rows(folder: Path) -> int:
@@ -692,7 +694,7 @@ def _training_data(tc: TrainConfig, train_dir: Path,
     splits = {"train": train_dir, **({"heldout": heldout_dir} if heldout_dir else {})}
     if not heldout_dir:
         note("mirtune pretrain: the corpus has no held-out split; no held-out evaluation")
-    if _parquet_bytes(train_dir) <= tc.materialize_mb * 2**20:
+    if held_in_memory(train_dir, tc.materialize_mb):
         tables = {name: ray.put(read_split(folder, columns)) for name, folder in splits.items()}
         return tables, {}
     return None, {name: ray.data.read_parquet(str(folder), partitioning=None).select_columns(columns)
