@@ -13,8 +13,9 @@ metrics.csv, evaluations and checkpoints excluded) over every stretch of N steps
 stretch slowed by other work on the machine, or a run slower than its benchmark throughout, shows as such.
 With `--costs` each stretch also gets the mean estimated cost of its files (`mirtune.pretrain.batches.file_costs`:
 statements kept plus a share per edge), in the order the run read its in-memory corpus (the corpus, workers,
-batch size, seed and statement cap of the command in the run's provenance; run from where that command ran), and
-files/s x cost: where that product is flat, the files explain the speed.
+batch size, seed and statement cap of the `mirtune pretrain` command in the provenance of the run's output folder,
+not of an exported model; run from where that command ran), and files/s x cost: where that product is flat, the
+files explain the speed.
 """
 
 from __future__ import annotations
@@ -94,9 +95,14 @@ def step_costs(run: Path, steps: int) -> list[float]:
         raise FileNotFoundError(f"{run} lacks provenance.json(.gz), which holds the run's command")
     with (gzip.open if prov.suffix == ".gz" else open)(prov, "rt") as f:
         command = json.load(f)["command"]
+    words = shlex.split(command)
+    at = next((i for i, w in enumerate(words[:2]) if w == "pretrain" or w.endswith("pretrain.py")), None)
+    if at is None:  # an exported model's provenance holds `mirtune model export ...`
+        raise ValueError(f"{prov}: its command is not a pre-training command ({command[:60]!r}); give the run's "
+                         "output folder, whose provenance holds the `mirtune pretrain` command")
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    args, _ = parser.parse_known_args(shlex.split(command)[2:])  # after `mirtune pretrain`
+    args, _ = parser.parse_known_args(words[at + 1:])
     train = Path(args.corpus) / "samples" / "split=train"
     if not held_in_memory(train):
         raise ValueError(f"{args.corpus} is streamed by Ray Data in training: its order is not known here")

@@ -97,3 +97,16 @@ def test_step_costs_follow_the_runs_own_order_of_its_corpus(benchmark_module, tm
     out = capsys.readouterr().out
     assert "mean cost" in out and f"{(want[0] + want[1]) / 2 * 4:.0f}" in out.splitlines()[2]
     assert cmp.main(["--costs", f"r={run}"]) == 2  # --costs without --speed
+
+
+def test_costs_refuse_an_exported_models_provenance(benchmark_module, tmp_path, capsys):
+    """An exported model's provenance holds the export command: the run's order cannot be read from it."""
+    import json
+
+    cmp = benchmark_module("compare_pretraining")
+    run = tmp_path / "model"
+    run.mkdir()
+    (run / "provenance.json").write_text(json.dumps({"command": "mirtune model export ck --corpus c --out model"}))
+    (run / "metrics.csv").write_text("step,samples,time_s\n1,16,1.0\n2,32,2.0\n")
+    assert cmp.main(["--speed", "1", "--costs", f"m={run}"]) == 2
+    assert "not a pre-training command" in capsys.readouterr().err
