@@ -308,8 +308,9 @@ def main(argv: list[str] | None = None) -> int:
             seeds = []
         if not seeds or seeds[0] < 0:
             raise UsageError(f"--seeds wants whole numbers of 0 or more separated by commas, got {args.seeds!r}")
-        if args.with_ir2vec and not args.encoder:
-            raise UsageError("--with-ir2vec joins each --encoder NAME=DIR to IR2Vec: give at least one --encoder")
+        if args.with_ir2vec and (not args.encoder or "ir2vec" not in args.controls.split(",")):
+            raise UsageError("--with-ir2vec joins each --encoder NAME=DIR to IR2Vec and sets it against the ir2vec "
+                             "control: give at least one --encoder and keep ir2vec in --controls")
         reps = representations(args.encoder, [c for c in args.controls.split(",") if c], args.with_ir2vec)
         if not set(args.anchors.split(",")) <= set(HEAD_ANCHORS):
             raise UsageError(f"--anchors: choose from {', '.join(HEAD_ANCHORS)}, got {args.anchors!r}")

@@ -128,7 +128,7 @@ class StreamedShard:
         """This worker's batches of one pass from batch `start` on, with the step's files over all workers (equal
         shares). A streamed pass reads the batches before `start` too (and keeps them), without yielding them."""
         if self.rows is not None:
-            order = np.random.default_rng([self.seed, epoch]).permutation(len(self.rows))
+            order = pass_order(self.seed, epoch, len(self.rows))
             for i in range(start * self.batch_size, len(order), self.batch_size):
                 chunk = [self.rows[j] for j in order[i:i + self.batch_size]]
                 yield {k: np.array([r[k] for r in chunk] + [None], dtype=object)[:-1] for k in chunk[0]}, \

@@ -117,9 +117,13 @@ def test_side_by_side_joins_each_files_two_vectors_in_order(tmp_path):
     assert joined.key == "control-identity-4+control-identity-3" and not joined.cached
 
 
-def test_with_ir2vec_without_an_encoder_is_one_line(tmp_path, capsys):
+def test_with_ir2vec_without_an_encoder_or_the_ir2vec_control_is_one_line(tmp_path, capsys):
     from encoder_trial import main
 
     assert main(["--with-ir2vec", "--tasks", "vectorize", "--json", str(tmp_path / "t.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "give at least one --encoder" in err
+    assert main(["--with-ir2vec", "--encoder", f"e={tmp_path}", "--controls", "random,none",
+                 "--json", str(tmp_path / "t.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "keep ir2vec in --controls" in err
