@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import csv
 import gzip
+import itertools
 import json
 import shlex
 import sys
@@ -36,16 +37,25 @@ PANELS = (("mlm_accuracy", "held-out MLM accuracy"), ("match_accuracy", "held-ou
           ("auc_mean", "held-out reconstruction AUC (mean of 3 flows)"))
 
 
+def _record(run: Path, name: str) -> Path | None:
+    """The run's record `name`, or its gzipped copy (as docs/ keeps them); None when it has neither."""
+    return next((p for p in (run / name, run / f"{name}.gz") if p.exists()), None)
+
+
+def _open(path: Path) -> Any:
+    """A record for reading as text, gzipped or not."""
+    return (gzip.open if path.suffix == ".gz" else open)(path, "rt", newline="")
+
+
 def _rows(path: Path) -> list[dict[str, str]]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", newline="") as f:
+    with _open(path) as f:
         return list(csv.DictReader(f))
 
 
 def curve(run: Path) -> list[dict[str, float]]:
     """The run's held-out evaluations, each with `files` (files seen at that step) and `auc_mean`."""
     held = run / "heldout.csv"
-    metrics = next((p for p in (run / "metrics.csv", run / "metrics.csv.gz") if p.exists()), None)
+    metrics = _record(run, "metrics.csv")
     if not held.exists() or metrics is None:
         raise FileNotFoundError(f"{run} lacks heldout.csv or metrics.csv(.gz)")
     files = {int(r["step"]): float(r["samples"]) for r in _rows(metrics) if r.get("samples")}
@@ -63,7 +73,7 @@ def curve(run: Path) -> list[dict[str, float]]:
 
 def _metrics(run: Path) -> list[dict[str, str]]:
     """The run's metrics.csv (or .gz) rows."""
-    path = next((p for p in (run / "metrics.csv", run / "metrics.csv.gz") if p.exists()), None)
+    path = _record(run, "metrics.csv")
     if path is None:
         raise FileNotFoundError(f"{run} lacks metrics.csv(.gz)")
     return _rows(path)
@@ -86,14 +96,14 @@ def speed(run: Path, stretch: int) -> list[dict[str, float]]:
 
 def step_costs(run: Path, steps: int) -> list[float]:
     """Mean estimated cost of the files of each step 1..`steps` of `run`, in the order its in-memory corpus was
-    read (`batches.pass_order`), from the command in its provenance."""
-    from mirtune.pretrain.batches import InMemoryCorpus, pass_order
+    read (`InMemoryCorpus.global_batches`), from the command in its provenance."""
+    from mirtune.pretrain.batches import InMemoryCorpus
     from mirtune.pretrain.train import add_arguments, held_in_memory, read_split
 
-    prov = next((p for p in (run / "provenance.json", run / "provenance.json.gz") if p.exists()), None)
+    prov = _record(run, "provenance.json")
     if prov is None:
         raise FileNotFoundError(f"{run} lacks provenance.json(.gz), which holds the run's command")
-    with (gzip.open if prov.suffix == ".gz" else open)(prov, "rt") as f:
+    with _open(prov) as f:
         command = json.load(f)["command"]
     words = shlex.split(command)
     at = next((i for i, w in enumerate(words[:2]) if w == "pretrain" or w.endswith("pretrain.py")), None)
@@ -108,14 +118,14 @@ def step_costs(run: Path, steps: int) -> list[float]:
         raise ValueError(f"{args.corpus} is streamed by Ray Data in training: its order is not known here")
     corpus = InMemoryCorpus(read_split(train, ["n_stmt", "n_edges"]), args.batch_size, 0, args.workers, args.seed,
                             args.max_statements)
-    per_pass, size = corpus.batches_per_epoch(), corpus.global_batch
-    orders: dict[int, Any] = {}
-    out = []
-    for step in range(steps):
-        epoch, batch = divmod(step, per_pass)
-        order = orders.setdefault(epoch, pass_order(args.seed, epoch, corpus.n))
-        out.append(float(corpus.costs[order[batch * size:(batch + 1) * size]].mean()))
-    return out
+    if corpus.batches_per_epoch() == 0:
+        raise ValueError(f"{args.corpus} gives no global batch of {corpus.global_batch} files")
+    out: list[float] = []
+    for epoch in itertools.count():
+        out += [float(corpus.costs[chunk].mean())
+                for chunk in itertools.islice(corpus.global_batches(epoch), steps - len(out))]
+        if len(out) == steps:
+            return out
 
 
 def with_costs(stretches: list[dict[str, float]], costs: list[float]) -> None:

@@ -95,14 +95,19 @@ class InMemoryCorpus(ArrowRows):
         full, rest = divmod(self.n, self.global_batch)
         return full + (1 if rest >= self.world else 0)
 
-    def epoch(self, epoch: int, start: int = 0) -> Iterator[tuple[Batch, int]]:
-        """This worker's share of each global batch of one pass from batch `start` on, in an order every worker
+    def global_batches(self, epoch: int, start: int = 0) -> Iterator[np.ndarray]:
+        """The row positions of each global batch of pass `epoch` from batch `start` on, in the order every worker
         shares; a last global batch too small to give every worker a file is left out."""
         order = pass_order(self.seed, epoch, self.n)
         for first in range(start * self.global_batch, self.n, self.global_batch):
             chunk = order[first:first + self.global_batch]
             if len(chunk) < self.world:
                 return
+            yield chunk
+
+    def epoch(self, epoch: int, start: int = 0) -> Iterator[tuple[Batch, int]]:
+        """This worker's share of each global batch of one pass from batch `start` on (`global_batches`)."""
+        for chunk in self.global_batches(epoch, start):
             mine = chunk[balanced_split(self.costs[chunk], self.world)[self.rank]]
             yield self.rows(mine), len(chunk)
 
