@@ -19,7 +19,10 @@ no embedding at all (the task's context features alone). Protocols:
   training, and an embedding that places it near them can use them where the random control cannot. Share of the
   oracle (geometric mean), beside the default, the best fixed configuration and the oracle.
 `--with-ir2vec` adds, for each `--encoder`, that encoder's vector and IR2Vec's side by side (`NAME + IR2Vec`): its
-difference from IR2Vec asks whether the encoder knows anything IR2Vec does not, which a head can use.
+difference from IR2Vec asks whether the encoder knows anything IR2Vec does not, which a head can use. The gain heads
+weigh every standardised column alike, so there the encoder's 512 columns drown IR2Vec's 300; `--balance K` (gain
+tasks) also joins each part's first K whitened principal components (`NAME + IR2Vec (K+K)`), set against IR2Vec
+reduced the same way (`IR2Vec (K)`): two blocks of equal weight.
 Beside each score, each encoder's difference from the random control and from IR2Vec with a 95% interval from
 resampling whole programs (benchmarks for devmap): the trial's "more than the noise". Those intervals hold one
 draw of the gain tasks' folds; `--seeds 0,1,2,3,4` draws them once per seed, pools each group's share over the
@@ -117,14 +120,16 @@ def paired_interval(a: np.ndarray, b: np.ndarray, groups: Sequence[str], stat: C
 
 
 def intervals(scores: dict[str, np.ndarray], groups: Sequence[str], stat: Callable[[np.ndarray], float],
-              label: str) -> dict[str, dict[str, list[float]]]:
-    """Each representation that is not a control against each control present, and each `--encoder` against the
-    shipped one (does it keep what the shipped encoder has?), printed and returned."""
+              label: str, pairs: dict[str, str] | None = None) -> dict[str, dict[str, list[float]]]:
+    """Each representation that is not a control against each control present, each `--encoder` against the
+    shipped one (does it keep what the shipped encoder has?) and each name of `pairs` against its own reference,
+    printed and returned."""
     out: dict[str, dict[str, list[float]]] = {}
     for name, a in scores.items():
         if name in CONTROLS or name.startswith("none"):
             continue
         against = CONTROLS + ((SHIPPED,) if name not in (SHIPPED, *BASELINE_ROWS) else ())
+        against += ((pairs[name],) if pairs and name in pairs else ())
         for control in against:
             if control in scores:
                 d = paired_interval(a, scores[control], groups, stat)
@@ -172,6 +177,15 @@ def reduced(X: np.ndarray, n_context: int, k: int) -> np.ndarray:
     return np.hstack([(E - mean) @ vt[:k].T / scale, C])
 
 
+def balanced(first: np.ndarray, second: np.ndarray, n_context: int, k: int) -> np.ndarray:
+    """Two representations' matrices (embedding columns, then the same `n_context` context columns) joined with
+    each embedding reduced to its own first `k` whitened components (`reduced`): equal weight for either block in a
+    head that weighs every column alike, however many columns each embedding has."""
+    a, b = reduced(first, n_context, k), reduced(second, n_context, k)
+    cut_a, cut_b = a.shape[1] - n_context, b.shape[1] - n_context
+    return np.hstack([a[:, :cut_a], b[:, :cut_b], a[:, cut_a:]])
+
+
 def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: int,
                      heads: tuple[str, ...] = ("gain", "knn"),
                      anchors: Sequence[str] = ANCHORS, rule: str = "best") -> dict[str, np.ndarray]:
@@ -208,10 +222,12 @@ def held(draws: list[dict[str, dict[str, list[float]]]]) -> dict[str, dict[str, 
 
 
 def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, reduce: int = 0,
-              anchors: Sequence[str] = ANCHORS, seeds: Sequence[int] = (0,)) -> tuple[dict[str, float], dict, dict]:
+              anchors: Sequence[str] = ANCHORS, seeds: Sequence[int] = (0,),
+              balance: int = 0) -> tuple[dict[str, float], dict, dict]:
     """Share of the oracle per method on the trial `task`'s gain table, folds grouped by program (by source-file
     family for GCC's tests: the task's application), and the paired intervals of each encoder against the
-    controls (those groups resampled). `reduce` > 0: each embedding through `reduced`. With several `seeds` the
+    controls (those groups resampled). `reduce` > 0: each embedding through `reduced`; `balance` > 0: each
+    `NAME + IR2Vec` also joined from `balance` components of each part, against `IR2Vec (balance)`. With several `seeds` the
     folds are drawn once per seed: the scores and intervals are those of the pooled shares, and the third value
     holds each draw's scores and intervals and how many draws each difference held in (`held`); else it is {}."""
     import importlib
@@ -224,6 +240,13 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
     n_context = matrices["none"].shape[1] if "none" in matrices else 0
     if reduce:
         matrices = {name: X if name == "none" else reduced(X, n_context, reduce) for name, X in matrices.items()}
+    pairs: dict[str, str] = {}
+    if balance:
+        for name in [n for n in matrices if n.endswith(" + IR2Vec")]:
+            pairs[f"{name} ({balance}+{balance})"] = f"IR2Vec ({balance})"
+            matrices[f"{name} ({balance}+{balance})"] = balanced(matrices[name[: -len(" + IR2Vec")]],
+                                                                matrices["ir2vec"], n_context, balance)
+        matrices[f"IR2Vec ({balance})"] = reduced(matrices["ir2vec"], n_context, balance)
     per_draw, draws = [], {}
     for seed in seeds:
         outer = group_kfold(np.arange(len(table)), progs, folds, seed=seed)
@@ -239,13 +262,13 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
             label = f"{task} seed {seed}"
             scores = {name: round(geomean(v), 4) for name, v in shares.items()}
             print(f"{label:18s} " + "  ".join(f"{name} {v:.3f}" for name, v in scores.items()), flush=True)
-            draws[str(seed)] = {"scores": scores, "intervals": intervals(shares, progs, geomean, label)}
+            draws[str(seed)] = {"scores": scores, "intervals": intervals(shares, progs, geomean, label, pairs)}
     shares = pooled(per_draw) if len(seeds) > 1 else per_draw[0]
     res = {name: round(geomean(v), 4) for name, v in shares.items()}
     label = f"{task} pooled" if len(seeds) > 1 else task
     for name, v in res.items():
         print(f"{label:18s} {name:28s} {v:.3f}", flush=True)
-    spans = intervals(shares, progs, geomean, label)
+    spans = intervals(shares, progs, geomean, label, pairs)
     if len(seeds) > 1:
         draws["held"] = held([d["intervals"] for d in draws.values()])
         for name, against in draws["held"].items():
@@ -294,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reduce", type=int, default=0, metavar="K",
                     help="gain tasks: each embedding reduced to its first K principal components (needs the `none` "
                          "control, which tells the context columns apart)")
+    ap.add_argument("--balance", type=int, default=0, metavar="K",
+                    help="gain tasks, with --with-ir2vec: also each encoder and IR2Vec joined from the first K "
+                         "whitened components of each (equal weight per block), against IR2Vec reduced to K")
     ap.add_argument("--anchors", default=",".join(ANCHORS),
                     help="gain tasks: what a head keeps without evidence, candidates of the inner search: default "
                          "(the task's default configuration: LLVM's own choice for vectorize) and/or best (the best "
@@ -316,9 +342,11 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"--anchors: choose from {', '.join(HEAD_ANCHORS)}, got {args.anchors!r}")
         if args.reduce and "none" not in reps:
             raise UsageError("--reduce needs the `none` control (--controls ...,none)")
+        if args.balance < 0 or (args.balance and (not args.with_ir2vec or args.reduce or "none" not in reps)):
+            raise UsageError("--balance K wants K >= 1, --with-ir2vec, the `none` control and no --reduce")
         by_family = " and ".join(name for name, spec in GAIN_TASKS.items() if spec[3] == "family")
         result: dict = {"encoders": {e.partition("=")[0]: e.partition("=")[2] for e in args.encoder},
-                        "reduce": args.reduce,
+                        "reduce": args.reduce, "balance": args.balance,
                         "protocol": {"devmap": "DeepTune folds, fixed trees head",
                                      "gain tasks": f"{args.folds} folds grouped by program ({by_family}: by "
                                                    f"family), gain/kNN heads, {args.configs} candidates each",
@@ -328,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
                 result["devmap"], result.setdefault("intervals", {})["devmap"] = devmap(reps)
             elif task in GAIN_TASKS:
                 result[task], result.setdefault("intervals", {})[task], draws = gain_task(
-                    task, reps, args.configs, args.folds, args.reduce, args.anchors.split(","), seeds)
+                    task, reps, args.configs, args.folds, args.reduce, args.anchors.split(","), seeds, args.balance)
                 if draws:
                     result.setdefault("draws", {})[task] = draws
             else:

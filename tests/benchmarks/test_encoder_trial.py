@@ -127,3 +127,34 @@ def test_with_ir2vec_without_an_encoder_or_the_ir2vec_control_is_one_line(tmp_pa
                  "--json", str(tmp_path / "t.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "keep ir2vec in --controls" in err
+
+
+def test_balanced_gives_each_block_k_whitened_columns_and_keeps_the_context():
+    from encoder_trial import balanced
+
+    rng = np.random.default_rng(2)
+    C = rng.normal(size=(40, 2))
+    wide, narrow = rng.normal(size=(40, 60)), rng.normal(size=(40, 9))
+    J = balanced(np.hstack([wide, C]), np.hstack([narrow, C]), n_context=2, k=5)
+    assert J.shape == (40, 12)
+    np.testing.assert_array_equal(J[:, 10:], C)
+    np.testing.assert_allclose(np.cov(J[:, :5], rowvar=False), np.eye(5), atol=1e-8)
+    np.testing.assert_allclose(np.cov(J[:, 5:10], rowvar=False), np.eye(5), atol=1e-8)
+    # with no context column each block is still cut at its own width
+    assert balanced(wide, narrow, n_context=0, k=5).shape == (40, 10)
+
+
+def test_a_paired_name_is_also_set_against_its_own_reference(capsys):
+    rng = np.random.default_rng(3)
+    scores = {"ir2vec": rng.random(20), "IR2Vec (4)": rng.random(20), "e + IR2Vec (4+4)": rng.random(20)}
+    out = intervals(scores, [f"p{i % 5}" for i in range(20)], mean, "t", {"e + IR2Vec (4+4)": "IR2Vec (4)"})
+    assert set(out["e + IR2Vec (4+4)"]) == {"vs ir2vec", "vs IR2Vec (4)"}
+    assert set(out["IR2Vec (4)"]) == {"vs ir2vec"}
+
+
+def test_balance_without_its_conditions_is_one_line(tmp_path, capsys):
+    from encoder_trial import main
+
+    assert main(["--balance", "8", "--tasks", "vectorize", "--json", str(tmp_path / "t.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--balance K wants" in err
