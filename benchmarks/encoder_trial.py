@@ -89,7 +89,7 @@ def representations(encoders: list[str], extra: list[str], with_ir2vec: bool = F
             raise UsageError(f"--encoder wants NAME=DIR with an existing model folder, got {item!r}")
         out[name] = get_embedder("mirencoder", model_dir=folder)
         if ir2vec is not None:
-            out[f"{name} + IR2Vec"] = side_by_side(out[name], ir2vec)
+            out[name + BESIDE_IR2VEC] = side_by_side(out[name], ir2vec)
     for name in extra:
         try:
             out[name] = get_embedder(name)
@@ -99,6 +99,7 @@ def representations(encoders: list[str], extra: list[str], with_ir2vec: bool = F
 
 
 CONTROLS = ("random", "ir2vec")
+BESIDE_IR2VEC = " + IR2Vec"  # the name of an encoder joined to IR2Vec (`--with-ir2vec`) is its own and this
 SHIPPED = "shipped MIREncoder"
 BASELINE_ROWS = ("default", "best fixed", "oracle")  # code-free rows of the gain tasks
 
@@ -242,9 +243,9 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
         matrices = {name: X if name == "none" else reduced(X, n_context, reduce) for name, X in matrices.items()}
     pairs: dict[str, str] = {}
     if balance:
-        for name in [n for n in matrices if n.endswith(" + IR2Vec")]:
+        for name in [n for n in matrices if n.endswith(BESIDE_IR2VEC)]:
             pairs[f"{name} ({balance}+{balance})"] = f"IR2Vec ({balance})"
-            matrices[f"{name} ({balance}+{balance})"] = balanced(matrices[name[: -len(" + IR2Vec")]],
+            matrices[f"{name} ({balance}+{balance})"] = balanced(matrices[name[: -len(BESIDE_IR2VEC)]],
                                                                 matrices["ir2vec"], n_context, balance)
         matrices[f"IR2Vec ({balance})"] = reduced(matrices["ir2vec"], n_context, balance)
     per_draw, draws = [], {}
