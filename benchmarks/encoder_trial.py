@@ -68,6 +68,12 @@ GAIN_TASKS = {  # trial name -> (task, data folders, program folders, what the f
 }
 
 
+CONTROLS = ("random", "ir2vec")
+BESIDE_IR2VEC = " + IR2Vec"  # the name of an encoder joined to IR2Vec (`--with-ir2vec`) is its own and this
+SHIPPED = "shipped MIREncoder"
+BASELINE_ROWS = ("default", "best fixed", "oracle")  # code-free rows of the gain tasks
+
+
 def side_by_side(first: Embedder, second: Embedder) -> Embedder:
     """Two embeddings' vectors joined into one (each read from its own cache): what a head gains from the first
     where it already has the second."""
@@ -96,12 +102,6 @@ def representations(encoders: list[str], extra: list[str], with_ir2vec: bool = F
         except MirtuneError as err:  # an optional baseline that is not installed: say so and go on
             print(f"skipping {name}: {err.line()}")
     return out
-
-
-CONTROLS = ("random", "ir2vec")
-BESIDE_IR2VEC = " + IR2Vec"  # the name of an encoder joined to IR2Vec (`--with-ir2vec`) is its own and this
-SHIPPED = "shipped MIREncoder"
-BASELINE_ROWS = ("default", "best fixed", "oracle")  # code-free rows of the gain tasks
 
 
 def paired_interval(a: np.ndarray, b: np.ndarray, groups: Sequence[str], stat: Callable[[np.ndarray], float],
