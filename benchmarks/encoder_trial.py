@@ -188,12 +188,13 @@ def balanced(first: np.ndarray, second: np.ndarray, n_context: int, k: int) -> n
 
 
 def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: int,
-                     heads: tuple[str, ...] = ("gain", "knn"),
-                     anchors: Sequence[str] = ANCHORS, rule: str = "best") -> dict[str, np.ndarray]:
+                     heads: tuple[str, ...] = ("gain", "knn"), anchors: Sequence[str] = ANCHORS,
+                     rule: str = "best", pca: Sequence[int] = (0,)) -> dict[str, np.ndarray]:
     """The configuration each method picks for each group of a gain table: the default (configuration 0), the best
     fixed one of each fold's training groups, each problem's heads (of the kinds `heads`, `configs` candidates each
-    with every anchor of `anchors`, chosen by inner cross-validation and `rule`, no Ray) and the oracle."""
-    chosen = select_configs(problems, candidate_configs(heads, configs, anchors=anchors), n_inner=n_inner,
+    with every anchor of `anchors` and embedding cut of `pca`, chosen by inner cross-validation and `rule`, no Ray)
+    and the oracle."""
+    chosen = select_configs(problems, candidate_configs(heads, configs, anchors=anchors, pca=pca), n_inner=n_inner,
                             use_ray=False, rule=rule)
     preds = evaluate_outer(problems, chosen, [0], use_ray=False)
     methods = {"default": np.zeros(len(table), dtype=int), "best fixed": best_fixed_per_group(table.speedups, outer)}
@@ -224,21 +225,24 @@ def held(draws: list[dict[str, dict[str, list[float]]]]) -> dict[str, dict[str, 
 
 def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, reduce: int = 0,
               anchors: Sequence[str] = ANCHORS, seeds: Sequence[int] = (0,),
-              balance: int = 0) -> tuple[dict[str, float], dict, dict]:
+              balance: int = 0, pca: Sequence[int] = (0,)) -> tuple[dict[str, float], dict, dict]:
     """Share of the oracle per method on the trial `task`'s gain table, folds grouped by program (by source-file
     family for GCC's tests: the task's application), and the paired intervals of each encoder against the
     controls (those groups resampled). `reduce` > 0: each embedding through `reduced`; `balance` > 0: each
-    `NAME + IR2Vec` also joined from `balance` components of each part, against `IR2Vec (balance)`. With several `seeds` the
+    `NAME + IR2Vec` also joined from `balance` components of each part, against `IR2Vec (balance)`; `pca`: the
+    embedding cuts the heads' inner search chooses from (fitted on its training rows). With several `seeds` the
     folds are drawn once per seed: the scores and intervals are those of the pooled shares, and the third value
     holds each draw's scores and intervals and how many draws each difference held in (`held`); else it is {}."""
     import importlib
+
+    from mirtune.tasks import registry
 
     name_of_task, paths, programs, hold_out = GAIN_TASKS[task]
     spec = importlib.import_module(f"mirtune.tasks.{name_of_task}").SPEC
     table = load_gain_table(paths, spec, programs)
     progs = list(table.apps) if hold_out == "family" else list(table.programs)
     matrices = {name: table_matrix(table, name_of_task, emb, note=lambda m: None) for name, emb in reps.items()}
-    n_context = matrices["none"].shape[1] if "none" in matrices else 0
+    n_context = len(registry.get(name_of_task).context_names)  # the trailing columns every matrix ends with
     if reduce:
         matrices = {name: X if name == "none" else reduced(X, n_context, reduce) for name, X in matrices.items()}
     pairs: dict[str, str] = {}
@@ -253,10 +257,10 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
         outer = group_kfold(np.arange(len(table)), progs, folds, seed=seed)
         problems = []
         for name, X in matrices.items():
-            p = gain_problem(name, table, X, outer, 1)
+            p = gain_problem(name, table, X, outer, n_context)
             p.inner_splits = lambda tr, n, inner_seed: group_kfold(tr, progs, n, inner_seed)
             problems.append(p)
-        methods = chosen_by_method(table, problems, outer, configs, n_inner=3, anchors=anchors)
+        methods = chosen_by_method(table, problems, outer, configs, n_inner=3, anchors=anchors, pca=pca)
         shares = {name: share_of_oracle(table.speedups, ch) for name, ch in methods.items()}
         per_draw.append(shares)
         if len(seeds) > 1:
@@ -316,11 +320,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="gain tasks: the seeds that draw the outer folds (0: the committed runs'); with several, the "
                          "scores pool every draw and each difference says in how many draws it held")
     ap.add_argument("--reduce", type=int, default=0, metavar="K",
-                    help="gain tasks: each embedding reduced to its first K principal components (needs the `none` "
-                         "control, which tells the context columns apart)")
+                    help="gain tasks: each embedding reduced to its first K whitened principal components (fitted "
+                         "on the task's distinct programs, without labels)")
     ap.add_argument("--balance", type=int, default=0, metavar="K",
                     help="gain tasks, with --with-ir2vec: also each encoder and IR2Vec joined from the first K "
                          "whitened components of each (equal weight per block), against IR2Vec reduced to K")
+    ap.add_argument("--pca", default="0", metavar="K,K,...",
+                    help="gain tasks: the embedding cuts the heads' inner search chooses from, fold by fold (0: the "
+                         "whole embedding; K: its first K principal components, fitted on the training rows only)")
     ap.add_argument("--anchors", default=",".join(ANCHORS),
                     help="gain tasks: what a head keeps without evidence, candidates of the inner search: default "
                          "(the task's default configuration: LLVM's own choice for vectorize) and/or best (the best "
@@ -335,19 +342,24 @@ def main(argv: list[str] | None = None) -> int:
             seeds = []
         if not seeds or seeds[0] < 0:
             raise UsageError(f"--seeds wants whole numbers of 0 or more separated by commas, got {args.seeds!r}")
+        try:
+            cuts = list(dict.fromkeys(int(x) for x in args.pca.split(",")))
+        except ValueError:
+            cuts = [-1]
+        if min(cuts) < 0:
+            raise UsageError(f"--pca wants sizes of 0 or more separated by commas (0: the whole embedding), got "
+                             f"{args.pca!r}")
         if args.with_ir2vec and (not args.encoder or "ir2vec" not in args.controls.split(",")):
             raise UsageError("--with-ir2vec joins each --encoder NAME=DIR to IR2Vec and sets it against the ir2vec "
                              "control: give at least one --encoder and keep ir2vec in --controls")
         reps = representations(args.encoder, [c for c in args.controls.split(",") if c], args.with_ir2vec)
         if not set(args.anchors.split(",")) <= set(HEAD_ANCHORS):
             raise UsageError(f"--anchors: choose from {', '.join(HEAD_ANCHORS)}, got {args.anchors!r}")
-        if args.reduce and "none" not in reps:
-            raise UsageError("--reduce needs the `none` control (--controls ...,none)")
-        if args.balance < 0 or (args.balance and (not args.with_ir2vec or args.reduce or "none" not in reps)):
-            raise UsageError("--balance K wants K >= 1, --with-ir2vec, the `none` control and no --reduce")
+        if args.balance < 0 or (args.balance and (not args.with_ir2vec or args.reduce)):
+            raise UsageError("--balance K wants K >= 1, --with-ir2vec and no --reduce")
         by_family = " and ".join(name for name, spec in GAIN_TASKS.items() if spec[3] == "family")
         result: dict = {"encoders": {e.partition("=")[0]: e.partition("=")[2] for e in args.encoder},
-                        "reduce": args.reduce, "balance": args.balance,
+                        "reduce": args.reduce, "balance": args.balance, "pca": cuts,
                         "protocol": {"devmap": "DeepTune folds, fixed trees head",
                                      "gain tasks": f"{args.folds} folds grouped by program ({by_family}: by "
                                                    f"family), gain/kNN heads, {args.configs} candidates each",
@@ -357,7 +369,8 @@ def main(argv: list[str] | None = None) -> int:
                 result["devmap"], result.setdefault("intervals", {})["devmap"] = devmap(reps)
             elif task in GAIN_TASKS:
                 result[task], result.setdefault("intervals", {})[task], draws = gain_task(
-                    task, reps, args.configs, args.folds, args.reduce, args.anchors.split(","), seeds, args.balance)
+                    task, reps, args.configs, args.folds, args.reduce, args.anchors.split(","), seeds, args.balance,
+                    cuts)
                 if draws:
                     result.setdefault("draws", {})[task] = draws
             else:

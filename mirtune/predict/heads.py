@@ -144,7 +144,7 @@ class Standardiser:
 class EmbeddingPCA:
     """The first `n_components` principal components of the leading (embedding) columns, standardised with the
     statistics of the rows it was fitted on; the trailing `keep` columns (context features) pass through. Fewer
-    components are kept where the rows or columns are fewer."""
+    components are kept where the rows or columns are fewer, none where there is no embedding (context alone)."""
 
     def __init__(self, n_components: int, keep: int = 0) -> None:
         if n_components < 1 or keep < 0:
@@ -154,8 +154,8 @@ class EmbeddingPCA:
     def fit(self, X: np.ndarray) -> "EmbeddingPCA":
         X = np.asarray(X, dtype=np.float64)
         d = X.shape[1] - self.keep
-        if d < 1:
-            raise ValueError(f"EmbeddingPCA: {X.shape[1]} columns, {self.keep} of them kept; nothing to reduce")
+        if d < 0:
+            raise ValueError(f"EmbeddingPCA: {X.shape[1]} columns, fewer than the {self.keep} to keep")
         self.scaler_ = Standardiser().fit(X[:, :d])
         Z = self.scaler_.transform(X[:, :d])
         self.center_ = Z.mean(axis=0)

@@ -235,10 +235,11 @@ def gain_problem(name: str, table, X: np.ndarray, outer: list[tuple[np.ndarray, 
 
 
 def candidate_configs(heads: Sequence[str], n_configs: int | None = None, margins: Sequence[float] = MARGINS,
-                      anchors: Sequence[str] = ANCHORS) -> list[dict[str, Any]]:
+                      anchors: Sequence[str] = ANCHORS, pca: Sequence[int] = (0,)) -> list[dict[str, Any]]:
     """The head configurations the inner-CV search tries for the given head kinds, each with every anchor and
-    margin (what a configuration must be predicted to beat, and by how much, to replace it), and knn heads with
-    each way of combining the neighbours (mirtune.predict.heads.KNN_STATISTICS)."""
+    margin (what a configuration must be predicted to beat, and by how much, to replace it), knn heads with
+    each way of combining the neighbours (mirtune.predict.heads.KNN_STATISTICS), and each with every embedding cut
+    of `pca` (0: the whole embedding; K: its first K principal components, fitted on the training rows)."""
     from mirtune.predict.heads import KNN_STATISTICS
     from mirtune.predict.select import search_space
 
@@ -246,7 +247,7 @@ def candidate_configs(heads: Sequence[str], n_configs: int | None = None, margin
     for h in heads:
         variants = [{"statistic": v} for v in KNN_STATISTICS] if h == "knn" else [{}]
         out += [dict(c, margin=float(m), anchor=a, **extra) for extra in variants for a in anchors for m in margins
-                for c in search_space(n_configs or 16, head=h)]
+                for c in search_space(n_configs or 16, head=h, pca=pca)]
     return out
 
 

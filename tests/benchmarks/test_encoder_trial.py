@@ -158,3 +158,12 @@ def test_balance_without_its_conditions_is_one_line(tmp_path, capsys):
     assert main(["--balance", "8", "--tasks", "vectorize", "--json", str(tmp_path / "t.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--balance K wants" in err
+
+
+def test_pca_sizes_that_are_not_whole_numbers_of_0_or_more_are_one_line(tmp_path, capsys):
+    from encoder_trial import main
+
+    for bad in ("8,x", "-4", ""):
+        assert main(["--pca", bad, "--tasks", "vectorize", "--json", str(tmp_path / "t.json")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "--pca wants sizes of 0 or more" in err[0], err

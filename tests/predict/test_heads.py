@@ -146,8 +146,10 @@ def test_embedding_pca_fits_on_training_rows_and_passes_context_through():
     assert np.allclose(np.corrcoef(train.T) - np.eye(3), 0, atol=1e-6)
     assert not np.allclose(Z[200:, :3].mean(axis=0), 0, atol=1e-3)  # test rows use the training statistics
     assert EmbeddingPCA(50).fit(X[:10]).transform(X).shape == (240, 10)  # at most as many components as rows
-    with pytest.raises(ValueError, match="nothing to reduce"):
-        EmbeddingPCA(2, keep=61).fit(X)
+    alone = EmbeddingPCA(2, keep=61).fit(X)  # no embedding column (the context alone): nothing cut, nothing lost
+    assert np.array_equal(alone.transform(X), X)
+    with pytest.raises(ValueError, match="fewer than the 62 to keep"):
+        EmbeddingPCA(2, keep=62).fit(X)
 
 
 def test_pca_heads_find_a_direction_spread_over_many_columns():

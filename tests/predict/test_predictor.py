@@ -176,3 +176,17 @@ def test_a_description_shorter_than_its_head_is_one_line(tmp_path, shorten, caps
     assert main(["recommend", str(src), "--task", "openmp", "--heads", str(heads)]) == 2
     err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
     assert len(err) == 1 and "internal error" not in err[0], err
+
+
+def test_candidate_configs_give_every_head_each_embedding_cut():
+    """`pca` crosses every candidate with each cut (0: the whole embedding), in order, and the cut is part of what
+    the inner search tells apart."""
+    from mirtune.predict.predictor import candidate_configs
+
+    whole = candidate_configs(("gain", "knn"), 2)
+    cut = candidate_configs(("gain", "knn"), 2, pca=(0, 8, 16))
+    assert len(cut) == 3 * len(whole)
+    assert [c["pca"] for c in whole] == [0] * len(whole)
+    assert sorted({c["pca"] for c in cut}) == [0, 8, 16]
+    assert [c for c in cut if c["pca"] == 0] == whole  # the whole-embedding candidates are the ones without a cut
+    assert len({tuple(sorted(c.items())) for c in cut}) == len(cut)
