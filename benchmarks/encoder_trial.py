@@ -22,7 +22,10 @@ no embedding at all (the task's context features alone). Protocols:
 difference from IR2Vec asks whether the encoder knows anything IR2Vec does not, which a head can use. The gain heads
 weigh every standardised column alike, so there the encoder's 512 columns drown IR2Vec's 300; `--balance K` (gain
 tasks) also joins each part's first K whitened principal components (`NAME + IR2Vec (K+K)`), set against IR2Vec
-reduced the same way (`IR2Vec (K)`): two blocks of equal weight.
+reduced the same way (`IR2Vec (K)`): two blocks of equal weight. These cuts and `--reduce K`'s are fitted on all
+the task's programs (no labels); `--pca 0,8,16,32` instead lets each head's inner search choose its cut, fold by
+fold, fitted on the training rows.
+`--readout meanmax` reads every MIREncoder out by the mean and the max of its statements instead of the mean.
 Beside each score, each encoder's difference from the random control and from IR2Vec with a 95% interval from
 resampling whole programs (benchmarks for devmap): the trial's "more than the noise". Those intervals hold one
 draw of the gain tasks' folds; `--seeds 0,1,2,3,4` draws them once per seed, pools each group's share over the
@@ -84,16 +87,17 @@ def side_by_side(first: Embedder, second: Embedder) -> Embedder:
                     f"{first.description} beside {second.description}", cached=False)
 
 
-def representations(encoders: list[str], extra: list[str], with_ir2vec: bool = False) -> dict[str, object]:
+def representations(encoders: list[str], extra: list[str], with_ir2vec: bool = False,
+                    readout: str = "mean") -> dict[str, object]:
     """Name -> embedder: the shipped encoder, each NAME=DIR (and, `with_ir2vec`, each beside IR2Vec), then the
-    controls that can run here."""
-    out: dict[str, object] = {SHIPPED: get_embedder("mirencoder")}
+    controls that can run here; every MIREncoder read out by `readout` (mirtune.embedding)."""
+    out: dict[str, object] = {SHIPPED: get_embedder("mirencoder", readout=readout)}
     ir2vec = get_embedder("ir2vec") if with_ir2vec else None  # asked for: a missing package is an error here
     for item in encoders:
         name, sep, folder = item.partition("=")
         if not sep or not Path(folder).is_dir():
             raise UsageError(f"--encoder wants NAME=DIR with an existing model folder, got {item!r}")
-        out[name] = get_embedder("mirencoder", model_dir=folder)
+        out[name] = get_embedder("mirencoder", model_dir=folder, readout=readout)
         if ir2vec is not None:
             out[name + BESIDE_IR2VEC] = side_by_side(out[name], ir2vec)
     for name in extra:
@@ -313,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--controls", default="ir2vec,random,none", help="baseline representations")
     ap.add_argument("--with-ir2vec", action="store_true",
                     help="also each --encoder beside IR2Vec (vectors side by side): does it add to IR2Vec?")
+    ap.add_argument("--readout", choices=("mean", "meanmax"), default="mean",
+                    help="how every MIREncoder (shipped and --encoder) pools its statements into one vector")
     ap.add_argument("--tasks", default="devmap,vectorize,openmp,cuda_blocks")
     ap.add_argument("--configs", type=int, default=2, help="candidate head configurations per head kind")
     ap.add_argument("--folds", type=int, default=10)
@@ -352,14 +358,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.with_ir2vec and (not args.encoder or "ir2vec" not in args.controls.split(",")):
             raise UsageError("--with-ir2vec joins each --encoder NAME=DIR to IR2Vec and sets it against the ir2vec "
                              "control: give at least one --encoder and keep ir2vec in --controls")
-        reps = representations(args.encoder, [c for c in args.controls.split(",") if c], args.with_ir2vec)
+        reps = representations(args.encoder, [c for c in args.controls.split(",") if c], args.with_ir2vec,
+                               args.readout)
         if not set(args.anchors.split(",")) <= set(HEAD_ANCHORS):
             raise UsageError(f"--anchors: choose from {', '.join(HEAD_ANCHORS)}, got {args.anchors!r}")
         if args.balance < 0 or (args.balance and (not args.with_ir2vec or args.reduce)):
             raise UsageError("--balance K wants K >= 1, --with-ir2vec and no --reduce")
         by_family = " and ".join(name for name, spec in GAIN_TASKS.items() if spec[3] == "family")
         result: dict = {"encoders": {e.partition("=")[0]: e.partition("=")[2] for e in args.encoder},
-                        "reduce": args.reduce, "balance": args.balance, "pca": cuts,
+                        "reduce": args.reduce, "balance": args.balance, "pca": cuts, "readout": args.readout,
                         "protocol": {"devmap": "DeepTune folds, fixed trees head",
                                      "gain tasks": f"{args.folds} folds grouped by program ({by_family}: by "
                                                    f"family), gain/kNN heads, {args.configs} candidates each",
