@@ -50,6 +50,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from devmap_signal import cross_validated  # noqa: E402
 
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
+from mirtune.experiments.data_efficiency import parse_fractions  # noqa: E402
 from mirtune.paths import data_dir, write_result  # noqa: E402
 from mirtune.predict.heads import ANCHORS as HEAD_ANCHORS  # noqa: E402
 from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix  # noqa: E402
@@ -227,16 +228,68 @@ def held(draws: list[dict[str, dict[str, list[float]]]]) -> dict[str, dict[str, 
     return out
 
 
+def draw_shares(table, matrices: dict[str, np.ndarray], outer: list, progs: Sequence[str], n_context: int,
+                configs: int, anchors: Sequence[str], pca: Sequence[int]) -> dict[str, np.ndarray]:
+    """Each method's share of the oracle on every group of `table` when its heads are chosen and fitted on the
+    training rows of the `outer` folds, inner folds grouped by `progs` as the outer ones are."""
+    problems = []
+    for name, X in matrices.items():
+        p = gain_problem(name, table, X, outer, n_context)
+        p.inner_splits = lambda tr, n, inner_seed: group_kfold(tr, progs, n, inner_seed)
+        problems.append(p)
+    methods = chosen_by_method(table, problems, outer, configs, n_inner=3, anchors=anchors, pca=pca)
+    return {name: share_of_oracle(table.speedups, ch) for name, ch in methods.items()}
+
+
+def fewer_labels(outer: list, progs: Sequence[str], fraction: float, seed: int) -> list:
+    """The `outer` folds with each fold's training rows cut to those of a random share `fraction` of its training
+    programs (`data_efficiency.app_subsets`: nested across fractions, seeded by fold and draw); test rows kept."""
+    from mirtune.experiments.data_efficiency import app_subsets, subset_seed
+
+    return [(app_subsets(tr, progs, [fraction], subset_seed(k, seed))[float(fraction)], te)
+            for k, (tr, te) in enumerate(outer)]
+
+
+def reduction_factor(curve: dict[float, dict[str, float]], full: dict[str, float], name: str, reference: str
+                     ) -> float | None:
+    """1 / the smallest label fraction from which on `name`'s share is at least `reference`'s with every label
+    (`full`); None where `name` does not reach it even with every label."""
+    if full[name] < full[reference]:
+        return None
+    fraction = 1.0
+    for f in sorted(curve, reverse=True):
+        if curve[f][name] < full[reference]:
+            break
+        fraction = f
+    return round(1.0 / fraction, 2)
+
+
+def factors(curve: dict[float, dict[str, float]], full: dict[str, float], names: Sequence[str]
+            ) -> dict[str, dict[str, float | None]]:
+    """`reduction_factor` of each of `names` against each other one and the code-free best fixed configuration,
+    printed: how many times fewer labels it needs to match that reference with all of them."""
+    out: dict[str, dict[str, float | None]] = {}
+    for name in names:
+        for ref in [n for n in names if n != name] + ["best fixed"]:
+            out.setdefault(name, {})[f"vs {ref}"] = value = reduction_factor(curve, full, name, ref)
+            print(f"{name:28s} matches {ref:28s} with every label from "
+                  + (f"1/{value:g} of them" if value else "no share: not even with every label"), flush=True)
+    return out
+
+
 def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, reduce: int = 0,
-              anchors: Sequence[str] = ANCHORS, seeds: Sequence[int] = (0,),
-              balance: int = 0, pca: Sequence[int] = (0,)) -> tuple[dict[str, float], dict, dict]:
+              anchors: Sequence[str] = ANCHORS, seeds: Sequence[int] = (0,), balance: int = 0,
+              pca: Sequence[int] = (0,), fractions: Sequence[float] = ()
+              ) -> tuple[dict[str, float], dict, dict, dict[float, dict[str, float]]]:
     """Share of the oracle per method on the trial `task`'s gain table, folds grouped by program (by source-file
     family for GCC's tests: the task's application), and the paired intervals of each encoder against the
     controls (those groups resampled). `reduce` > 0: each embedding through `reduced`; `balance` > 0: each
     `NAME + IR2Vec` also joined from `balance` components of each part, against `IR2Vec (balance)`; `pca`: the
     embedding cuts the heads' inner search chooses from (fitted on its training rows). With several `seeds` the
     folds are drawn once per seed: the scores and intervals are those of the pooled shares, and the third value
-    holds each draw's scores and intervals and how many draws each difference held in (`held`); else it is {}."""
+    holds each draw's scores and intervals and how many draws each difference held in (`held`); else it is {}.
+    The fourth: for each of `fractions` below 1, the pooled scores when each fold trains on that share of its
+    training programs (`fewer_labels`), the test groups unchanged."""
     import importlib
 
     from mirtune.tasks import registry
@@ -257,16 +310,16 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
                                                                 matrices["ir2vec"], n_context, balance)
         matrices[f"IR2Vec ({balance})"] = reduced(matrices["ir2vec"], n_context, balance)
     per_draw, draws = [], {}
+    by_fraction: dict[float, list] = {float(f): [] for f in fractions if f < 1}
     for seed in seeds:
         outer = group_kfold(np.arange(len(table)), progs, folds, seed=seed)
-        problems = []
-        for name, X in matrices.items():
-            p = gain_problem(name, table, X, outer, n_context)
-            p.inner_splits = lambda tr, n, inner_seed: group_kfold(tr, progs, n, inner_seed)
-            problems.append(p)
-        methods = chosen_by_method(table, problems, outer, configs, n_inner=3, anchors=anchors, pca=pca)
-        shares = {name: share_of_oracle(table.speedups, ch) for name, ch in methods.items()}
+        shares = draw_shares(table, matrices, outer, progs, n_context, configs, anchors, pca)
         per_draw.append(shares)
+        for f, found in by_fraction.items():
+            found.append(draw_shares(table, matrices, fewer_labels(outer, progs, f, seed), progs, n_context,
+                                     configs, anchors, pca))
+            print(f"{task} seed {seed} at {f:g} of the labels  " + "  ".join(
+                f"{name} {geomean(v):.3f}" for name, v in found[-1].items()), flush=True)
         if len(seeds) > 1:
             label = f"{task} seed {seed}"
             scores = {name: round(geomean(v), 4) for name, v in shares.items()}
@@ -284,7 +337,11 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
             for control, (up, down, n) in against.items():
                 print(f"{task:18s} {name:28s} - {control:8s} above zero in {up} of {n} draws, below in {down}",
                       flush=True)
-    return res, spans, draws
+    curve = {f: {name: round(geomean(v), 4) for name, v in pooled(found).items()} for f, found in by_fraction.items()}
+    for f, scores in curve.items():
+        print(f"{task} at {f:g} of the labels, pooled  " + "  ".join(f"{n} {v:.3f}" for n, v in scores.items()),
+              flush=True)
+    return res, spans, draws, curve
 
 
 def plot(result: dict, path: Path) -> None:
@@ -334,6 +391,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pca", default="0", metavar="K,K,...",
                     help="gain tasks: the embedding cuts the heads' inner search chooses from, fold by fold (0: the "
                          "whole embedding; K: its first K principal components, fitted on the training rows only)")
+    ap.add_argument("--label-fractions", default="", metavar="F,F,...",
+                    help="gain tasks: also train each fold on these shares of its training programs (nested, "
+                         "seeded), and say from which share each representation reaches each other's score with "
+                         "every label")
     ap.add_argument("--anchors", default=",".join(ANCHORS),
                     help="gain tasks: what a head keeps without evidence, candidates of the inner search: default "
                          "(the task's default configuration: LLVM's own choice for vectorize) and/or best (the best "
@@ -362,11 +423,13 @@ def main(argv: list[str] | None = None) -> int:
                                args.readout)
         if not set(args.anchors.split(",")) <= set(HEAD_ANCHORS):
             raise UsageError(f"--anchors: choose from {', '.join(HEAD_ANCHORS)}, got {args.anchors!r}")
+        fractions = parse_fractions(args.label_fractions) if args.label_fractions else []
         if args.balance < 0 or (args.balance and (not args.with_ir2vec or args.reduce)):
             raise UsageError("--balance K wants K >= 1, --with-ir2vec and no --reduce")
         by_family = " and ".join(name for name, spec in GAIN_TASKS.items() if spec[3] == "family")
         result: dict = {"encoders": {e.partition("=")[0]: e.partition("=")[2] for e in args.encoder},
                         "reduce": args.reduce, "balance": args.balance, "pca": cuts, "readout": args.readout,
+                        "label_fractions": fractions,
                         "protocol": {"devmap": "DeepTune folds, fixed trees head",
                                      "gain tasks": f"{args.folds} folds grouped by program ({by_family}: by "
                                                    f"family), gain/kNN heads, {args.configs} candidates each",
@@ -375,11 +438,16 @@ def main(argv: list[str] | None = None) -> int:
             if task == "devmap":
                 result["devmap"], result.setdefault("intervals", {})["devmap"] = devmap(reps)
             elif task in GAIN_TASKS:
-                result[task], result.setdefault("intervals", {})[task], draws = gain_task(
+                result[task], result.setdefault("intervals", {})[task], draws, curve = gain_task(
                     task, reps, args.configs, args.folds, args.reduce, args.anchors.split(","), seeds, args.balance,
-                    cuts)
+                    cuts, fractions)
                 if draws:
                     result.setdefault("draws", {})[task] = draws
+                if curve:
+                    result.setdefault("fractions", {})[task] = {
+                        "shares": {str(f): v for f, v in curve.items()},
+                        "factors": factors(curve, result[task], [n for n in reps if n not in CONTROLS]
+                                           + [n for n in CONTROLS if n in reps])}
             else:
                 raise UsageError(f"unknown task {task!r}; choose from devmap, {', '.join(GAIN_TASKS)}")
             write_result(args.json, result)  # each task saved as it ends

@@ -167,3 +167,41 @@ def test_pca_sizes_that_are_not_whole_numbers_of_0_or_more_are_one_line(tmp_path
         assert main(["--pca", bad, "--tasks", "vectorize", "--json", str(tmp_path / "t.json")]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "--pca wants sizes of 0 or more" in err[0], err
+
+
+def test_fewer_labels_keeps_the_tests_and_cuts_whole_training_programs_nested():
+    from encoder_trial import fewer_labels
+
+    from mirtune.tasks.measured import group_kfold
+
+    progs = [f"p{i // 3}" for i in range(60)]  # 20 programs of 3 groups
+    outer = group_kfold(np.arange(60), progs, 5, seed=1)
+    small, half = fewer_labels(outer, progs, 0.2, 1), fewer_labels(outer, progs, 0.5, 1)
+    names = np.asarray(progs)
+    for (tr, te), (tr_s, te_s), (tr_h, _) in zip(outer, small, half):
+        np.testing.assert_array_equal(te_s, te)
+        assert set(tr_s) <= set(tr_h) <= set(tr) and not set(tr_h) & set(te)
+        assert len(set(names[tr_s])) == 3 and len(set(names[tr_h])) == 8  # round(0.2 x 16), round(0.5 x 16)
+        assert all((names[tr_s] == p).sum() == 3 for p in set(names[tr_s]))  # a program's groups stay together
+    assert [tr.tolist() for tr, _ in fewer_labels(outer, progs, 0.2, 2)] != [tr.tolist() for tr, _ in small]
+
+
+def test_reduction_factor_is_the_smallest_share_from_which_on_the_reference_is_reached():
+    from encoder_trial import reduction_factor
+
+    full = {"enc": 0.91, "ir2vec": 0.90, "best fixed": 0.88}
+    curve = {0.1: {"enc": 0.87}, 0.2: {"enc": 0.895}, 0.5: {"enc": 0.905}}
+    assert reduction_factor(curve, full, "enc", "best fixed") == 5.0
+    assert reduction_factor(curve, full, "enc", "ir2vec") == 2.0
+    assert reduction_factor(curve, full, "ir2vec", "enc") is None  # not even with every label
+    # a share that reaches the reference and falls below it again at a larger one does not count
+    assert reduction_factor({0.1: {"enc": 0.89}, 0.5: {"enc": 0.87}}, full, "enc", "best fixed") == 1.0
+
+
+def test_label_fractions_outside_0_to_1_are_one_line(tmp_path, capsys):
+    from encoder_trial import main
+
+    for bad in ("0.2,x", "1.5", "0"):
+        assert main(["--label-fractions", bad, "--tasks", "vectorize", "--json", str(tmp_path / "t.json")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "--label-fractions" in err[0], err
