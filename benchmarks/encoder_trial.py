@@ -272,8 +272,9 @@ def factors(curve: dict[float, dict[str, float]], full: dict[str, float], names:
     for name in names:
         for ref in [n for n in names if n != name] + ["best fixed"]:
             out.setdefault(name, {})[f"vs {ref}"] = value = reduction_factor(curve, full, name, ref)
-            print(f"{name:28s} matches {ref:28s} with every label from "
-                  + (f"1/{value:g} of them" if value else "no share: not even with every label"), flush=True)
+            print(f"{name:28s} reaches {ref + chr(39) + 's':30s} score with every label "
+                  + ("never" if value is None else "only with every label" if value == 1
+                     else f"from 1/{value:g} of the labels"), flush=True)
     return out
 
 
@@ -352,7 +353,19 @@ def plot(result: dict, path: Path) -> None:
 
     panels = [(f"devmap {p} (accuracy)", v) for p, v in result.get("devmap", {}).items()]
     panels += [(f"{t} (share of oracle)", result[t]) for t in GAIN_TASKS if t in result]
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.6), squeeze=False)
+    curves = result.get("fractions", {})
+    fig, axes = plt.subplots(1, len(panels) + len(curves), figsize=(4.2 * (len(panels) + len(curves)), 3.6),
+                             squeeze=False)
+    for ax, (task, found) in zip(axes[0][len(panels):], curves.items()):  # share against the labels used
+        shares = {float(f): v for f, v in found["shares"].items()} | {1.0: result[task]}
+        xs = sorted(shares)
+        for name in [n for n in result[task] if n not in BASELINE_ROWS[::2]]:  # all but the default and oracle
+            fixed = name == "best fixed"
+            ax.plot(xs, [shares[f][name] for f in xs], marker="o", label=name, color="black" if fixed else None,
+                    linestyle="--" if fixed else "-")
+        ax.set_xlabel("share of each fold's training programs")
+        ax.set_title(f"{task}: fewer labels", fontsize=9)
+        ax.legend(fontsize=6)
     for ax, (title, vals) in zip(axes[0], panels):
         names = [n for n in vals if n != "oracle"]
         xs = [vals[n] for n in names]
