@@ -250,28 +250,20 @@ def fewer_labels(outer: list, progs: Sequence[str], fraction: float, seed: int) 
             for k, (tr, te) in enumerate(outer)]
 
 
-def reduction_factor(curve: dict[float, dict[str, float]], full: dict[str, float], name: str, reference: str
-                     ) -> float | None:
-    """1 / the smallest label fraction from which on `name`'s share is at least `reference`'s with every label
-    (`full`); None where `name` does not reach it even with every label."""
-    if full[name] < full[reference]:
-        return None
-    fraction = 1.0
-    for f in sorted(curve, reverse=True):
-        if curve[f][name] < full[reference]:
-            break
-        fraction = f
-    return round(1.0 / fraction, 2)
-
-
 def factors(curve: dict[float, dict[str, float]], full: dict[str, float], names: Sequence[str]
             ) -> dict[str, dict[str, float | None]]:
-    """`reduction_factor` of each of `names` against each other one and the code-free best fixed configuration,
-    printed: how many times fewer labels it needs to match that reference with all of them."""
+    """How many times fewer labels each of `names` needs to reach the score of each other one and of the code-free
+    best fixed configuration with every label (`data_efficiency.reduction_factor` on 1 - share: the smallest share
+    from which on it stays there), printed; None where it does not reach it even with every label."""
+    from mirtune.experiments.data_efficiency import reduction_factor
+
+    shares = sorted(curve) + [1.0]
     out: dict[str, dict[str, float | None]] = {}
     for name in names:
+        errors = [1 - curve[f][name] for f in shares[:-1]] + [1 - full[name]]
         for ref in [n for n in names if n != name] + ["best fixed"]:
-            out.setdefault(name, {})[f"vs {ref}"] = value = reduction_factor(curve, full, name, ref)
+            value = reduction_factor(shares, errors, 1 - full[ref])[0]
+            out.setdefault(name, {})[f"vs {ref}"] = value = None if value is None else round(value, 2)
             print(f"{name:28s} reaches {ref + chr(39) + 's':30s} score with every label "
                   + ("never" if value is None else "only with every label" if value == 1
                      else f"from 1/{value:g} of the labels"), flush=True)

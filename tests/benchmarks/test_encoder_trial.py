@@ -186,16 +186,18 @@ def test_fewer_labels_keeps_the_tests_and_cuts_whole_training_programs_nested():
     assert [tr.tolist() for tr, _ in fewer_labels(outer, progs, 0.2, 2)] != [tr.tolist() for tr, _ in small]
 
 
-def test_reduction_factor_is_the_smallest_share_from_which_on_the_reference_is_reached():
-    from encoder_trial import reduction_factor
+def test_factors_say_from_which_share_each_representation_reaches_anothers_full_score(capsys):
+    from encoder_trial import factors
 
     full = {"enc": 0.91, "ir2vec": 0.90, "best fixed": 0.88}
-    curve = {0.1: {"enc": 0.87}, 0.2: {"enc": 0.895}, 0.5: {"enc": 0.905}}
-    assert reduction_factor(curve, full, "enc", "best fixed") == 5.0
-    assert reduction_factor(curve, full, "enc", "ir2vec") == 2.0
-    assert reduction_factor(curve, full, "ir2vec", "enc") is None  # not even with every label
-    # a share that reaches the reference and falls below it again at a larger one does not count
-    assert reduction_factor({0.1: {"enc": 0.89}, 0.5: {"enc": 0.87}}, full, "enc", "best fixed") == 1.0
+    curve = {0.1: {"enc": 0.87, "ir2vec": 0.89}, 0.2: {"enc": 0.895, "ir2vec": 0.85}, 0.5: {"enc": 0.905,
+                                                                                         "ir2vec": 0.89}}
+    out = factors(curve, full, ["enc", "ir2vec"])
+    assert out["enc"] == {"vs ir2vec": 2.0, "vs best fixed": 5.0}
+    # IR2Vec never reaches the encoder; it reaches best fixed at 0.1, loses it at 0.2: from 0.5 on it counts
+    assert out["ir2vec"] == {"vs enc": None, "vs best fixed": 2.0}
+    printed = capsys.readouterr().out
+    assert "from 1/5 of the labels" in printed and "never" in printed
 
 
 def test_label_fractions_outside_0_to_1_are_one_line(tmp_path, capsys):
