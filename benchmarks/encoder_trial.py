@@ -26,6 +26,8 @@ reduced the same way (`IR2Vec (K)`): two blocks of equal weight. These cuts and 
 the task's programs (no labels); `--pca 0,8,16,32` instead lets each head's inner search choose its cut, fold by
 fold, fitted on the training rows.
 `--readout meanmax` reads every MIREncoder out by the mean and the max of its statements instead of the mean.
+`--label-fractions 0.1,0.2,0.5` also trains each fold's heads on those shares of its training programs and says from
+which share each representation reaches each other's score with every label (a chart of share against labels).
 Beside each score, each encoder's difference from the random control and from IR2Vec with a 95% interval from
 resampling whole programs (benchmarks for devmap): the trial's "more than the noise". Those intervals hold one
 draw of the gain tasks' folds; `--seeds 0,1,2,3,4` draws them once per seed, pools each group's share over the
@@ -50,7 +52,8 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from devmap_signal import cross_validated  # noqa: E402
 
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
-from mirtune.experiments.data_efficiency import parse_fractions  # noqa: E402
+from mirtune.experiments.data_efficiency import (app_subsets, parse_fractions, reduction_factor,  # noqa: E402
+                                                 subset_seed)
 from mirtune.paths import data_dir, write_result  # noqa: E402
 from mirtune.predict.heads import ANCHORS as HEAD_ANCHORS  # noqa: E402
 from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix  # noqa: E402
@@ -244,8 +247,6 @@ def draw_shares(table, matrices: dict[str, np.ndarray], outer: list, progs: Sequ
 def fewer_labels(outer: list, progs: Sequence[str], fraction: float, seed: int) -> list:
     """The `outer` folds with each fold's training rows cut to those of a random share `fraction` of its training
     programs (`data_efficiency.app_subsets`: nested across fractions, seeded by fold and draw); test rows kept."""
-    from mirtune.experiments.data_efficiency import app_subsets, subset_seed
-
     return [(app_subsets(tr, progs, [fraction], subset_seed(k, seed))[float(fraction)], te)
             for k, (tr, te) in enumerate(outer)]
 
@@ -255,8 +256,6 @@ def factors(curve: dict[float, dict[str, float]], full: dict[str, float], names:
     """How many times fewer labels each of `names` needs to reach the score of each other one and of the code-free
     best fixed configuration with every label (`data_efficiency.reduction_factor` on 1 - share: the smallest share
     from which on it stays there), printed; None where it does not reach it even with every label."""
-    from mirtune.experiments.data_efficiency import reduction_factor
-
     shares = sorted(curve) + [1.0]
     out: dict[str, dict[str, float | None]] = {}
     for name in names:
