@@ -30,7 +30,7 @@ from mirtune.paths import write_result  # noqa: E402
 from mirtune.errors import MirtuneError  # noqa: E402
 from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix  # noqa: E402
 from mirtune.predict.select import evaluate_outer, select_configs  # noqa: E402
-from mirtune.tasks.cuda_blocks import SPEC  # noqa: E402
+from mirtune.tasks.cuda_blocks import CONTEXT, SPEC  # noqa: E402
 from mirtune.tasks.embedders import get_embedder  # noqa: E402
 from mirtune.tasks.measured import best_fixed_per_group, geomean, group_kfold, load_gain_table, share_of_oracle  # noqa: E402
 
@@ -50,7 +50,7 @@ def evaluate(args: argparse.Namespace) -> tuple:
     problems = []
     for name in args.embeddings.split(","):
         X = table_matrix(table, "cuda_blocks", get_embedder(name), note=lambda m: None)
-        p = gain_problem(name, table, X, outer, 1)
+        p = gain_problem(name, table, X, outer, len(CONTEXT))  # the launch's matrix size
         # inner folds over kernels too (the evaluation's are over families)
         p.inner_splits = lambda tr, n, seed: group_kfold(tr, kernels, n, seed)
         problems.append(p)
