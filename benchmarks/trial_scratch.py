@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
 import sys
 import time
 from pathlib import Path
@@ -62,8 +63,6 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(GAIN_TASKS)}")
         if not Path(args.encoder).is_dir():
             raise UsageError(f"--encoder wants a model folder, got {args.encoder!r}")
-        import importlib
-
         from mirtune.embedding import load_encoder
 
         name, paths, programs, hold_out = GAIN_TASKS[args.task]
