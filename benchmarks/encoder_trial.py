@@ -231,6 +231,16 @@ def held(draws: list[dict[str, dict[str, list[float]]]]) -> dict[str, dict[str, 
     return out
 
 
+def trial_table(task: str) -> tuple[str, object, list[str]]:
+    """The trial task's (mirtune task name, gain table, unit of each group that the folds keep together: its
+    program, or its source-file family for GCC's tests)."""
+    import importlib
+
+    name, paths, programs, hold_out = GAIN_TASKS[task]
+    table = load_gain_table(paths, importlib.import_module(f"mirtune.tasks.{name}").SPEC, programs)
+    return name, table, list(table.apps) if hold_out == "family" else list(table.programs)
+
+
 def draw_shares(table, matrices: dict[str, np.ndarray], outer: list, progs: Sequence[str], n_context: int,
                 configs: int, anchors: Sequence[str], pca: Sequence[int]) -> dict[str, np.ndarray]:
     """Each method's share of the oracle on every group of `table` when its heads are chosen and fitted on the
@@ -282,14 +292,9 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
     holds each draw's scores and intervals and how many draws each difference held in (`held`); else it is {}.
     The fourth: for each of `fractions` below 1, the pooled scores when each fold trains on that share of its
     training programs (`fewer_labels`), the test groups unchanged."""
-    import importlib
-
     from mirtune.tasks import registry
 
-    name_of_task, paths, programs, hold_out = GAIN_TASKS[task]
-    spec = importlib.import_module(f"mirtune.tasks.{name_of_task}").SPEC
-    table = load_gain_table(paths, spec, programs)
-    progs = list(table.apps) if hold_out == "family" else list(table.programs)
+    name_of_task, table, progs = trial_table(task)
     matrices = {name: table_matrix(table, name_of_task, emb, note=lambda m: None) for name, emb in reps.items()}
     n_context = len(registry.get(name_of_task).context_names)  # the trailing columns every matrix ends with
     if reduce:

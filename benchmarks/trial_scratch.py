@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib
 import sys
 import time
 from pathlib import Path
@@ -26,14 +25,14 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from encoder_trial import GAIN_TASKS  # noqa: E402
+from encoder_trial import GAIN_TASKS, trial_table  # noqa: E402
 
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
 from mirtune.experiments.data_efficiency import end_to_end_job, run_jobs  # noqa: E402
 from mirtune.experiments.finetune import E2EConfig, load_samples  # noqa: E402
 from mirtune.paths import write_result  # noqa: E402
 from mirtune.predict.predictor import program_ir, table_context  # noqa: E402
-from mirtune.tasks.measured import best_fixed_per_group, geomean, group_kfold, load_gain_table, share_of_oracle  # noqa: E402
+from mirtune.tasks.measured import best_fixed_per_group, geomean, group_kfold, share_of_oracle  # noqa: E402
 
 
 def parse_epochs(text: str) -> list[int]:
@@ -65,9 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"--encoder wants a model folder, got {args.encoder!r}")
         from mirtune.embedding import load_encoder
 
-        name, paths, programs, hold_out = GAIN_TASKS[args.task]
-        table = load_gain_table(paths, importlib.import_module(f"mirtune.tasks.{name}").SPEC, programs)
-        progs = list(table.apps) if hold_out == "family" else list(table.programs)
+        name, table, progs = trial_table(args.task)
         outer = group_kfold(np.arange(len(table)), progs, args.folds, seed=args.seed)
         ir = [str(program_ir(s)) for s in table.sources]
         context = table_context(table, name, ir)
@@ -77,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
                  ("scratch", args.encoder, [ir[i] for i in tr], context[tr], gains[tr], [ir[i] for i in te],
                   context[te], dataclasses.replace(E2EConfig(), epochs=e), k, "gain"))
                 for e in epochs for k, (tr, te) in enumerate(outer)]
-        print(f"{args.task}: {len(table)} groups, {len(outer)} folds by {hold_out} (draw {args.seed}); "
+        print(f"{args.task}: {len(table)} groups, {len(outer)} folds by {GAIN_TASKS[args.task][3]} (draw {args.seed}); "
               f"{len(jobs)} end-to-end fits from random weights", flush=True)
         chosen = {e: np.full(len(table), -1, dtype=np.int64) for e in epochs}
         fits: list[dict] = []
