@@ -85,8 +85,17 @@ def main(argv: list[str] | None = None) -> int:
             fits.append({"epochs": e, "fold": k, **{n: round(float(v), 4) for n, v in info.items()}})
             print(f"{e} epochs, fold {k}: {info['fit_s']:.0f} s, {info['steps']} steps, final loss "
                   f"{info['final_loss']:.3f}", flush=True)
+            if args.json:  # each finished fit kept, so that a run that dies loses none of them
+                write_result(args.json, {"task": args.task, "encoder": args.encoder, "seed": args.seed,
+                                         "status": f"partial: {len(fits)}/{len(jobs)} fits", "fits": fits})
 
-        run_jobs(jobs, True, on_done)
+        try:
+            run_jobs(jobs, True, on_done)
+        except Exception as err:  # a worker that died, or Ctrl-C's Ray error: one line, the fits done are kept
+            kept = f"; the {len(fits)} fits done are in {args.json}" if args.json and fits else ""
+            why = (str(err).strip().splitlines() or [""])[0]
+            print(f"trial_scratch: an end-to-end fit failed ({type(err).__name__}: {why}){kept}", file=sys.stderr)
+            return 1
     except MirtuneError as err:
         print(f"trial_scratch: {err.line()}", file=sys.stderr)
         return 2
