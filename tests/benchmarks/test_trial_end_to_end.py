@@ -1,4 +1,4 @@
-"""benchmarks/trial_scratch.py's options: bad input is one line and exit 2, before any model is trained."""
+"""benchmarks/trial_end_to_end.py's options: bad input is one line and exit 2, before any model is trained."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from trial_scratch import main, parse_epochs  # noqa: E402
+from trial_end_to_end import main, parse_epochs  # noqa: E402
 
 from mirtune.errors import UsageError  # noqa: E402
 

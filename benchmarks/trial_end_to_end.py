@@ -1,14 +1,17 @@
-"""The from-scratch reference of the encoder trial: an encoder's architecture from random weights, trained end to
-end on a gain task's objective in the trial's program-grouped folds, so that a frozen encoder's label curve there
-(`encoder_trial.py --label-fractions`) has the issue's reference to be measured against.
+"""End-to-end models in the encoder trial's folds: an encoder's architecture trained end to end on a gain task's
+objective, from random weights (`--init scratch`: the issue's from-scratch reference for a frozen encoder's label
+curve, `encoder_trial.py --label-fractions`) or from the encoder's pre-trained weights (`--init finetune`: does
+training the encoder itself on the task add what its frozen embedding lacks?).
 
-    .venv/bin/python benchmarks/trial_scratch.py --encoder build/real-medium-long-step5600 --task vectorize \
-        --epochs 3,6 [--seed 0] [--json benchmarks/results/trial_scratch_vectorize.json]
+    .venv/bin/python benchmarks/trial_end_to_end.py --encoder build/real-medium-long-step5600 --task vectorize \
+        --init scratch --epochs 3,6 [--seed 0] [--json benchmarks/results/trial_scratch_vectorize.json]
 
 Folds: `encoder_trial`'s (10, grouped by program, drawn with `--seed`); every training row. The model:
-`data_efficiency.end_to_end_job("scratch", ...)` with `finetune.E2EConfig` but for the epochs (each of `--epochs`),
+`data_efficiency.end_to_end_job(init, ...)` with `finetune.E2EConfig` but for the epochs (each of `--epochs`),
 one CPU per fit on a local Ray cluster. Prints and saves the share of the oracle over every group for each number
-of epochs, beside the default and best fixed configurations of the same folds.
+of epochs, beside the default and best fixed configurations of the same folds and the trial's heads on the frozen
+encoder, IR2Vec and the random control in those folds, with each end-to-end model's paired difference from each
+(95% interval from resampling whole programs, `encoder_trial.paired_interval`).
 """
 
 from __future__ import annotations
@@ -25,14 +28,18 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from encoder_trial import GAIN_TASKS, trial_table  # noqa: E402
+from encoder_trial import (ANCHORS, GAIN_TASKS, draw_shares, paired_interval, representations,  # noqa: E402
+                           trial_table)
 
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
 from mirtune.experiments.data_efficiency import end_to_end_job, run_jobs  # noqa: E402
 from mirtune.experiments.finetune import E2EConfig, load_samples  # noqa: E402
 from mirtune.paths import write_result  # noqa: E402
-from mirtune.predict.predictor import program_ir, table_context  # noqa: E402
-from mirtune.tasks.measured import best_fixed_per_group, geomean, group_kfold, share_of_oracle  # noqa: E402
+from mirtune.predict.predictor import program_ir, table_context, table_matrix  # noqa: E402
+from mirtune.tasks.measured import geomean, group_kfold, share_of_oracle  # noqa: E402
+
+INITS = ("scratch", "finetune")
+FROZEN = "frozen"  # the trial's heads on the same encoder's embedding
 
 
 def parse_epochs(text: str) -> list[int]:
@@ -50,7 +57,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("--encoder", required=True, metavar="DIR", help="the model folder whose architecture is trained")
     ap.add_argument("--task", default="vectorize", help=f"a gain task of the trial ({', '.join(GAIN_TASKS)})")
+    ap.add_argument("--init", default="scratch", choices=INITS,
+                    help="scratch: random weights (the reference); finetune: the encoder's pre-trained weights")
     ap.add_argument("--epochs", default="3", metavar="E,E,...")
+    ap.add_argument("--controls", default="ir2vec,random",
+                    help="frozen representations whose trial heads are scored on the same folds, beside the "
+                         "encoder's own (empty: none)")
     ap.add_argument("--seed", type=int, default=0, help="the draw of the trial's folds")
     ap.add_argument("--folds", type=int, default=10)
     ap.add_argument("--json", type=Path, default=None)
@@ -63,19 +75,26 @@ def main(argv: list[str] | None = None) -> int:
         if not Path(args.encoder).is_dir():
             raise UsageError(f"--encoder wants a model folder, got {args.encoder!r}")
         from mirtune.embedding import load_encoder
+        from mirtune.tasks import registry
 
         name, table, progs = trial_table(args.task)
         outer = group_kfold(np.arange(len(table)), progs, args.folds, seed=args.seed)
+        reps = representations([f"{FROZEN}={args.encoder}"], [c for c in args.controls.split(",") if c])
+        matrices = {n: table_matrix(table, name, emb, note=lambda m: None) for n, emb in reps.items()}
+        per_group = draw_shares(table, matrices, outer, progs, len(registry.get(name).context_names), 2, ANCHORS,
+                                (0,))  # the trial's heads on the frozen representations, the same folds
+        per_group.pop("oracle")
         ir = [str(program_ir(s)) for s in table.sources]
         context = table_context(table, name, ir)
         load_samples(sorted(set(ir)), load_encoder(args.encoder))  # built once, before the workers read them
         gains = table.train_gains()
         jobs = [((e, k), end_to_end_job,
-                 ("scratch", args.encoder, [ir[i] for i in tr], context[tr], gains[tr], [ir[i] for i in te],
+                 (args.init, args.encoder, [ir[i] for i in tr], context[tr], gains[tr], [ir[i] for i in te],
                   context[te], dataclasses.replace(E2EConfig(), epochs=e), k, "gain"))
                 for e in epochs for k, (tr, te) in enumerate(outer)]
         print(f"{args.task}: {len(table)} groups, {len(outer)} folds by {GAIN_TASKS[args.task][3]} (draw {args.seed}); "
-              f"{len(jobs)} end-to-end fits from random weights", flush=True)
+              f"{len(jobs)} end-to-end fits from {'random' if args.init == 'scratch' else 'pre-trained'} weights",
+              flush=True)
         chosen = {e: np.full(len(table), -1, dtype=np.int64) for e in epochs}
         fits: list[dict] = []
 
@@ -86,27 +105,32 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{e} epochs, fold {k}: {info['fit_s']:.0f} s, {info['steps']} steps, final loss "
                   f"{info['final_loss']:.3f}", flush=True)
             if args.json:  # each finished fit kept, so that a run that dies loses none of them
-                write_result(args.json, {"task": args.task, "encoder": args.encoder, "seed": args.seed,
-                                         "status": f"partial: {len(fits)}/{len(jobs)} fits", "fits": fits})
+                write_result(args.json, {"task": args.task, "encoder": args.encoder, "init": args.init,
+                                         "seed": args.seed, "status": f"partial: {len(fits)}/{len(jobs)} fits",
+                                         "fits": fits})
 
         try:
             run_jobs(jobs, True, on_done)
         except Exception as err:  # a worker that died, or Ctrl-C's Ray error: one line, the fits done are kept
             kept = f"; the {len(fits)} fits done are in {args.json}" if args.json and fits else ""
             why = (str(err).strip().splitlines() or [""])[0]
-            print(f"trial_scratch: an end-to-end fit failed ({type(err).__name__}: {why}){kept}", file=sys.stderr)
+            print(f"trial_end_to_end: an end-to-end fit failed ({type(err).__name__}: {why}){kept}", file=sys.stderr)
             return 1
     except MirtuneError as err:
-        print(f"trial_scratch: {err.line()}", file=sys.stderr)
+        print(f"trial_end_to_end: {err.line()}", file=sys.stderr)
         return 2
-    shares = {f"scratch, {e} epochs": round(geomean(share_of_oracle(table.speedups, c)), 4) for e, c in chosen.items()}
-    shares["default"] = round(geomean(share_of_oracle(table.speedups, np.zeros(len(table), dtype=int))), 4)
-    shares["best fixed"] = round(geomean(share_of_oracle(table.speedups, best_fixed_per_group(table.speedups, outer))),
-                                 4)
+    ours = {f"{args.init}, {e} epochs": share_of_oracle(table.speedups, c) for e, c in chosen.items()}
+    shares = {n: round(geomean(v), 4) for n, v in {**ours, **per_group}.items()}
     for n, v in shares.items():
         print(f"{args.task} draw {args.seed}  {n:22s} {v:.3f}", flush=True)
-    result = {"task": args.task, "encoder": args.encoder, "seed": args.seed, "folds": len(outer), "shares": shares,
-              "fits": fits, "config": E2EConfig().to_dict(), "seconds": round(time.monotonic() - t0, 1)}
+    spans = {n: {f"vs {ref}": paired_interval(v, per_group[ref], progs, geomean) for ref in per_group}
+             for n, v in ours.items()}
+    for n, against in spans.items():
+        for ref, (d, lo, hi) in against.items():
+            print(f"{args.task} draw {args.seed}  {n:22s} {ref:24s} {d:+.4f}  [{lo:+.4f}, {hi:+.4f}]", flush=True)
+    result = {"task": args.task, "encoder": args.encoder, "init": args.init, "seed": args.seed, "folds": len(outer),
+              "shares": shares, "intervals": spans, "fits": fits, "config": E2EConfig().to_dict(),
+              "seconds": round(time.monotonic() - t0, 1)}
     if args.json:
         write_result(args.json, result)
         print(f"wrote {args.json}")
