@@ -26,6 +26,7 @@ reduced the same way (`IR2Vec (K)`): two blocks of equal weight. These cuts and 
 the task's programs (no labels); `--pca 0,8,16,32` instead lets each head's inner search choose its cut, fold by
 fold, fitted on the training rows.
 `--readout meanmax` reads every MIREncoder out by the mean and the max of its statements instead of the mean.
+`--heads gain` (or knn, forest) keeps the gain tasks' inner search to those head kinds (default gain and knn).
 `--label-fractions 0.1,0.2,0.5` also trains each fold's heads on those shares of its training programs and says from
 which share each representation reaches each other's score with every label (a chart of share against labels).
 Beside each score, each encoder's difference from the random control and from IR2Vec with a 95% interval from
@@ -57,7 +58,7 @@ from mirtune.experiments.data_efficiency import (app_subsets, parse_fractions, r
 from mirtune.paths import data_dir, write_result  # noqa: E402
 from mirtune.predict.heads import ANCHORS as HEAD_ANCHORS  # noqa: E402
 from mirtune.predict.predictor import ANCHORS, candidate_configs, gain_problem, table_matrix  # noqa: E402
-from mirtune.predict.select import evaluate_outer, select_configs  # noqa: E402
+from mirtune.predict.select import DEFAULT_GAIN_HEADS, GAIN_HEADS, evaluate_outer, select_configs  # noqa: E402
 from mirtune.tasks.embedders import Embedder, embed_files, get_embedder  # noqa: E402
 from mirtune.tasks.measured import (best_fixed_per_group, geomean, group_kfold, load_gain_table,  # noqa: E402
                                     share_of_oracle)
@@ -196,7 +197,7 @@ def balanced(first: np.ndarray, second: np.ndarray, n_context: int, k: int) -> n
 
 
 def chosen_by_method(table, problems: list, outer: list, configs: int, n_inner: int,
-                     heads: tuple[str, ...] = ("gain", "knn"), anchors: Sequence[str] = ANCHORS,
+                     heads: tuple[str, ...] = DEFAULT_GAIN_HEADS, anchors: Sequence[str] = ANCHORS,
                      rule: str = "best", pca: Sequence[int] = (0,)) -> dict[str, np.ndarray]:
     """The configuration each method picks for each group of a gain table: the default (configuration 0), the best
     fixed one of each fold's training groups, each problem's heads (of the kinds `heads`, `configs` candidates each
@@ -242,15 +243,17 @@ def trial_table(task: str) -> tuple[str, object, list[str]]:
 
 
 def draw_shares(table, matrices: dict[str, np.ndarray], outer: list, progs: Sequence[str], n_context: int,
-                configs: int, anchors: Sequence[str], pca: Sequence[int]) -> dict[str, np.ndarray]:
-    """Each method's share of the oracle on every group of `table` when its heads are chosen and fitted on the
-    training rows of the `outer` folds, inner folds grouped by `progs` as the outer ones are."""
+                configs: int, anchors: Sequence[str], pca: Sequence[int], heads: Sequence[str] = DEFAULT_GAIN_HEADS
+                ) -> dict[str, np.ndarray]:
+    """Each method's share of the oracle on every group of `table` when its heads (of the kinds `heads`) are chosen
+    and fitted on the training rows of the `outer` folds, inner folds grouped by `progs` as the outer ones are."""
     problems = []
     for name, X in matrices.items():
         p = gain_problem(name, table, X, outer, n_context)
         p.inner_splits = lambda tr, n, inner_seed: group_kfold(tr, progs, n, inner_seed)
         problems.append(p)
-    methods = chosen_by_method(table, problems, outer, configs, n_inner=3, anchors=anchors, pca=pca)
+    methods = chosen_by_method(table, problems, outer, configs, n_inner=3, heads=tuple(heads), anchors=anchors,
+                               pca=pca)
     return {name: share_of_oracle(table.speedups, ch) for name, ch in methods.items()}
 
 
@@ -281,13 +284,14 @@ def factors(curve: dict[float, dict[str, float]], full: dict[str, float], names:
 
 def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, reduce: int = 0,
               anchors: Sequence[str] = ANCHORS, seeds: Sequence[int] = (0,), balance: int = 0,
-              pca: Sequence[int] = (0,), fractions: Sequence[float] = ()
+              pca: Sequence[int] = (0,), fractions: Sequence[float] = (), heads: Sequence[str] = DEFAULT_GAIN_HEADS
               ) -> tuple[dict[str, float], dict, dict, dict[float, dict[str, float]]]:
     """Share of the oracle per method on the trial `task`'s gain table, folds grouped by program (by source-file
     family for GCC's tests: the task's application), and the paired intervals of each encoder against the
     controls (those groups resampled). `reduce` > 0: each embedding through `reduced`; `balance` > 0: each
     `NAME + IR2Vec` also joined from `balance` components of each part, against `IR2Vec (balance)`; `pca`: the
-    embedding cuts the heads' inner search chooses from (fitted on its training rows). With several `seeds` the
+    embedding cuts the heads' inner search chooses from (fitted on its training rows); `heads`: the head kinds it
+    chooses among. With several `seeds` the
     folds are drawn once per seed: the scores and intervals are those of the pooled shares, and the third value
     holds each draw's scores and intervals and how many draws each difference held in (`held`); else it is {}.
     The fourth: for each of `fractions` below 1, the pooled scores when each fold trains on that share of its
@@ -310,11 +314,11 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
     by_fraction: dict[float, list] = {float(f): [] for f in fractions if f < 1}
     for seed in seeds:
         outer = group_kfold(np.arange(len(table)), progs, folds, seed=seed)
-        shares = draw_shares(table, matrices, outer, progs, n_context, configs, anchors, pca)
+        shares = draw_shares(table, matrices, outer, progs, n_context, configs, anchors, pca, heads)
         per_draw.append(shares)
         for f, found in by_fraction.items():
             found.append(draw_shares(table, matrices, fewer_labels(outer, progs, f, seed), progs, n_context,
-                                     configs, anchors, pca))
+                                     configs, anchors, pca, heads))
             print(f"{task} seed {seed} at {f:g} of the labels  " + "  ".join(
                 f"{name} {geomean(v):.3f}" for name, v in found[-1].items()), flush=True)
         if len(seeds) > 1:
@@ -387,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="how every MIREncoder (shipped and --encoder) pools its statements into one vector")
     ap.add_argument("--tasks", default="devmap,vectorize,openmp,cuda_blocks")
     ap.add_argument("--configs", type=int, default=2, help="candidate head configurations per head kind")
+    ap.add_argument("--heads", default=",".join(DEFAULT_GAIN_HEADS), metavar="KIND,...",
+                    help="gain tasks: the head kinds the inner search chooses among (default: %(default)s)")
     ap.add_argument("--folds", type=int, default=10)
     ap.add_argument("--seeds", default="0", metavar="S,S,...",
                     help="gain tasks: the seeds that draw the outer folds (0: the committed runs'); with several, the "
@@ -425,6 +431,9 @@ def main(argv: list[str] | None = None) -> int:
         if min(cuts) < 0:
             raise UsageError(f"--pca wants sizes of 0 or more separated by commas (0: the whole embedding), got "
                              f"{args.pca!r}")
+        heads = [h for h in args.heads.split(",") if h]
+        if not heads or not set(heads) <= set(GAIN_HEADS):
+            raise UsageError(f"--heads: choose from {', '.join(GAIN_HEADS)}, got {args.heads!r}")
         if args.with_ir2vec and (not args.encoder or "ir2vec" not in args.controls.split(",")):
             raise UsageError("--with-ir2vec joins each --encoder NAME=DIR to IR2Vec and sets it against the ir2vec "
                              "control: give at least one --encoder and keep ir2vec in --controls")
@@ -438,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
         by_family = " and ".join(name for name, spec in GAIN_TASKS.items() if spec[3] == "family")
         result: dict = {"encoders": {e.partition("=")[0]: e.partition("=")[2] for e in args.encoder},
                         "reduce": args.reduce, "balance": args.balance, "pca": cuts, "readout": args.readout,
-                        "label_fractions": fractions,
+                        "label_fractions": fractions, "heads": heads,
                         "protocol": {"devmap": "DeepTune folds, fixed trees head",
                                      "gain tasks": f"{args.folds} folds grouped by program ({by_family}: by "
                                                    f"family), gain/kNN heads, {args.configs} candidates each",
@@ -449,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
             elif task in GAIN_TASKS:
                 result[task], result.setdefault("intervals", {})[task], draws, curve = gain_task(
                     task, reps, args.configs, args.folds, args.reduce, args.anchors.split(","), seeds, args.balance,
-                    cuts, fractions)
+                    cuts, fractions, heads)
                 if draws:
                     result.setdefault("draws", {})[task] = draws
                 if curve:

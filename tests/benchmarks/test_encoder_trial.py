@@ -169,6 +169,15 @@ def test_pca_sizes_that_are_not_whole_numbers_of_0_or_more_are_one_line(tmp_path
         assert len(err) == 1 and "--pca wants sizes of 0 or more" in err[0], err
 
 
+def test_head_kinds_that_are_not_gain_heads_are_one_line(tmp_path, capsys):
+    from encoder_trial import main
+
+    for bad in ("mlp", "gain,gbt", ""):
+        assert main(["--heads", bad, "--tasks", "vectorize", "--json", str(tmp_path / "t.json")]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "--heads: choose from gain, knn, forest" in err[0], err
+
+
 def test_fewer_labels_keeps_the_tests_and_cuts_whole_training_programs_nested():
     from encoder_trial import fewer_labels
 
