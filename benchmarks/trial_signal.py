@@ -33,7 +33,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from encoder_trial import GAIN_TASKS, paired_interval, representations, trial_table  # noqa: E402
-from vectorize_signal import NEIGHBOURS, nearest_transfer, share_matrix, spearman, standardised_cosine  # noqa: E402
+from vectorize_signal import (NEIGHBOURS, nearest_transfer, share_chart, share_matrix, spearman,  # noqa: E402
+                              standardised_cosine)
 
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
 from mirtune.paths import write_result  # noqa: E402
@@ -94,28 +95,6 @@ def show(result: dict) -> None:
           + ", ".join(f"{k} {v:+.3f}" for k, v in result["code_label_rank_correlation"].items()), flush=True)
 
 
-def plot(results: list[dict], out: Path) -> None:
-    """One panel per task: each way of choosing a configuration, as its share of the oracle."""
-    from mirtune.figures import pyplot, save
-
-    plt = pyplot()
-    fig, axes = plt.subplots(1, len(results), figsize=(6 * len(results), 5.2), squeeze=False)
-    for ax, r in zip(axes[0], results):
-        names = list(r["share_of_oracle"])
-        vals = [r["share_of_oracle"][k] for k in names]
-        colours = ["0.3" if k.startswith(("default", "best fixed")) else "tab:red" if k == BLIND
-                   else "0.7" if "ceiling" in k else "tab:blue" for k in names]
-        ax.barh(range(len(names)), vals, color=colours)
-        ax.set_yticks(range(len(names)), names, fontsize=7)
-        ax.invert_yaxis()
-        ax.set_xlim(min(vals) - 0.05, 1.0)
-        ax.axvline(r["share_of_oracle"][BLIND], color="tab:red", lw=0.8, ls="--")
-        ax.set_xlabel("share of the oracle (geometric mean)")
-        ax.set_title(f"{r['task']}: {r['groups']} groups, {r['programs']} programs", fontsize=9)
-    fig.tight_layout()
-    save(fig, out)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("--encoder", action="append", default=[], metavar="NAME=DIR", help="a model folder to try")
@@ -145,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     write_result(args.json, {"command": " ".join(sys.argv), "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
                              "results": results})
     png = args.json.with_suffix(".png")
-    plot(results, png)
+    share_chart([(f"{r['task']}: {r['groups']} groups, {r['programs']} programs", r["share_of_oracle"])
+                 for r in results], png, BLIND)
     print(f"\nwrote {args.json} and {png} ({time.monotonic() - t0:.0f} s)")
     return 0
 

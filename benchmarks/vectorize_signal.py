@@ -146,24 +146,25 @@ def show(result: dict) -> None:
           + ", ".join(f"{k} {v:+.3f}" for k, v in result["label_similarity"].items()))
 
 
-def plot(results: list[dict], out: Path) -> None:
-    """One panel per dataset: each way of choosing a configuration, as its share of the oracle."""
+def share_chart(panels: list[tuple[str, dict[str, float]]], out: Path, line: str) -> None:
+    """One panel per (title, {way of choosing a configuration: share of the oracle}): code-free choices grey, the
+    blind transfer red, the ceiling light grey, the representations blue, a dashed line at the share of `line`."""
     from mirtune.figures import pyplot, save
 
     plt = pyplot()
-    fig, axes = plt.subplots(1, len(results), figsize=(6 * len(results), 5.2), squeeze=False)
-    for ax, r in zip(axes[0], results):
-        names = list(r["share_of_oracle"])
-        vals = [r["share_of_oracle"][k] for k in names]
-        colours = ["0.3" if k.startswith(("LLVM", "best fixed")) else "tab:red" if k.startswith("blind")
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 5.2), squeeze=False)
+    for ax, (title, shares) in zip(axes[0], panels):
+        names = list(shares)
+        vals = [shares[k] for k in names]
+        colours = ["0.3" if k.startswith(("LLVM", "default", "best fixed")) else "tab:red" if k.startswith("blind")
                    else "0.7" if "ceiling" in k else "tab:blue" for k in names]
         ax.barh(range(len(names)), vals, color=colours)
         ax.set_yticks(range(len(names)), names, fontsize=7)
         ax.invert_yaxis()
         ax.set_xlim(min(vals) - 0.05, 1.0)
-        ax.axvline(r["share_of_oracle"]["LLVM's choice"], color="black", lw=0.8, ls="--")
+        ax.axvline(shares[line], color="black", lw=0.8, ls="--")
         ax.set_xlabel("share of the oracle (geometric mean)")
-        ax.set_title(f"{Path(r['data']).name}: {r['loops']} loops, {r['families']} families", fontsize=9)
+        ax.set_title(title, fontsize=9)
     fig.tight_layout()
     save(fig, out)
 
@@ -187,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     write_result(args.json, {"command": " ".join(sys.argv), "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
                              "results": results})
     png = args.json.with_suffix(".png")
-    plot(results, png)
+    share_chart([(f"{Path(r['data']).name}: {r['loops']} loops, {r['families']} families", r["share_of_oracle"])
+                 for r in results], png, "LLVM's choice")
     print(f"\nwrote {args.json} and {png} ({time.monotonic() - t0:.0f} s)")
     return 0
 
