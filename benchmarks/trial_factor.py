@@ -1,0 +1,79 @@
+"""The issue's data-reduction factor in the trial's folds: from which share of the labels each representation's
+frozen-head curve (`encoder_trial.py --label-fractions`, pooled over its draws) reaches an end-to-end model's score
+with every label (`trial_end_to_end.py`, its best number of epochs), and whether that reference beats the best fixed
+configuration of the same folds (a factor against a reference that a fixed configuration beats is not claimed).
+
+    .venv/bin/python benchmarks/trial_factor.py benchmarks/results/trial_scratch12_vectorize.json \
+        benchmarks/results/encoder_trial_fractions_vectorize.json [more end-to-end results of the same task]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from mirtune.errors import MirtuneError, UsageError  # noqa: E402
+from mirtune.experiments.data_efficiency import reduction_factor  # noqa: E402
+
+CODE_FREE = ("default", "oracle")  # curve rows that are not a representation (best fixed is one of the curves)
+
+
+def reference(results: list[dict]) -> tuple[str, float, float]:
+    """(name, share, best fixed share) of the best end-to-end model over `results` (one task, one draw of folds)."""
+    rows = [(name, share, r["shares"]["best fixed"]) for r in results for name, share in r["shares"].items()
+            if name.startswith(("scratch,", "finetune,"))]
+    if not rows:
+        raise UsageError("no end-to-end shares in the results given (were they written by trial_end_to_end.py?)")
+    return max(rows, key=lambda row: row[1])
+
+
+def factors(trial: dict, task: str, ref_share: float) -> dict[str, float | None]:
+    """Each curve's factor against `ref_share`: 1 / the smallest share of the labels from which on its pooled score
+    stays at or above it (None: not even with every label)."""
+    curve = {float(f): scores for f, scores in trial["fractions"][task]["shares"].items()}
+    curve[1.0] = trial[task]  # every label: the trial's own scores
+    shares = sorted(curve)
+    return {name: reduction_factor(shares, [1 - curve[f][name] for f in shares], 1 - ref_share)[0]
+            for name in trial[task] if name not in CODE_FREE}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument("results", nargs="+", type=Path, help="trial_end_to_end.py JSON files, then the trial's JSON")
+    args = ap.parse_args(argv)
+    try:
+        *ends, trial_path = args.results
+        if not ends:
+            raise UsageError("give one or more trial_end_to_end.py results, then the encoder trial's JSON")
+        loaded = []
+        for p in args.results:
+            try:
+                loaded.append(json.loads(p.read_text()))
+            except (OSError, ValueError) as err:
+                raise UsageError(f"cannot read {p}: {err}") from None
+        *results, trial = loaded
+        tasks = {r.get("task") for r in results}
+        task = tasks.pop() if len(tasks) == 1 else None
+        if task is None or "fractions" not in trial or task not in trial["fractions"]:
+            raise UsageError(f"the end-to-end results must be of one task that {trial_path} has label fractions of")
+        name, share, fixed = reference(results)
+    except MirtuneError as err:
+        print(f"trial_factor: {err.line()}", file=sys.stderr)
+        return 2
+    verdict = "above" if share > fixed else "at" if share == fixed else "below"
+    print(f"{task}: reference {name} {share:.4f}, {verdict} the best fixed configuration of its folds ({fixed:.4f})")
+    for rep, value in factors(trial, task, share).items():
+        print(f"  {rep:28s} reaches it " + ("never" if value is None else "only with every label" if value == 1
+                                            else f"from 1/{value:g} of the labels (factor {value:g})"))
+    if share <= fixed:
+        print("  (a reference no better than a fixed configuration: no factor is claimed against it)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

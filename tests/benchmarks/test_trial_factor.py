@@ -1,0 +1,40 @@
+"""benchmarks/trial_factor.py: a frozen curve's factor against the best end-to-end model of the same folds."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+def _trial() -> dict:
+    return {"vectorize": {"default": 0.70, "best fixed": 0.88, "enc": 0.91, "ir2vec": 0.89, "oracle": 1.0},
+            "fractions": {"vectorize": {"shares": {
+                "0.1": {"default": 0.70, "best fixed": 0.85, "enc": 0.87, "ir2vec": 0.86, "oracle": 1.0},
+                "0.5": {"default": 0.70, "best fixed": 0.88, "enc": 0.89, "ir2vec": 0.86, "oracle": 1.0}}}}}
+
+
+def test_the_reference_is_the_best_end_to_end_share_and_each_curve_gets_its_factor(benchmark_module):
+    mod = benchmark_module("trial_factor")
+    runs = [{"task": "vectorize", "shares": {"scratch, 6 epochs": 0.86, "best fixed": 0.88}},
+            {"task": "vectorize", "shares": {"scratch, 12 epochs": 0.885, "best fixed": 0.88}}]
+    assert mod.reference(runs) == ("scratch, 12 epochs", 0.885, 0.88)
+    assert mod.factors(_trial(), "vectorize", 0.885) == {"best fixed": None, "enc": 2.0, "ir2vec": 1.0}
+    assert mod.factors(_trial(), "vectorize", 0.86) == {"best fixed": 2.0, "enc": 10.0, "ir2vec": 10.0}
+    with pytest.raises(mod.UsageError, match="no end-to-end shares"):
+        mod.reference([{"task": "vectorize", "shares": {"best fixed": 0.88}}])
+
+
+def test_results_of_a_task_the_trial_has_no_curve_of_are_one_line(tmp_path, capsys, benchmark_module):
+    mod = benchmark_module("trial_factor")
+    end = tmp_path / "e.json"
+    end.write_text(json.dumps({"task": "openmp", "shares": {"scratch, 3 epochs": 0.9, "best fixed": 0.91}}))
+    trial = tmp_path / "t.json"
+    trial.write_text(json.dumps(_trial()))
+    assert mod.main([str(end), str(trial)]) == 2
+    assert mod.main([str(tmp_path / "missing.json"), str(trial)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "one task that" in err[0] and "cannot read" in err[1]
+    end.write_text(json.dumps({"task": "vectorize", "shares": {"scratch, 3 epochs": 0.885, "best fixed": 0.88}}))
+    assert mod.main([str(end), str(trial)]) == 0
+    assert "enc                          reaches it from 1/2 of the labels (factor 2)" in capsys.readouterr().out
