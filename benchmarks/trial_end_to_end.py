@@ -21,6 +21,7 @@ import dataclasses
 import sys
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 
@@ -51,6 +52,24 @@ def parse_epochs(text: str) -> list[int]:
     if not epochs or epochs[0] < 1:
         raise UsageError(f"--epochs wants whole numbers of 1 or more separated by commas, got {text!r}")
     return epochs
+
+
+def run_fits(jobs: list, on_done: Callable[[tuple, Any], None], fits: list, json_path: Path | None,
+             use_ray: bool = True) -> int:
+    """Run the fits (`data_efficiency.run_jobs`); 0 when all finished, else one line and the exit status: 130 when
+    interrupted (Ctrl-C, SIGTERM), 1 when a fit failed or its worker died. The fits done (`fits`, which `on_done`
+    fills and keeps in `json_path`) are named in the line."""
+    try:
+        run_jobs(jobs, use_ray, on_done)
+        return 0
+    except (Exception, KeyboardInterrupt) as err:
+        kept = f"; the {len(fits)} fits done are in {json_path}" if json_path and fits else ""
+        if isinstance(err, KeyboardInterrupt):
+            print(f"trial_end_to_end: interrupted after {len(fits)} of {len(jobs)} fits{kept}", file=sys.stderr)
+            return 130
+        why = (str(err).strip().splitlines() or [""])[0]
+        print(f"trial_end_to_end: an end-to-end fit failed ({type(err).__name__}: {why}){kept}", file=sys.stderr)
+        return 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,13 +128,9 @@ def main(argv: list[str] | None = None) -> int:
                                          "seed": args.seed, "status": f"partial: {len(fits)}/{len(jobs)} fits",
                                          "fits": fits})
 
-        try:
-            run_jobs(jobs, True, on_done)
-        except Exception as err:  # a worker that died, or Ctrl-C's Ray error: one line, the fits done are kept
-            kept = f"; the {len(fits)} fits done are in {args.json}" if args.json and fits else ""
-            why = (str(err).strip().splitlines() or [""])[0]
-            print(f"trial_end_to_end: an end-to-end fit failed ({type(err).__name__}: {why}){kept}", file=sys.stderr)
-            return 1
+        status = run_fits(jobs, on_done, fits, args.json)
+        if status:
+            return status
     except MirtuneError as err:
         print(f"trial_end_to_end: {err.line()}", file=sys.stderr)
         return 2

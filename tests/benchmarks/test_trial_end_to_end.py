@@ -28,3 +28,28 @@ def test_an_unknown_task_or_missing_encoder_is_one_line(tmp_path, capsys):
     assert main(["--encoder", str(tmp_path / "missing")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--encoder wants a model folder" in err
+
+
+def _fit_done(n: int) -> int:
+    return n
+
+
+def _fit_interrupted() -> int:
+    raise KeyboardInterrupt
+
+
+def _fit_failed() -> int:
+    raise RuntimeError("the worker died\nmore detail")
+
+
+def test_an_interrupted_or_failed_fit_is_one_line_naming_the_fits_kept(tmp_path, capsys):
+    from trial_end_to_end import run_fits
+
+    for fn, status, said in ((_fit_interrupted, 130, "interrupted after 1 of 2 fits"),
+                             (_fit_failed, 1, "an end-to-end fit failed (RuntimeError: the worker died)")):
+        fits: list = []
+        jobs = [(("a",), _fit_done, (1,)), (("b",), fn, ())]
+        assert run_fits(jobs, lambda key, res: fits.append(res), fits, tmp_path / "r.json", use_ray=False) == status
+        err = capsys.readouterr().err.strip().splitlines()
+        assert fits == [1] and len(err) == 1 and said in err[0] and f"the 1 fits done are in {tmp_path}" in err[0]
+    assert run_fits([(("a",), _fit_done, (1,))], lambda key, res: None, [], None, use_ray=False) == 0
