@@ -134,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     except MirtuneError as err:
         print(f"trial_end_to_end: {err.line()}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # before any fit began (the frozen heads, the encoder inputs)
+        print("trial_end_to_end: interrupted before the first fit", file=sys.stderr)
+        return 130
     ours = {f"{args.init}, {e} epochs": share_of_oracle(table.speedups, c) for e, c in chosen.items()}
     shares = {n: round(geomean(v), 4) for n, v in {**ours, **per_group}.items()}
     for n, v in shares.items():
