@@ -39,16 +39,10 @@ from vectorize_signal import (NEIGHBOURS, nearest_transfer, share_chart, share_m
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
 from mirtune.paths import write_result  # noqa: E402
 from mirtune.predict.predictor import program_ir, program_matrix, table_context  # noqa: E402
-from mirtune.tasks.measured import geomean  # noqa: E402
+from mirtune.tasks.measured import best_fixed_per_group, geomean, leave_one_app_out  # noqa: E402
 
 BLIND = "blind transfer"
 CONTEXT = "context features"
-
-
-def left_out_best(gains: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """Each group's configuration with the best mean log gain over the other programs' groups: the best fixed
-    configuration when the group's program is held out."""
-    return ((other.astype(float) @ gains) / other.sum(1, keepdims=True)).argmax(axis=1)
 
 
 def analyse(task: str, vectors: dict[str, np.ndarray], table, units: list[str]) -> dict:
@@ -62,7 +56,8 @@ def analyse(task: str, vectors: dict[str, np.ndarray], table, units: list[str]) 
     log_t = np.log(shares[:, table.labels_best()])  # [i, j]: group i under group j's best configuration
     per_group: dict[str, np.ndarray] = {
         "default": shares[:, 0],
-        "best fixed (other programs)": shares[np.arange(n), left_out_best(gains, other)],
+        "best fixed (other programs)": shares[np.arange(n), best_fixed_per_group(
+            s, [(tr, te) for tr, te, _ in leave_one_app_out(units)])],
         BLIND: np.exp((log_t * other).sum(1) / other.sum(1)),
     }
     label_sim = np.corrcoef(gains)

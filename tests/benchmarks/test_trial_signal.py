@@ -20,14 +20,6 @@ def _table(kind: np.ndarray, programs: list[str]) -> GainTable:
                      times=times, statuses=[["ok"] * 3] * n, cv=np.zeros((n, 3)))
 
 
-def test_the_best_fixed_configuration_leaves_the_groups_own_program_out(benchmark_module):
-    mod = benchmark_module("trial_signal")
-    gains = np.log([[1.0, 2.0, 1.0], [1.0, 2.0, 1.0], [1.0, 1.0, 3.0]])
-    unit = np.array(["p", "p", "q"])
-    other = unit[:, None] != unit[None, :]
-    assert mod.left_out_best(gains, other).tolist() == [2, 2, 1]
-
-
 def test_similarity_that_knows_the_kind_carries_the_label_and_noise_does_not(benchmark_module):
     mod = benchmark_module("trial_signal")
     rng = np.random.default_rng(0)
