@@ -4,20 +4,23 @@ curve, `encoder_trial.py --label-fractions`) or from the encoder's pre-trained w
 training the encoder itself on the task add what its frozen embedding lacks?).
 
     .venv/bin/python benchmarks/trial_end_to_end.py --encoder build/real-medium-long-step5600 --task vectorize \
-        --init scratch --epochs 3,6 [--seed 0] [--json benchmarks/results/trial_scratch_vectorize.json]
+        --init scratch --epochs 3,6 [--seed 0] [--json benchmarks/results/trial_scratch_vectorize.json [--resume]]
 
 Folds: `encoder_trial`'s (10, grouped by program, drawn with `--seed`); every training row. The model:
 `data_efficiency.end_to_end_job(init, ...)` with `finetune.E2EConfig` but for the epochs (each of `--epochs`),
 one CPU per fit on a local Ray cluster. Prints and saves the share of the oracle over every group for each number
 of epochs, beside the default and best fixed configurations of the same folds and the trial's heads on the frozen
 encoder, IR2Vec and the random control in those folds, with each end-to-end model's paired difference from each
-(95% interval from resampling whole programs, `encoder_trial.paired_interval`).
+(95% interval from resampling whole programs, `encoder_trial.paired_interval`). Each finished fit, with its test
+predictions, is kept in `--json` as it ends; `--resume` takes the fits a stopped run kept there (same task, encoder,
+init, draw and folds) and trains only the others, so a run longer than a sitting finishes over several.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import sys
 import time
 from pathlib import Path
@@ -54,21 +57,42 @@ def parse_epochs(text: str) -> list[int]:
     return epochs
 
 
+def kept_fits(json_path: Path, header: dict, outer: list) -> dict[tuple[int, int], dict]:
+    """The fits a stopped run kept in `json_path` (each with its test predictions), by (epochs, fold); UsageError
+    when the file is unreadable or was written for another run (its `header` differs) or its folds."""
+    try:
+        kept = json.loads(json_path.read_text())
+    except (OSError, ValueError) as err:
+        raise UsageError(f"--resume cannot read {json_path}: {err}") from None
+    other = {k: (kept.get(k), v) for k, v in header.items() if kept.get(k) != v}
+    if other:
+        said = ", ".join(f"{k} {a!r} (this run {b!r})" for k, (a, b) in other.items())
+        raise UsageError(f"--resume: {json_path} was written by another run: {said}")
+    fits = {}
+    for fit in kept.get("fits", []):
+        e, k, pred = fit.get("epochs"), fit.get("fold"), fit.get("pred")
+        if pred is None or not isinstance(k, int) or not 0 <= k < len(outer) or len(pred) != len(outer[k][1]):
+            raise UsageError(f"--resume: {json_path} holds a fit without predictions for this run's folds "
+                             f"(epochs {e}, fold {k})")
+        fits[(e, k)] = fit
+    return fits
+
+
 def run_fits(jobs: list, on_done: Callable[[tuple, Any], None], fits: list, json_path: Path | None,
-             use_ray: bool = True) -> int:
+             use_ray: bool = True, kept: int = 0) -> int:
     """Run the fits (`data_efficiency.run_jobs`); 0 when all finished, else one line and the exit status: 130 when
-    interrupted (Ctrl-C, SIGTERM), 1 when a fit failed or its worker died. The fits done (`fits`, which `on_done`
-    fills and keeps in `json_path`) are named in the line."""
+    interrupted (Ctrl-C, SIGTERM), 1 when a fit failed or its worker died. The fits done (`fits`, the `kept` ones
+    of an earlier sitting first, which `on_done` fills and keeps in `json_path`) are named in the line."""
     try:
         run_jobs(jobs, use_ray, on_done)
         return 0
     except (Exception, KeyboardInterrupt) as err:
-        kept = f"; the {len(fits)} fits done are in {json_path}" if json_path and fits else ""
+        said = f"; the {len(fits)} fits done are in {json_path}" if json_path and fits else ""
         if isinstance(err, KeyboardInterrupt):
-            print(f"trial_end_to_end: interrupted after {len(fits)} of {len(jobs)} fits{kept}", file=sys.stderr)
+            print(f"trial_end_to_end: interrupted after {len(fits)} of {len(jobs) + kept} fits{said}", file=sys.stderr)
             return 130
         why = (str(err).strip().splitlines() or [""])[0]
-        print(f"trial_end_to_end: an end-to-end fit failed ({type(err).__name__}: {why}){kept}", file=sys.stderr)
+        print(f"trial_end_to_end: an end-to-end fit failed ({type(err).__name__}: {why}){said}", file=sys.stderr)
         return 1
 
 
@@ -85,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="the draw of the trial's folds")
     ap.add_argument("--folds", type=int, default=10)
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--resume", action="store_true",
+                    help="train only the fits that --json does not already hold (a stopped run's)")
     args = ap.parse_args(argv)
     t0 = time.monotonic()
     try:
@@ -93,11 +119,16 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(GAIN_TASKS)}")
         if not Path(args.encoder).is_dir():
             raise UsageError(f"--encoder wants a model folder, got {args.encoder!r}")
+        if args.resume and not (args.json and args.json.is_file()):
+            raise UsageError("--resume wants --json naming the file a stopped run kept its fits in")
         from mirtune.embedding import load_encoder
         from mirtune.tasks import registry
 
         name, table, progs = trial_table(args.task)
         outer = group_kfold(np.arange(len(table)), progs, args.folds, seed=args.seed)
+        header = {"task": args.task, "encoder": args.encoder, "init": args.init, "seed": args.seed,
+                  "folds": len(outer)}
+        done = kept_fits(args.json, header, outer) if args.resume else {}
         reps = representations([f"{FROZEN}={args.encoder}"], [c for c in args.controls.split(",") if c])
         matrices = {n: table_matrix(table, name, emb, note=lambda m: None) for n, emb in reps.items()}
         per_group = draw_shares(table, matrices, outer, progs, len(registry.get(name).context_names), 2, ANCHORS,
@@ -110,25 +141,27 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [((e, k), end_to_end_job,
                  (args.init, args.encoder, [ir[i] for i in tr], context[tr], gains[tr], [ir[i] for i in te],
                   context[te], dataclasses.replace(E2EConfig(), epochs=e), k, "gain"))
-                for e in epochs for k, (tr, te) in enumerate(outer)]
+                for e in epochs for k, (tr, te) in enumerate(outer) if (e, k) not in done]
         print(f"{args.task}: {len(table)} groups, {len(outer)} folds by {GAIN_TASKS[args.task][3]} (draw {args.seed}); "
-              f"{len(jobs)} end-to-end fits from {'random' if args.init == 'scratch' else 'pre-trained'} weights",
-              flush=True)
+              f"{len(jobs)} end-to-end fits from {'random' if args.init == 'scratch' else 'pre-trained'} weights"
+              + (f" ({len(done)} kept from {args.json})" if done else ""), flush=True)
         chosen = {e: np.full(len(table), -1, dtype=np.int64) for e in epochs}
-        fits: list[dict] = []
+        fits = [f for (e, _), f in sorted(done.items()) if e in chosen]
+        for f in fits:
+            chosen[f["epochs"]][outer[f["fold"]][1]] = f["pred"]
+        total = len(jobs) + len(fits)
 
         def on_done(key: tuple, res: tuple) -> None:
             (e, k), (pred, info) = key, res
             chosen[e][outer[k][1]] = pred
-            fits.append({"epochs": e, "fold": k, **{n: round(float(v), 4) for n, v in info.items()}})
+            fits.append({"epochs": e, "fold": k, **{n: round(float(v), 4) for n, v in info.items()},
+                         "pred": [int(c) for c in pred]})
             print(f"{e} epochs, fold {k}: {info['fit_s']:.0f} s, {info['steps']} steps, final loss "
                   f"{info['final_loss']:.3f}", flush=True)
-            if args.json:  # each finished fit kept, so that a run that dies loses none of them
-                write_result(args.json, {"task": args.task, "encoder": args.encoder, "init": args.init,
-                                         "seed": args.seed, "status": f"partial: {len(fits)}/{len(jobs)} fits",
-                                         "fits": fits})
+            if args.json:  # each finished fit kept, with its predictions, so that --resume loses none of them
+                write_result(args.json, {**header, "status": f"partial: {len(fits)}/{total} fits", "fits": fits})
 
-        status = run_fits(jobs, on_done, fits, args.json)
+        status = run_fits(jobs, on_done, fits, args.json, kept=len(fits))
         if status:
             return status
     except MirtuneError as err:
@@ -146,8 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     for n, against in spans.items():
         for ref, (d, lo, hi) in against.items():
             print(f"{args.task} draw {args.seed}  {n:22s} {ref:24s} {d:+.4f}  [{lo:+.4f}, {hi:+.4f}]", flush=True)
-    result = {"task": args.task, "encoder": args.encoder, "init": args.init, "seed": args.seed, "folds": len(outer),
-              "shares": shares, "intervals": spans, "fits": fits, "config": E2EConfig().to_dict(),
+    result = {**header, "shares": shares, "intervals": spans,
+              "fits": [{n: v for n, v in f.items() if n != "pred"} for f in fits], "config": E2EConfig().to_dict(),
               "seconds": round(time.monotonic() - t0, 1)}
     if args.json:
         write_result(args.json, result)
