@@ -53,3 +53,27 @@ def test_an_interrupted_or_failed_fit_is_one_line_naming_the_fits_kept(tmp_path,
         err = capsys.readouterr().err.strip().splitlines()
         assert fits == [1] and len(err) == 1 and said in err[0] and f"the 1 fits done are in {tmp_path}" in err[0]
     assert run_fits([(("a",), _fit_done, (1,))], lambda key, res: None, [], None, use_ray=False) == 0
+
+
+def test_resume_takes_the_fits_a_stopped_run_kept_and_refuses_another_runs(tmp_path, capsys):
+    import json
+
+    import numpy as np
+    from trial_end_to_end import kept_fits
+
+    header = {"task": "cuda_blocks", "encoder": "enc", "init": "scratch", "seed": 0, "folds": 2}
+    outer = [(np.arange(3), np.arange(3, 5)), (np.arange(2), np.arange(2, 5))]
+    path = tmp_path / "r.json"
+    fit = {"epochs": 3, "fold": 0, "steps": 10, "pred": [1, 2]}
+    path.write_text(json.dumps({**header, "status": "partial: 1/2 fits", "fits": [fit]}))
+    assert kept_fits(path, header, outer) == {(3, 0): fit}
+    with pytest.raises(UsageError, match=r"written by another run: seed 0 \(this run 1\)"):
+        kept_fits(path, {**header, "seed": 1}, outer)
+    with pytest.raises(UsageError, match=r"without predictions for this run's folds \(epochs 3, fold 0\)"):
+        kept_fits(path, header, [(np.arange(2), np.arange(2, 5))] * 2)  # fold 0 has 3 test rows here, not 2
+    path.write_text("{not json")
+    with pytest.raises(UsageError, match="--resume cannot read"):
+        kept_fits(path, header, outer)
+    assert main(["--encoder", str(tmp_path), "--task", "cuda_blocks", "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--resume wants --json naming the file" in err
