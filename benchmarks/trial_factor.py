@@ -57,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
             except (OSError, ValueError) as err:
                 raise UsageError(f"cannot read {p}: {err}") from None
         *results, trial = loaded
+        for p, r in zip(ends, results):
+            if "shares" not in r:  # a run still going or stopped: trial_end_to_end.py --resume finishes it
+                raise UsageError(f"{p} holds no shares ({r.get('status', 'not written by trial_end_to_end.py')}); "
+                                 "finish the run with trial_end_to_end.py --resume")
         tasks = {r.get("task") for r in results}
         task = tasks.pop() if len(tasks) == 1 else None
         if task is None or "fractions" not in trial or task not in trial["fractions"]:

@@ -38,3 +38,13 @@ def test_results_of_a_task_the_trial_has_no_curve_of_are_one_line(tmp_path, caps
     end.write_text(json.dumps({"task": "vectorize", "shares": {"scratch, 3 epochs": 0.885, "best fixed": 0.88}}))
     assert mod.main([str(end), str(trial)]) == 0
     assert "enc                          reaches it from 1/2 of the labels (factor 2)" in capsys.readouterr().out
+
+
+def test_a_run_still_going_is_one_line_that_says_how_to_finish_it(tmp_path, capsys, benchmark_module):
+    mod = benchmark_module("trial_factor")
+    end, trial = tmp_path / "e.json", tmp_path / "t.json"
+    end.write_text(json.dumps({"task": "vectorize", "status": "partial: 6/10 fits", "fits": []}))
+    trial.write_text(json.dumps(_trial()))
+    assert mod.main([str(end), str(trial)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "holds no shares (partial: 6/10 fits)" in err[0] and "--resume" in err[0]
