@@ -71,7 +71,7 @@ def kept_fits(json_path: Path, header: dict, outer: list) -> dict[tuple[int, int
     fits = {}
     for fit in kept.get("fits", []):
         e, k, pred = fit.get("epochs"), fit.get("fold"), fit.get("pred")
-        if pred is None or not isinstance(k, int) or not 0 <= k < len(outer) or len(pred) != len(outer[k][1]):
+        if pred is None or not isinstance(e, int) or not isinstance(k, int) or not 0 <= k < len(outer) or len(pred) != len(outer[k][1]):
             raise UsageError(f"--resume: {json_path} holds a fit without predictions for this run's folds "
                              f"(epochs {e}, fold {k})")
         fits[(e, k)] = fit
@@ -142,11 +142,11 @@ def main(argv: list[str] | None = None) -> int:
                  (args.init, args.encoder, [ir[i] for i in tr], context[tr], gains[tr], [ir[i] for i in te],
                   context[te], dataclasses.replace(E2EConfig(), epochs=e), k, "gain"))
                 for e in epochs for k, (tr, te) in enumerate(outer) if (e, k) not in done]
-        print(f"{args.task}: {len(table)} groups, {len(outer)} folds by {GAIN_TASKS[args.task][3]} (draw {args.seed}); "
-              f"{len(jobs)} end-to-end fits from {'random' if args.init == 'scratch' else 'pre-trained'} weights"
-              + (f" ({len(done)} kept from {args.json})" if done else ""), flush=True)
         chosen = {e: np.full(len(table), -1, dtype=np.int64) for e in epochs}
         fits = [f for (e, _), f in sorted(done.items()) if e in chosen]
+        print(f"{args.task}: {len(table)} groups, {len(outer)} folds by {GAIN_TASKS[args.task][3]} (draw {args.seed}); "
+              f"{len(jobs)} end-to-end fits from {'random' if args.init == 'scratch' else 'pre-trained'} weights"
+              + (f" ({len(fits)} kept from {args.json})" if fits else ""), flush=True)
         for f in fits:
             chosen[f["epochs"]][outer[f["fold"]][1]] = f["pred"]
         total = len(jobs) + len(fits)

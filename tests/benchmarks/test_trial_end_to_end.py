@@ -71,6 +71,9 @@ def test_resume_takes_the_fits_a_stopped_run_kept_and_refuses_another_runs(tmp_p
         kept_fits(path, {**header, "seed": 1}, outer)
     with pytest.raises(UsageError, match=r"without predictions for this run's folds \(epochs 3, fold 0\)"):
         kept_fits(path, header, [(np.arange(2), np.arange(2, 5))] * 2)  # fold 0 has 3 test rows here, not 2
+    path.write_text(json.dumps({**header, "fits": [{**fit, "epochs": None}]}))
+    with pytest.raises(UsageError, match=r"without predictions for this run's folds \(epochs None, fold 0\)"):
+        kept_fits(path, header, outer)
     path.write_text("{not json")
     with pytest.raises(UsageError, match="--resume cannot read"):
         kept_fits(path, header, outer)
