@@ -1,6 +1,7 @@
 """The issue's data-reduction factor in the trial's folds: from which share of the labels each representation's
 frozen-head curve (`encoder_trial.py --label-fractions`, pooled over its draws) reaches an end-to-end model's score
-with every label (`trial_end_to_end.py`, its best number of epochs), and whether that reference beats the best fixed
+with every label (`trial_end_to_end.py`, its best number of epochs; results of several draws of the folds are pooled
+as the curves are, the geometric mean of each draw's best), and whether that reference beats the best fixed
 configuration of the same folds (a factor against a reference that a fixed configuration beats is not claimed).
 
     .venv/bin/python benchmarks/trial_factor.py benchmarks/results/trial_scratch12_vectorize.json \
@@ -19,17 +20,26 @@ sys.path.insert(0, str(REPO))
 
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
 from mirtune.experiments.data_efficiency import reduction_factor  # noqa: E402
+from mirtune.tasks.measured import geomean  # noqa: E402
 
 CODE_FREE = ("default", "oracle")  # curve rows that are not a representation (best fixed is one of the curves)
 
 
 def reference(results: list[dict]) -> tuple[str, float, float]:
-    """(name, share, best fixed share) of the best end-to-end model over `results` (one task, one draw of folds)."""
-    rows = [(name, share, r["shares"]["best fixed"]) for r in results for name, share in r["shares"].items()
-            if name.startswith(("scratch,", "finetune,"))]
-    if not rows:
+    """(name, share, best fixed share) of the best end-to-end model over `results` (one task); with results of
+    several draws, each draw's best, pooled: the geometric mean of their shares and of their best fixed shares."""
+    by_draw: dict[int, list[tuple[str, float, float]]] = {}
+    for r in results:
+        by_draw.setdefault(r.get("seed", 0), []).extend(
+            (name, share, r["shares"]["best fixed"]) for name, share in r["shares"].items()
+            if name.startswith(("scratch,", "finetune,")))
+    best = {d: max(rows, key=lambda row: row[1]) for d, rows in sorted(by_draw.items()) if rows}
+    if not best:
         raise UsageError("no end-to-end shares in the results given (were they written by trial_end_to_end.py?)")
-    return max(rows, key=lambda row: row[1])
+    if len(best) == 1:
+        return next(iter(best.values()))
+    return (f"each draw's best end-to-end model, pooled over draws {', '.join(map(str, best))}",
+            round(geomean([b[1] for b in best.values()]), 4), round(geomean([b[2] for b in best.values()]), 4))
 
 
 def factors(trial: dict, task: str, ref_share: float) -> dict[str, float | None]:
@@ -69,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     except MirtuneError as err:
         print(f"trial_factor: {err.line()}", file=sys.stderr)
         return 2
+    for r in results:
+        print(f"{task} draw {r.get('seed', 0)}: " + ", ".join(f"{n} {v:.4f}" for n, v in r["shares"].items()
+                                                           if n.startswith(("scratch,", "finetune,", "best fixed"))))
     verdict = "above" if share > fixed else "at" if share == fixed else "below"
     print(f"{task}: reference {name} {share:.4f}, {verdict} the best fixed configuration of its folds ({fixed:.4f})")
     for rep, value in factors(trial, task, share).items():

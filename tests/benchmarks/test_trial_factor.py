@@ -21,6 +21,11 @@ def test_the_reference_is_the_best_end_to_end_share_and_each_curve_gets_its_fact
     assert mod.reference(runs) == ("scratch, 12 epochs", 0.885, 0.88)
     assert mod.factors(_trial(), "vectorize", 0.885) == {"best fixed": None, "enc": 2.0, "ir2vec": 1.0}
     assert mod.factors(_trial(), "vectorize", 0.86) == {"best fixed": 2.0, "enc": 10.0, "ir2vec": 10.0}
+    draws = [{"task": "vectorize", "seed": 1, "shares": {"scratch, 3 epochs": 0.90, "best fixed": 0.88}},
+             {"task": "vectorize", "seed": 1, "shares": {"scratch, 6 epochs": 0.80, "best fixed": 0.88}}]
+    name, share, fixed = mod.reference(runs + draws)  # draw 0's best 0.885, draw 1's 0.90, pooled
+    assert "pooled over draws 0, 1" in name and share == pytest.approx((0.885 * 0.90) ** 0.5, abs=1e-4)
+    assert fixed == pytest.approx(0.88, abs=1e-4)
     with pytest.raises(mod.UsageError, match="no end-to-end shares"):
         mod.reference([{"task": "vectorize", "shares": {"best fixed": 0.88}}])
 
