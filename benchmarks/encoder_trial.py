@@ -76,6 +76,11 @@ GAIN_TASKS = {  # trial name -> (task, data folders, program folders, what the f
 }
 
 
+PROGRAM_MAKERS = {  # a program folder of GAIN_TASKS -> the command that writes it
+    REPO / "build" / "cudagen": "python -m collectors.cudagen --out build/cudagen",
+    REPO / "out" / "gccvect": "python -m collectors.gccvect_build --out out/gccvect --jobs 2 "
+                              "--recorded datasets/gccvect/programs.json.gz",
+}
 CONTROLS = ("random", "ir2vec")
 BESIDE_IR2VEC = " + IR2Vec"  # the name of an encoder joined to IR2Vec (`--with-ir2vec`) is its own and this
 SHIPPED = "shipped MIREncoder"
@@ -238,6 +243,9 @@ def trial_table(task: str) -> tuple[str, object, list[str]]:
     import importlib
 
     name, paths, programs, hold_out = GAIN_TASKS[task]
+    missing = [PROGRAM_MAKERS[p] for p in programs if not p.is_dir() and p in PROGRAM_MAKERS]
+    if missing:  # the measured programs are generated or built, not kept in the repository
+        raise UsageError(f"{task}'s programs are not built here; make them with `{'` and `'.join(missing)}`")
     table = load_gain_table(paths, importlib.import_module(f"mirtune.tasks.{name}").SPEC, programs)
     return name, table, list(table.apps) if hold_out == "family" else list(table.programs)
 

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
@@ -216,3 +217,13 @@ def test_label_fractions_outside_0_to_1_are_one_line(tmp_path, capsys):
         assert main(["--label-fractions", bad, "--tasks", "vectorize", "--json", str(tmp_path / "t.json")]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "--label-fractions" in err[0], err
+
+
+def test_a_task_whose_programs_are_not_built_says_the_command_that_builds_them(tmp_path, monkeypatch):
+    import encoder_trial
+
+    absent = tmp_path / "cudagen"
+    monkeypatch.setitem(encoder_trial.GAIN_TASKS, "cuda_blocks", ("cuda_blocks", [], [absent], "program"))
+    monkeypatch.setitem(encoder_trial.PROGRAM_MAKERS, absent, "python -m collectors.cudagen --out DIR")
+    with pytest.raises(encoder_trial.UsageError, match="not built here.*collectors.cudagen --out DIR"):
+        encoder_trial.trial_table("cuda_blocks")
