@@ -23,6 +23,7 @@ from mirtune.experiments.data_efficiency import reduction_factor  # noqa: E402
 from mirtune.tasks.measured import geomean  # noqa: E402
 
 CODE_FREE = ("default", "oracle")  # curve rows that are not a representation (best fixed is one of the curves)
+END_TO_END = ("scratch,", "finetune,")  # how trial_end_to_end.py's share names begin
 
 
 def reference(results: list[dict]) -> tuple[str, float, float]:
@@ -32,7 +33,7 @@ def reference(results: list[dict]) -> tuple[str, float, float]:
     for r in results:
         by_draw.setdefault(r.get("seed", 0), []).extend(
             (name, share, r["shares"]["best fixed"]) for name, share in r["shares"].items()
-            if name.startswith(("scratch,", "finetune,")))
+            if name.startswith(END_TO_END))
     best = {d: max(rows, key=lambda row: row[1]) for d, rows in sorted(by_draw.items()) if rows}
     if not best:
         raise UsageError("no end-to-end shares in the results given (were they written by trial_end_to_end.py?)")
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for r in results:
         print(f"{task} draw {r.get('seed', 0)}: " + ", ".join(f"{n} {v:.4f}" for n, v in r["shares"].items()
-                                                           if n.startswith(("scratch,", "finetune,", "best fixed"))))
+                                                           if n.startswith((*END_TO_END, "best fixed"))))
     verdict = "above" if share > fixed else "at" if share == fixed else "below"
     print(f"{task}: reference {name} {share:.4f}, {verdict} the best fixed configuration of its folds ({fixed:.4f})")
     for rep, value in factors(trial, task, share).items():
