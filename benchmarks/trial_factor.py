@@ -5,7 +5,8 @@ as the curves are, the geometric mean of each draw's best), and whether that ref
 configuration of the same folds (a factor against a reference that a fixed configuration beats is not claimed).
 
     .venv/bin/python benchmarks/trial_factor.py benchmarks/results/trial_scratch12_vectorize.json \
-        benchmarks/results/encoder_trial_fractions_vectorize.json [more end-to-end results of the same task]
+        benchmarks/results/encoder_trial_fractions_vectorize.json [more end-to-end results of the same task] \
+        [--png benchmarks/results/trial_factor_vectorize.png]
 """
 
 from __future__ import annotations
@@ -43,19 +44,51 @@ def reference(results: list[dict]) -> tuple[str, float, float]:
             round(geomean([b[1] for b in best.values()]), 4), round(geomean([b[2] for b in best.values()]), 4))
 
 
+def curves(trial: dict, task: str) -> dict[float, dict[str, float]]:
+    """The trial's pooled scores of `task` by share of the labels, every label (the trial's own scores) included."""
+    return {float(f): scores for f, scores in trial["fractions"][task]["shares"].items()} | {1.0: trial[task]}
+
+
 def factors(trial: dict, task: str, ref_share: float) -> dict[str, float | None]:
     """Each curve's factor against `ref_share`: 1 / the smallest share of the labels from which on its pooled score
     stays at or above it (None: not even with every label)."""
-    curve = {float(f): scores for f, scores in trial["fractions"][task]["shares"].items()}
-    curve[1.0] = trial[task]  # every label: the trial's own scores
+    curve = curves(trial, task)
     shares = sorted(curve)
     return {name: reduction_factor(shares, [1 - curve[f][name] for f in shares], 1 - ref_share)[0]
             for name in trial[task] if name not in CODE_FREE}
 
 
+def chart(trial: dict, task: str, reference_line: tuple[str, float, float], png: Path) -> Path:
+    """Each representation's curve against the share of the labels (log scale), the end-to-end reference and the best
+    fixed configuration of its folds as horizontal lines: where a curve meets the reference is its factor."""
+    from mirtune.figures import pyplot, save
+
+    plt = pyplot()
+    name, share, fixed = reference_line
+    curve = curves(trial, task)
+    xs = sorted(curve)
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for rep in [n for n in trial[task] if n not in CODE_FREE]:
+        fixed_curve = rep == "best fixed"  # the code-free curve, drawn as the baselines are
+        ax.plot(xs, [curve[f][rep] for f in xs], marker="o", markersize=4, label=rep,
+                color="gray" if fixed_curve else None, linestyle="--" if fixed_curve else "-")
+    ax.axhline(share, color="black", linewidth=1.4, label=f"end to end, every label ({share:.3f})")
+    ax.axhline(fixed, color="black", linewidth=0.8, linestyle=":", label=f"best fixed of its folds ({fixed:.3f})")
+    ax.set_xscale("log")
+    ax.set_xticks(xs, [f"{f:g}" for f in xs])
+    ax.set_xlabel("share of each fold's training programs (frozen heads)")
+    ax.set_ylabel("share of the oracle")
+    ax.set_title(f"{task}: frozen curves against {name}"[:110], fontsize=8)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    return save(fig, png)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("results", nargs="+", type=Path, help="trial_end_to_end.py JSON files, then the trial's JSON")
+    ap.add_argument("--png", type=Path, default=None, help="also draw the curves against the reference here")
     args = ap.parse_args(argv)
     try:
         *ends, trial_path = args.results
@@ -90,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
                                             else f"from 1/{value:g} of the labels (factor {value:g})"))
     if share <= fixed:
         print("  (a reference no better than a fixed configuration: no factor is claimed against it)")
+    if args.png:
+        print(f"wrote {chart(trial, task, (name, share, fixed), args.png)}")
     return 0
 
 

@@ -41,8 +41,10 @@ def test_results_of_a_task_the_trial_has_no_curve_of_are_one_line(tmp_path, caps
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and "one task that" in err[0] and "cannot read" in err[1]
     end.write_text(json.dumps({"task": "vectorize", "shares": {"scratch, 3 epochs": 0.885, "best fixed": 0.88}}))
-    assert mod.main([str(end), str(trial)]) == 0
-    assert "enc                          reaches it from 1/2 of the labels (factor 2)" in capsys.readouterr().out
+    assert mod.main([str(end), str(trial), "--png", str(tmp_path / "f.png")]) == 0
+    out = capsys.readouterr().out
+    assert "enc                          reaches it from 1/2 of the labels (factor 2)" in out
+    assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"wrote {tmp_path / 'f.png'}" in out
 
 
 def test_a_run_still_going_is_one_line_that_says_how_to_finish_it(tmp_path, capsys, benchmark_module):
