@@ -27,9 +27,27 @@ CODE_FREE = ("default", "oracle")  # curve rows that are not a representation (b
 END_TO_END = ("scratch,", "finetune,")  # how trial_end_to_end.py's share names begin
 
 
-def reference(results: list[dict]) -> tuple[str, float, float]:
-    """(name, share, best fixed share) of the best end-to-end model over `results` (one task); with results of
-    several draws, each draw's best, pooled: the geometric mean of their shares and of their best fixed shares."""
+def read_json(path: Path) -> dict:
+    """The JSON object in `path`; UsageError (one line) when it cannot be read."""
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise UsageError(f"cannot read {path}: {err}") from None
+
+
+def read_results(paths: list[Path]) -> list[dict]:
+    """trial_end_to_end.py's finished results in `paths`; UsageError naming a run still going or stopped."""
+    results = [read_json(p) for p in paths]
+    for p, r in zip(paths, results):
+        if "shares" not in r:  # a run still going or stopped: trial_end_to_end.py --resume finishes it
+            raise UsageError(f"{p} holds no shares ({r.get('status', 'not written by trial_end_to_end.py')}); "
+                             "finish the run with trial_end_to_end.py --resume")
+    return results
+
+
+def draw_best(results: list[dict]) -> dict[int, tuple[str, float, float]]:
+    """Each draw's (name, share, best fixed share) of its best end-to-end model over `results` (one task), by draw;
+    UsageError when they hold no end-to-end share."""
     by_draw: dict[int, list[tuple[str, float, float]]] = {}
     for r in results:
         by_draw.setdefault(r.get("seed", 0), []).extend(
@@ -38,6 +56,13 @@ def reference(results: list[dict]) -> tuple[str, float, float]:
     best = {d: max(rows, key=lambda row: row[1]) for d, rows in sorted(by_draw.items()) if rows}
     if not best:
         raise UsageError("no end-to-end shares in the results given (were they written by trial_end_to_end.py?)")
+    return best
+
+
+def reference(results: list[dict]) -> tuple[str, float, float]:
+    """(name, share, best fixed share) of the best end-to-end model over `results` (one task); with results of
+    several draws, each draw's best, pooled: the geometric mean of their shares and of their best fixed shares."""
+    best = draw_best(results)
     if len(best) == 1:
         return next(iter(best.values()))
     return (f"each draw's best end-to-end model, pooled over draws {', '.join(map(str, best))}",
@@ -94,17 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         *ends, trial_path = args.results
         if not ends:
             raise UsageError("give one or more trial_end_to_end.py results, then the encoder trial's JSON")
-        loaded = []
-        for p in args.results:
-            try:
-                loaded.append(json.loads(p.read_text()))
-            except (OSError, ValueError) as err:
-                raise UsageError(f"cannot read {p}: {err}") from None
-        *results, trial = loaded
-        for p, r in zip(ends, results):
-            if "shares" not in r:  # a run still going or stopped: trial_end_to_end.py --resume finishes it
-                raise UsageError(f"{p} holds no shares ({r.get('status', 'not written by trial_end_to_end.py')}); "
-                                 "finish the run with trial_end_to_end.py --resume")
+        results, trial = read_results(ends), read_json(trial_path)
         tasks = {r.get("task") for r in results}
         task = tasks.pop() if len(tasks) == 1 else None
         if task is None or "fractions" not in trial or task not in trial["fractions"]:
