@@ -4,7 +4,8 @@ curve, `encoder_trial.py --label-fractions`) or from the encoder's pre-trained w
 training the encoder itself on the task add what its frozen embedding lacks?).
 
     .venv/bin/python benchmarks/trial_end_to_end.py --encoder build/real-medium-long-step5600 --task vectorize \
-        --init scratch --epochs 3,6 [--seed 0] [--json benchmarks/results/trial_scratch_vectorize.json [--resume]]
+        --init scratch --epochs 3,6 [--seed 0] [--json benchmarks/results/trial_scratch_vectorize.json [--resume]] \
+        [--encoder-lr 5e-4]
 
 Folds: `encoder_trial`'s (10, grouped by program, drawn with `--seed`); every training row. The model:
 `data_efficiency.end_to_end_job(init, ...)` with `finetune.E2EConfig` but for the epochs (each of `--epochs`),
@@ -57,6 +58,16 @@ def parse_epochs(text: str) -> list[int]:
     return epochs
 
 
+def recipe(init: str, encoder_lr: float | None) -> E2EConfig:
+    """E2EConfig, with the encoder's learning rate for `init` set to `encoder_lr` when given (a pre-trained start
+    at the from-scratch rate, say); UsageError unless it is a positive number."""
+    if encoder_lr is None:
+        return E2EConfig()
+    if not encoder_lr > 0:
+        raise UsageError(f"--encoder-lr wants a positive learning rate, got {encoder_lr:g}")
+    return dataclasses.replace(E2EConfig(), **{f"{init}_lr": encoder_lr})
+
+
 def kept_fits(json_path: Path, header: dict, outer: list) -> dict[tuple[int, int], dict]:
     """The fits a stopped run kept in `json_path` (each with its test predictions), by (epochs, fold); UsageError
     when the file is unreadable or was written for another run (its `header` differs) or its folds."""
@@ -106,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--controls", default="ir2vec,random",
                     help="frozen representations whose trial heads are scored on the same folds, beside the "
                          "encoder's own (empty: none)")
+    ap.add_argument("--encoder-lr", type=float, default=None, metavar="LR",
+                    help="the encoder's learning rate (default E2EConfig's: 5e-4 from random weights, 1e-4 from "
+                         "pre-trained ones)")
     ap.add_argument("--seed", type=int, default=0, help="the draw of the trial's folds")
     ap.add_argument("--folds", type=int, default=10)
     ap.add_argument("--json", type=Path, default=None)
@@ -115,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     try:
         epochs = parse_epochs(args.epochs)
+        config = recipe(args.init, args.encoder_lr)
         if args.task not in GAIN_TASKS:
             raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(GAIN_TASKS)}")
         if not Path(args.encoder).is_dir():
@@ -127,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         name, table, progs = trial_table(args.task)
         outer = group_kfold(np.arange(len(table)), progs, args.folds, seed=args.seed)
         header = {"task": args.task, "encoder": args.encoder, "init": args.init, "seed": args.seed,
-                  "folds": len(outer)}
+                  "folds": len(outer)} | ({} if args.encoder_lr is None else {"encoder_lr": args.encoder_lr})
         done = kept_fits(args.json, header, outer) if args.resume else {}
         reps = representations([f"{FROZEN}={args.encoder}"], [c for c in args.controls.split(",") if c])
         matrices = {n: table_matrix(table, name, emb, note=lambda m: None) for n, emb in reps.items()}
@@ -140,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         gains = table.train_gains()
         jobs = [((e, k), end_to_end_job,
                  (args.init, args.encoder, [ir[i] for i in tr], context[tr], gains[tr], [ir[i] for i in te],
-                  context[te], dataclasses.replace(E2EConfig(), epochs=e), k, "gain"))
+                  context[te], dataclasses.replace(config, epochs=e), k, "gain"))
                 for e in epochs for k, (tr, te) in enumerate(outer) if (e, k) not in done]
         chosen = {e: np.full(len(table), -1, dtype=np.int64) for e in epochs}
         fits = [f for (e, _), f in sorted(done.items()) if e in chosen]
@@ -180,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         for ref, (d, lo, hi) in against.items():
             print(f"{args.task} draw {args.seed}  {n:22s} {ref:24s} {d:+.4f}  [{lo:+.4f}, {hi:+.4f}]", flush=True)
     result = {**header, "shares": shares, "intervals": spans,
-              "fits": [{n: v for n, v in f.items() if n != "pred"} for f in fits], "config": E2EConfig().to_dict(),
+              "fits": [{n: v for n, v in f.items() if n != "pred"} for f in fits], "config": config.to_dict(),
               "seconds": round(time.monotonic() - t0, 1)}
     if args.json:
         write_result(args.json, result)

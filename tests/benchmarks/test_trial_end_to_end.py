@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from trial_end_to_end import main, parse_epochs  # noqa: E402
+from trial_end_to_end import main, parse_epochs, recipe  # noqa: E402
 
 from mirtune.errors import UsageError  # noqa: E402
 
@@ -21,6 +21,16 @@ def test_epochs_are_whole_numbers_of_1_or_more_sorted_once():
             parse_epochs(bad)
 
 
+def test_encoder_lr_sets_the_rate_of_the_chosen_start_only():
+    assert recipe("finetune", None) == recipe("scratch", None)  # E2EConfig's own rates
+    ft = recipe("finetune", 5e-4)
+    assert ft.finetune_lr == 5e-4 and ft.scratch_lr == recipe("scratch", None).scratch_lr
+    assert recipe("scratch", 1e-3).scratch_lr == 1e-3
+    for bad in (0.0, -1e-4, float("nan")):
+        with pytest.raises(UsageError, match="--encoder-lr wants a positive learning rate"):
+            recipe("finetune", bad)
+
+
 def test_an_unknown_task_or_missing_encoder_is_one_line(tmp_path, capsys):
     assert main(["--encoder", str(tmp_path), "--task", "nosuch"]) == 2
     err = capsys.readouterr().err
@@ -28,6 +38,9 @@ def test_an_unknown_task_or_missing_encoder_is_one_line(tmp_path, capsys):
     assert main(["--encoder", str(tmp_path / "missing")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--encoder wants a model folder" in err
+    assert main(["--encoder", str(tmp_path), "--init", "finetune", "--encoder-lr", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--encoder-lr wants a positive learning rate, got 0" in err
 
 
 def _fit_done(n: int) -> int:
