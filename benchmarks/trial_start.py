@@ -26,9 +26,13 @@ from mirtune.tasks.measured import geomean  # noqa: E402
 
 def compare(finetune: list[dict], scratch: list[dict]) -> dict:
     """Per draw both sides have, (finetune's best share, scratch's best share, difference), and the pooled shares
-    and the draws finetune is above / below; UsageError when the results are of several tasks or share no draw."""
+    and the draws finetune is above / below; UsageError when the results are of several tasks, a side holds
+    results of the other start, or they share no draw."""
     if len({r.get("task") for r in finetune + scratch}) != 1:
         raise UsageError("the finetune and scratch results must all be of one task")
+    for side, results in (("finetune", finetune), ("scratch", scratch)):
+        if any(r.get("init", side) != side for r in results):
+            raise UsageError(f"--{side} wants results of trial_end_to_end.py --init {side}")
     ours, theirs = draw_best(finetune), draw_best(scratch)
     draws = sorted(set(ours) & set(theirs))
     if not draws:
