@@ -5,9 +5,11 @@ training the encoder itself on the task add what its frozen embedding lacks?).
 
     .venv/bin/python benchmarks/trial_end_to_end.py --encoder build/real-medium-long-step5600 --task vectorize \
         --init scratch --epochs 3,6 [--seed 0] [--json benchmarks/results/trial_scratch_vectorize.json [--resume]] \
-        [--encoder-lr 5e-4]
+        [--encoder-lr 5e-4] [--fraction 0.1]
 
-Folds: `encoder_trial`'s (10, grouped by program, drawn with `--seed`); every training row. The model:
+Folds: `encoder_trial`'s (10, grouped by program, drawn with `--seed`); every training row, or with `--fraction F`
+the rows of that share of each fold's training programs (`encoder_trial.fewer_labels`, as the frozen heads' label
+curves cut them; test programs unchanged) for the end-to-end models and the frozen heads alike. The model:
 `data_efficiency.end_to_end_job(init, ...)` with `finetune.E2EConfig` but for the epochs (each of `--epochs`),
 one CPU per fit on a local Ray cluster. Prints and saves the share of the oracle over every group for each number
 of epochs, beside the default and best fixed configurations of the same folds and the trial's heads on the frozen
@@ -33,8 +35,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from encoder_trial import (ANCHORS, GAIN_TASKS, draw_shares, paired_interval, representations,  # noqa: E402
-                           trial_table)
+from encoder_trial import (ANCHORS, GAIN_TASKS, draw_shares, fewer_labels, paired_interval,  # noqa: E402
+                           representations, trial_table)
 
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
 from mirtune.experiments.data_efficiency import end_to_end_job, run_jobs  # noqa: E402
@@ -45,6 +47,7 @@ from mirtune.tasks.measured import geomean, group_kfold, share_of_oracle  # noqa
 
 INITS = ("scratch", "finetune")
 FROZEN = "frozen"  # the trial's heads on the same encoder's embedding
+OPTIONAL_HEADER = ("encoder_lr", "fraction")  # in a run's header only when set (older results lack them)
 
 
 def parse_epochs(text: str) -> list[int]:
@@ -68,6 +71,17 @@ def recipe(init: str, encoder_lr: float | None) -> E2EConfig:
     return dataclasses.replace(E2EConfig(), **{f"{init}_lr": encoder_lr})
 
 
+def parse_fraction(text: str) -> float:
+    """The share of each fold's training programs to train on, in (0, 1]; UsageError otherwise."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 < value <= 1.0:
+        raise UsageError(f"--fraction wants a share of the training programs in (0, 1], got {text!r}")
+    return value
+
+
 def kept_fits(json_path: Path, header: dict, outer: list) -> dict[tuple[int, int], dict]:
     """The fits a stopped run kept in `json_path` (each with its test predictions), by (epochs, fold); UsageError
     when the file is unreadable or was written for another run (its `header` differs) or its folds."""
@@ -75,7 +89,8 @@ def kept_fits(json_path: Path, header: dict, outer: list) -> dict[tuple[int, int
         kept = json.loads(json_path.read_text())
     except (OSError, ValueError) as err:
         raise UsageError(f"--resume cannot read {json_path}: {err}") from None
-    other = {k: (kept.get(k), v) for k, v in header.items() if kept.get(k) != v}
+    keys = list(header) + [k for k in OPTIONAL_HEADER if k in kept and k not in header]  # either side's options
+    other = {k: (kept.get(k), header.get(k)) for k in keys if kept.get(k) != header.get(k)}
     if other:
         said = ", ".join(f"{k} {a!r} (this run {b!r})" for k, (a, b) in other.items())
         raise UsageError(f"--resume: {json_path} was written by another run: {said}")
@@ -120,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--encoder-lr", type=float, default=None, metavar="LR",
                     help="the encoder's learning rate (default E2EConfig's: 5e-4 from random weights, 1e-4 from "
                          "pre-trained ones)")
+    ap.add_argument("--fraction", default="1", metavar="F",
+                    help="train every model on this share of each fold's training programs (default 1: all)")
     ap.add_argument("--seed", type=int, default=0, help="the draw of the trial's folds")
     ap.add_argument("--folds", type=int, default=10)
     ap.add_argument("--json", type=Path, default=None)
@@ -130,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         epochs = parse_epochs(args.epochs)
         config = recipe(args.init, args.encoder_lr)
+        fraction = parse_fraction(args.fraction)
         if args.task not in GAIN_TASKS:
             raise UsageError(f"unknown task {args.task!r}; choose from {', '.join(GAIN_TASKS)}")
         if not Path(args.encoder).is_dir():
@@ -141,8 +159,11 @@ def main(argv: list[str] | None = None) -> int:
 
         name, table, progs = trial_table(args.task)
         outer = group_kfold(np.arange(len(table)), progs, args.folds, seed=args.seed)
-        header = {"task": args.task, "encoder": args.encoder, "init": args.init, "seed": args.seed,
-                  "folds": len(outer)} | ({} if args.encoder_lr is None else {"encoder_lr": args.encoder_lr})
+        if fraction < 1:  # the same training programs for the end-to-end fits and the frozen heads
+            outer = fewer_labels(outer, progs, fraction, args.seed)
+        header = ({"task": args.task, "encoder": args.encoder, "init": args.init, "seed": args.seed,
+                   "folds": len(outer)} | ({} if args.encoder_lr is None else {"encoder_lr": args.encoder_lr})
+                  | ({} if fraction == 1 else {"fraction": fraction}))
         done = kept_fits(args.json, header, outer) if args.resume else {}
         reps = representations([f"{FROZEN}={args.encoder}"], [c for c in args.controls.split(",") if c])
         matrices = {n: table_matrix(table, name, emb, note=lambda m: None) for n, emb in reps.items()}
@@ -159,8 +180,9 @@ def main(argv: list[str] | None = None) -> int:
                 for e in epochs for k, (tr, te) in enumerate(outer) if (e, k) not in done]
         chosen = {e: np.full(len(table), -1, dtype=np.int64) for e in epochs}
         fits = [f for (e, _), f in sorted(done.items()) if e in chosen]
-        print(f"{args.task}: {len(table)} groups, {len(outer)} folds by {GAIN_TASKS[args.task][3]} (draw {args.seed}); "
-              f"{len(jobs)} end-to-end fits from {'random' if args.init == 'scratch' else 'pre-trained'} weights"
+        print(f"{args.task}: {len(table)} groups, {len(outer)} folds by {GAIN_TASKS[args.task][3]} (draw {args.seed})"
+              + (f", {fraction:g} of each fold's training programs" if fraction < 1 else "")
+              + f"; {len(jobs)} end-to-end fits from {'random' if args.init == 'scratch' else 'pre-trained'} weights"
               + (f" ({len(fits)} kept from {args.json})" if fits else ""), flush=True)
         for f in fits:
             chosen[f["epochs"]][outer[f["fold"]][1]] = f["pred"]

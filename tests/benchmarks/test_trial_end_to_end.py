@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from trial_end_to_end import main, parse_epochs, recipe  # noqa: E402
+from trial_end_to_end import main, parse_epochs, parse_fraction, recipe  # noqa: E402
 
 from mirtune.errors import UsageError  # noqa: E402
 
@@ -31,6 +31,13 @@ def test_encoder_lr_sets_the_rate_of_the_chosen_start_only():
             recipe("finetune", bad)
 
 
+def test_fraction_is_a_share_of_the_training_programs_in_0_1():
+    assert parse_fraction("0.1") == 0.1 and parse_fraction("1") == 1.0
+    for bad in ("0", "1.5", "-0.2", "x", "nan"):
+        with pytest.raises(UsageError, match=r"--fraction wants a share of the training programs in \(0, 1\]"):
+            parse_fraction(bad)
+
+
 def test_an_unknown_task_or_missing_encoder_is_one_line(tmp_path, capsys):
     assert main(["--encoder", str(tmp_path), "--task", "nosuch"]) == 2
     err = capsys.readouterr().err
@@ -41,6 +48,9 @@ def test_an_unknown_task_or_missing_encoder_is_one_line(tmp_path, capsys):
     assert main(["--encoder", str(tmp_path), "--init", "finetune", "--encoder-lr", "0"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--encoder-lr wants a positive learning rate, got 0" in err
+    assert main(["--encoder", str(tmp_path), "--fraction", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--fraction wants a share" in err
 
 
 def _fit_done(n: int) -> int:
@@ -82,6 +92,13 @@ def test_resume_takes_the_fits_a_stopped_run_kept_and_refuses_another_runs(tmp_p
     assert kept_fits(path, header, outer) == {(3, 0): fit}
     with pytest.raises(UsageError, match=r"written by another run: seed 0 \(this run 1\)"):
         kept_fits(path, {**header, "seed": 1}, outer)
+    for option in ({"fraction": 0.1}, {"encoder_lr": 5e-4}):  # refused whichever side has the option set
+        with pytest.raises(UsageError, match=f"written by another run: {next(iter(option))} .*None"):
+            kept_fits(path, {**header, **option}, outer)
+        path.write_text(json.dumps({**header, **option, "fits": [fit]}))
+        with pytest.raises(UsageError, match=f"written by another run: {next(iter(option))} "):
+            kept_fits(path, header, outer)
+        path.write_text(json.dumps({**header, "status": "partial: 1/2 fits", "fits": [fit]}))
     with pytest.raises(UsageError, match=r"without predictions for this run's folds \(epochs 3, fold 0\)"):
         kept_fits(path, header, [(np.arange(2), np.arange(2, 5))] * 2)  # fold 0 has 3 test rows here, not 2
     path.write_text(json.dumps({**header, "fits": [{**fit, "epochs": None}]}))
