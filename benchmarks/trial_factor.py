@@ -120,6 +120,10 @@ def main(argv: list[str] | None = None) -> int:
         if not ends:
             raise UsageError("give one or more trial_end_to_end.py results, then the encoder trial's JSON")
         results, trial = read_results(ends), read_json(trial_path)
+        cut = [str(p) for p, r in zip(ends, results) if r.get("fraction", 1.0) != 1.0]
+        if cut:  # the reference is a model given every label; trial_curve.py compares models on fewer
+            raise UsageError(f"{cut[0]} was trained on a share of the labels (--fraction); the reference needs every "
+                             "label (trial_curve.py compares the curves at fewer)")
         tasks = {r.get("task") for r in results}
         task = tasks.pop() if len(tasks) == 1 else None
         if task is None or "fractions" not in trial or task not in trial["fractions"]:

@@ -27,9 +27,11 @@ from mirtune.tasks.measured import geomean  # noqa: E402
 def compare(finetune: list[dict], scratch: list[dict]) -> dict:
     """Per draw both sides have, (finetune's best share, scratch's best share, difference), and the pooled shares
     and the draws finetune is above / below; UsageError when the results are of several tasks, a side holds
-    results of the other start, or they share no draw."""
+    results of the other start, they are of several shares of the labels, or they share no draw."""
     if len({r.get("task") for r in finetune + scratch}) != 1:
         raise UsageError("the finetune and scratch results must all be of one task")
+    if len({r.get("fraction", 1.0) for r in finetune + scratch}) != 1:
+        raise UsageError("the finetune and scratch results must all be of one share of the labels (--fraction)")
     for side, results in (("finetune", finetune), ("scratch", scratch)):
         if any(r.get("init", side) != side for r in results):
             raise UsageError(f"--{side} wants results of trial_end_to_end.py --init {side}")

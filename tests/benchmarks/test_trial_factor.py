@@ -55,3 +55,14 @@ def test_a_run_still_going_is_one_line_that_says_how_to_finish_it(tmp_path, caps
     assert mod.main([str(end), str(trial)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "holds no shares (partial: 6/10 fits)" in err[0] and "--resume" in err[0]
+
+
+def test_a_reference_trained_on_a_share_of_the_labels_is_refused_in_one_line(tmp_path, capsys, benchmark_module):
+    mod = benchmark_module("trial_factor")
+    end, trial = tmp_path / "e.json", tmp_path / "t.json"
+    end.write_text(json.dumps({"task": "vectorize", "fraction": 0.5,
+                               "shares": {"scratch, 3 epochs": 0.885, "best fixed": 0.88}}))
+    trial.write_text(json.dumps(_trial()))
+    assert mod.main([str(end), str(trial)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "trained on a share of the labels (--fraction)" in err[0] and "trial_curve.py" in err[0]

@@ -24,6 +24,8 @@ def test_each_draw_compares_the_best_epochs_of_each_side_and_pools_the_draws_bot
         mod.compare([_run("finetune", 3, 0.9)], [_run("scratch", 0, 0.9)])
     with pytest.raises(mod.UsageError, match="--scratch wants results of trial_end_to_end.py --init scratch"):
         mod.compare([_run("finetune", 0, 0.9)], [{**_run("scratch", 0, 0.9), "init": "finetune"}])
+    with pytest.raises(mod.UsageError, match="one share of the labels"):
+        mod.compare([_run("finetune", 0, 0.9)], [{**_run("scratch", 0, 0.9), "fraction": 0.1}])
     with pytest.raises(mod.UsageError, match="one task"):
         mod.compare([_run("finetune", 0, 0.9)], [{**_run("scratch", 0, 0.9), "task": "openmp"}])
 
