@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -85,12 +86,17 @@ def _no_embedder(ablation: str | None) -> Embedder:
                     "no embedding: the task's context features alone", cached=False)
 
 
+PATH_LINES = re.compile(rb"^(; ModuleID = |source_filename = ).*$", re.MULTILINE)  # clang writes the source's path
+
+
 def random_embedder(dim: int = 256) -> Embedder:
-    """The identity control: a random vector per file content (seeded by its hash), which tells a head which
-    program it is and nothing else; an embedding must beat it to show that it carries more than identity."""
+    """The identity control: a random vector per file content (seeded by its hash, without the lines that name the
+    source's path, so a program draws the same vector wherever it was compiled), which tells a head which program it
+    is and nothing else; an embedding must beat it to show that it carries more than identity."""
     def embed_batch(paths: list[Path]) -> np.ndarray:
-        return np.stack([np.random.default_rng(int(hashlib.sha256(p.read_bytes()).hexdigest()[:15], 16))
-                         .standard_normal(dim) for p in paths]) if paths else np.zeros((0, dim))
+        return np.stack([np.random.default_rng(int(hashlib.sha256(PATH_LINES.sub(b"", p.read_bytes())).hexdigest()
+                                                   [:15], 16)).standard_normal(dim)
+                         for p in paths]) if paths else np.zeros((0, dim))
     return Embedder("random", f"control-identity-{dim}", embed_batch,
                     f"control: a random {dim}-d vector per program", cached=False)
 

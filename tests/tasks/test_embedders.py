@@ -93,3 +93,14 @@ def test_random_control_is_one_fixed_vector_per_program(tmp_path):
     assert x.shape == (3, 256) and np.array_equal(x[0], x[2]) and not np.allclose(x[0], x[1])
     with pytest.raises(MirtuneError, match="MIREncoder embedding only"):
         get_embedder("random", ablation="graph")
+
+
+def test_random_control_does_not_depend_on_where_the_program_was_compiled(tmp_path):
+    """clang writes the source's path into the IR; the control's vector is the program's, not its folder's."""
+    body = "target triple = \"x86_64-pc-linux-gnu\"\ndefine i32 @main() {\n  ret i32 0\n}\n"
+    here, there, other = tmp_path / "here.ll", tmp_path / "there.ll", tmp_path / "other.ll"
+    here.write_text(f"; ModuleID = '/work/main/k.c'\nsource_filename = \"/work/main/k.c\"\n{body}")
+    there.write_text(f"; ModuleID = '/tmp/ci/main/k.c'\nsource_filename = \"/tmp/ci/main/k.c\"\n{body}")
+    other.write_text(f"; ModuleID = '/work/main/k.c'\nsource_filename = \"/work/main/k.c\"\n{body.replace('0', '1')}")
+    x = get_embedder("random").embed_batch([here, there, other])
+    assert np.array_equal(x[0], x[1]) and not np.allclose(x[0], x[2])
