@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from trial_factor import END_TO_END, draw_best, read_results  # noqa: E402
+from trial_factor import END_TO_END, draw_best, finish_chart, read_results  # noqa: E402
 
 from mirtune.errors import MirtuneError, UsageError  # noqa: E402
 from mirtune.experiments.data_efficiency import reduction_factor  # noqa: E402
@@ -83,7 +83,7 @@ def factors(found: dict) -> dict[str, dict[float, float | None]]:
 def chart(found: dict, png: Path) -> Path:
     """The pooled curves against the share of the labels (log scale): the end-to-end model's thick, the frozen
     heads' thin, best fixed dashed."""
-    from mirtune.figures import pyplot, save
+    from mirtune.figures import pyplot
 
     plt = pyplot()
     xs = sorted(found["shares"])
@@ -94,16 +94,9 @@ def chart(found: dict, png: Path) -> Path:
         style = ({"color": "black", "linewidth": 2.2} if name == E2E else
                  {"color": "gray", "linestyle": "--"} if name == "best fixed" else {})
         ax.plot(xs, ys[name], marker="o", markersize=4, label=f"{found['init']}, {name}" if name == E2E else name, **style)
-    ax.set_xscale("log")
-    ax.set_xticks(xs, [f"{x:g}" for x in xs])
-    ax.set_xlabel("share of each fold's training programs")
-    ax.set_ylabel("share of the oracle")
-    ax.set_title(f"{found['task']}: end to end against the frozen heads, pooled over draws "
-                 f"{', '.join(map(str, found['draws']))}", fontsize=8)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return save(fig, png)
+    return finish_chart(fig, ax, xs, "share of each fold's training programs",
+                        f"{found['task']}: end to end against the frozen heads, pooled over draws "
+                        f"{', '.join(map(str, found['draws']))}", 7, png)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -86,7 +86,7 @@ def factors(trial: dict, task: str, ref_share: float) -> dict[str, float | None]
 def chart(trial: dict, task: str, reference_line: tuple[str, float, float], png: Path) -> Path:
     """Each representation's curve against the share of the labels (log scale), the end-to-end reference and the best
     fixed configuration of its folds as horizontal lines: where a curve meets the reference is its factor."""
-    from mirtune.figures import pyplot, save
+    from mirtune.figures import pyplot
 
     plt = pyplot()
     name, share, fixed = reference_line
@@ -99,13 +99,21 @@ def chart(trial: dict, task: str, reference_line: tuple[str, float, float], png:
                 color="gray" if fixed_curve else None, linestyle="--" if fixed_curve else "-")
     ax.axhline(share, color="black", linewidth=1.4, label=f"end to end, every label ({share:.3f})")
     ax.axhline(fixed, color="black", linewidth=0.8, linestyle=":", label=f"best fixed of its folds ({fixed:.3f})")
+    return finish_chart(fig, ax, xs, "share of each fold's training programs (frozen heads)",
+                        f"{task}: frozen curves against {name}"[:110], 6, png)
+
+
+def finish_chart(fig, ax, xs: list[float], xlabel: str, title: str, legend_size: int, png: Path) -> Path:
+    """A share-of-the-labels chart's axes (log scale, a tick at each share), title and legend, saved to `png`."""
+    from mirtune.figures import save
+
     ax.set_xscale("log")
     ax.set_xticks(xs, [f"{f:g}" for f in xs])
-    ax.set_xlabel("share of each fold's training programs (frozen heads)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("share of the oracle")
-    ax.set_title(f"{task}: frozen curves against {name}"[:110], fontsize=8)
+    ax.set_title(title, fontsize=8)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=6)
+    ax.legend(fontsize=legend_size)
     fig.tight_layout()
     return save(fig, png)
 
