@@ -290,10 +290,35 @@ def factors(curve: dict[float, dict[str, float]], full: dict[str, float], names:
     return out
 
 
+def over_draws(per_draw: list[dict[str, np.ndarray]], seeds: Sequence[int], progs: Sequence[str], label: str,
+               pairs: dict[str, str]) -> tuple[dict[str, float], dict, dict]:
+    """The scores and paired intervals of the shares of one or several draws of the folds (pooled by `pooled`),
+    printed; with several draws also each draw's scores and intervals (printed) and how many draws each difference
+    held in (`held`), else {}: one reading of "more than the noise" for every label and for each cut of them."""
+    draws: dict = {}
+    if len(seeds) > 1:
+        for seed, shares in zip(seeds, per_draw):
+            draws[str(seed)] = {"scores": {name: round(geomean(v), 4) for name, v in shares.items()},
+                                "intervals": intervals(shares, progs, geomean, f"{label} seed {seed}", pairs)}
+    shares = pooled(per_draw) if len(seeds) > 1 else per_draw[0]
+    res = {name: round(geomean(v), 4) for name, v in shares.items()}
+    pooled_label = f"{label} pooled" if len(seeds) > 1 else label
+    for name, v in res.items():
+        print(f"{pooled_label:18s} {name:28s} {v:.3f}", flush=True)
+    spans = intervals(shares, progs, geomean, pooled_label, pairs)
+    if len(seeds) > 1:
+        draws["held"] = held([d["intervals"] for d in draws.values()])
+        for name, against in draws["held"].items():
+            for control, (up, down, n) in against.items():
+                print(f"{label:18s} {name:28s} - {control:8s} above zero in {up} of {n} draws, below in {down}",
+                      flush=True)
+    return res, spans, draws
+
+
 def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, reduce: int = 0,
               anchors: Sequence[str] = ANCHORS, seeds: Sequence[int] = (0,), balance: int = 0,
               pca: Sequence[int] = (0,), fractions: Sequence[float] = (), heads: Sequence[str] = DEFAULT_GAIN_HEADS
-              ) -> tuple[dict[str, float], dict, dict, dict[float, dict[str, float]]]:
+              ) -> tuple[dict[str, float], dict, dict, dict[float, dict[str, float]], dict[float, dict]]:
     """Share of the oracle per method on the trial `task`'s gain table, folds grouped by program (by source-file
     family for GCC's tests: the task's application), and the paired intervals of each encoder against the
     controls (those groups resampled). `reduce` > 0: each embedding through `reduced`; `balance` > 0: each
@@ -303,7 +328,7 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
     folds are drawn once per seed: the scores and intervals are those of the pooled shares, and the third value
     holds each draw's scores and intervals and how many draws each difference held in (`held`); else it is {}.
     The fourth: for each of `fractions` below 1, the pooled scores when each fold trains on that share of its
-    training programs (`fewer_labels`), the test groups unchanged."""
+    training programs (`fewer_labels`), the test groups unchanged; the fifth: their intervals and draws held."""
     from mirtune.tasks import registry
 
     name_of_task, table, progs = trial_table(task)
@@ -318,39 +343,29 @@ def gain_task(task: str, reps: dict[str, object], configs: int, folds: int, redu
             matrices[f"{name} ({balance}+{balance})"] = balanced(matrices[name[: -len(BESIDE_IR2VEC)]],
                                                                 matrices["ir2vec"], n_context, balance)
         matrices[f"IR2Vec ({balance})"] = reduced(matrices["ir2vec"], n_context, balance)
-    per_draw, draws = [], {}
+    per_draw = []
     by_fraction: dict[float, list] = {float(f): [] for f in fractions if f < 1}
     for seed in seeds:
         outer = group_kfold(np.arange(len(table)), progs, folds, seed=seed)
         shares = draw_shares(table, matrices, outer, progs, n_context, configs, anchors, pca, heads)
         per_draw.append(shares)
+        if len(seeds) > 1:
+            print(f"{f'{task} seed {seed}':18s} " + "  ".join(f"{name} {geomean(v):.3f}" for name, v in shares.items()),
+                  flush=True)
         for f, found in by_fraction.items():
             found.append(draw_shares(table, matrices, fewer_labels(outer, progs, f, seed), progs, n_context,
                                      configs, anchors, pca, heads))
             print(f"{task} seed {seed} at {f:g} of the labels  " + "  ".join(
                 f"{name} {geomean(v):.3f}" for name, v in found[-1].items()), flush=True)
-        if len(seeds) > 1:
-            label = f"{task} seed {seed}"
-            scores = {name: round(geomean(v), 4) for name, v in shares.items()}
-            print(f"{label:18s} " + "  ".join(f"{name} {v:.3f}" for name, v in scores.items()), flush=True)
-            draws[str(seed)] = {"scores": scores, "intervals": intervals(shares, progs, geomean, label, pairs)}
-    shares = pooled(per_draw) if len(seeds) > 1 else per_draw[0]
-    res = {name: round(geomean(v), 4) for name, v in shares.items()}
-    label = f"{task} pooled" if len(seeds) > 1 else task
-    for name, v in res.items():
-        print(f"{label:18s} {name:28s} {v:.3f}", flush=True)
-    spans = intervals(shares, progs, geomean, label, pairs)
-    if len(seeds) > 1:
-        draws["held"] = held([d["intervals"] for d in draws.values()])
-        for name, against in draws["held"].items():
-            for control, (up, down, n) in against.items():
-                print(f"{task:18s} {name:28s} - {control:8s} above zero in {up} of {n} draws, below in {down}",
-                      flush=True)
-    curve = {f: {name: round(geomean(v), 4) for name, v in pooled(found).items()} for f, found in by_fraction.items()}
+    res, spans, draws = over_draws(per_draw, seeds, progs, task, pairs)
+    curve, curve_noise = {}, {}
+    for f, found in by_fraction.items():
+        curve[f], curve_spans, curve_draws = over_draws(found, seeds, progs, f"{task} at {f:g}", pairs)
+        curve_noise[f] = {"intervals": curve_spans, "held": curve_draws.get("held", {})}
     for f, scores in curve.items():
         print(f"{task} at {f:g} of the labels, pooled  " + "  ".join(f"{n} {v:.3f}" for n, v in scores.items()),
               flush=True)
-    return res, spans, draws, curve
+    return res, spans, draws, curve, curve_noise
 
 
 def plot(result: dict, path: Path) -> None:
@@ -464,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
             if task == "devmap":
                 result["devmap"], result.setdefault("intervals", {})["devmap"] = devmap(reps)
             elif task in GAIN_TASKS:
-                result[task], result.setdefault("intervals", {})[task], draws, curve = gain_task(
+                result[task], result.setdefault("intervals", {})[task], draws, curve, curve_noise = gain_task(
                     task, reps, args.configs, args.folds, args.reduce, args.anchors.split(","), seeds, args.balance,
                     cuts, fractions, heads)
                 if draws:
@@ -472,6 +487,8 @@ def main(argv: list[str] | None = None) -> int:
                 if curve:
                     result.setdefault("fractions", {})[task] = {
                         "shares": {str(f): v for f, v in curve.items()},
+                        "intervals": {str(f): v["intervals"] for f, v in curve_noise.items()},
+                        "held": {str(f): v["held"] for f, v in curve_noise.items() if v["held"]},
                         "factors": factors(curve, result[task], [n for n in reps if n not in CONTROLS]
                                            + [n for n in CONTROLS if n in reps])}
             else:

@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from encoder_trial import held, intervals, paired_interval, pooled  # noqa: E402
+from encoder_trial import held, intervals, over_draws, paired_interval, pooled  # noqa: E402
 
 
 def mean(v: np.ndarray) -> float:
@@ -82,6 +82,22 @@ def test_pooled_shares_are_each_groups_geometric_mean_over_the_draws():
     # a failed choice (share 0) weighs as the trial's geometric mean weighs it, not as minus infinity
     failed = pooled([{"enc": np.array([0.0])}, {"enc": np.array([1.0])}])["enc"]
     np.testing.assert_allclose(failed, [np.sqrt(1e-3)])
+
+
+def test_over_draws_pools_the_draws_and_counts_where_each_difference_held(capsys):
+    progs = [f"p{i}" for i in range(12)]
+    rng = np.random.default_rng(0)
+    draws = [{"shipped MIREncoder": 0.9 + 0.05 * rng.random(12), "random": np.full(12, 0.8)} for _ in range(3)]
+    draws[2]["shipped MIREncoder"][:] = 0.8  # level with the control in the last draw
+    scores, spans, found = over_draws(draws, [5, 6, 7], progs, "vectorize at 0.1", {})
+    assert scores["random"] == 0.8 and scores["shipped MIREncoder"] > 0.85
+    assert spans["shipped MIREncoder"]["vs random"][1] > 0  # pooled: above the noise
+    assert found["held"] == {"shipped MIREncoder": {"vs random": [2, 0, 3]}}
+    assert set(found) == {"5", "6", "7", "held"}
+    assert "vectorize at 0.1 pooled" in capsys.readouterr().out
+    # one draw: its own scores and intervals, nothing to count
+    scores, spans, found = over_draws(draws[:1], [5], progs, "vectorize", {})
+    assert found == {} and spans["shipped MIREncoder"]["vs random"][0] > 0.1
 
 
 def test_held_counts_the_draws_in_which_a_difference_was_beyond_the_noise():
