@@ -28,7 +28,8 @@ fold, fitted on the training rows.
 `--readout meanmax` reads every MIREncoder out by the mean and the max of its statements instead of the mean.
 `--heads gain` (or knn, forest) keeps the gain tasks' inner search to those head kinds (default gain and knn).
 `--label-fractions 0.1,0.2,0.5` also trains each fold's heads on those shares of its training programs and says from
-which share each representation reaches each other's score with every label (a chart of share against labels).
+which share each representation reaches each other's score with every label (a chart of share against labels),
+with the same intervals and draw counts at each share as with every label.
 Beside each score, each encoder's difference from the random control and from IR2Vec with a 95% interval from
 resampling whole programs (benchmarks for devmap): the trial's "more than the noise". Those intervals hold one
 draw of the gain tasks' folds; `--seeds 0,1,2,3,4` draws them once per seed, pools each group's share over the
