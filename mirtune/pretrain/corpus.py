@@ -57,7 +57,7 @@ from mirtune.paths import DirLock, cache_dir, write_atomic
 if TYPE_CHECKING:
     from mirtune.ir.tokenizer import IRTokenizer
 
-STAGE1_VERSION = 1
+STAGE1_VERSION = 2  # 2: sources compiled with _reproducible's flags
 STAGE3_VERSION = 1
 DEFAULT_OPT_LEVELS = (0, 1, 2, 3)
 # opt pipelines run on the -O0 IR (new pass manager syntax, LLVM 14). The names appear in the variant column.
@@ -77,6 +77,16 @@ IR_FILE_SUFFIXES = (".ll", ".bc")
 MAX_FILE_BYTES = 16 * 1024 * 1024
 LOCK_NAME = ".mirtune-corpus.lock"
 _OPTNONE_OFF = ["-Xclang", "-disable-O0-optnone"]
+_FIXED_CLOCK = ["-Wno-builtin-macro-redefined", '-D__DATE__="Jan  1 1970"', '-D__TIME__="00:00:00"',
+                '-D__TIMESTAMP__="Thu Jan  1 00:00:00 1970"']
+
+
+def _reproducible(folder: str) -> list[str]:
+    """Flags that give the same IR for the same text in every build: `__FILE__` without the build's temporary
+    `folder`, `__DATE__` and `__TIME__` fixed (clang 14 ignores SOURCE_DATE_EPOCH). Of the corpus's GCC tests 48
+    name their file and 3 the time: without these their modules' content hashes, and the statements the
+    tokenizer reads, changed from build to build."""
+    return [f"-fmacro-prefix-map={folder}/=", *_FIXED_CLOCK]
 
 
 # --------------------------------------------------------------------------------------------- settings
@@ -397,7 +407,7 @@ def process_program(spec: dict[str, Any], settings: dict[str, Any]) -> list[dict
             src = Path(tmp) / f"prog{spec['suffix']}"
             src.write_text(spec["text"])
             wanted = sorted(set(levels) | ({0} if pipelines else set()))
-            includes = _include_flags(spec)
+            includes = _include_flags(spec) + _reproducible(tmp)
             for level in wanted:
                 t0 = time.perf_counter()
                 try:

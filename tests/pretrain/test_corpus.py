@@ -279,3 +279,19 @@ def test_variants_printing_the_same_ir_are_analysed_once(tmp_path, monkeypatch):
     o2, o3 = rows[1], rows[2]
     assert {k: v for k, v in o2.items() if k not in ("variant", "seconds")} == \
         {k: v for k, v in o3.items() if k not in ("variant", "seconds")}
+
+
+def test_a_program_naming_its_file_and_the_time_compiles_to_the_same_module_in_every_build(tmp_path):
+    """__FILE__ would name the build's temporary folder and __TIME__ the second of the build: the module's content
+    hash, and the statements the tokenizer reads, would change from one build to the next."""
+    from mirtune.pretrain import corpus as corpus_mod
+
+    src = tmp_path / "stamp.c"
+    src.write_text('const char *where(void) { return __FILE__ " " __DATE__ " " __TIME__; }\n')
+    specs, _ = corpus_mod._source_specs([str(src)], None)
+    settings = {"opt_levels": [1], "pipelines": [], "opt": None, "max_statements": 4096, "opt_timeout": 60.0}
+    first, second = (corpus_mod.process_program(specs[0], settings)[0] for _ in range(2))  # two temporary folders
+    assert first["status"] == "ok" and first["content_hash"] == second["content_hash"]
+    module = "\n".join(compile_to_ir(src, opt=1).splitlines())
+    assert str(tmp_path) in module  # the premise: a user's own compile keeps the real path
+
